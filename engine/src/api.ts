@@ -1,0 +1,53 @@
+// The engine's public face: what the CLI, the benchmark and the extension's worker call.
+import type { EditorState, RetrievedChunk, SkipReason } from './types';
+
+export interface EngineOptions {
+  /** Workspace folder to index (absolute). */
+  root: string;
+  /** Where the index lives. Never inside `root` unless the user asked for it. */
+  indexDir: string;
+  /** Directory with `model.onnx` + `tokenizer.json`; defaults to the model shipped in the package. */
+  modelDir?: string;
+  /** Files larger than this are skipped with reason `too-large` (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Extra gitignore-style patterns (e.g. VS Code's `files.exclude`). */
+  excludePatterns?: string[];
+  /** Extra secret deny-list patterns (gitignore syntax), on top of the built-in ones. */
+  secretPatterns?: string[];
+  /** Turn the dense signal off (no model is loaded). */
+  dense?: boolean;
+  /** Receives human-readable log lines. */
+  log?: (line: string) => void;
+}
+
+export interface IndexProgress {
+  phase: 'scan' | 'parse' | 'embed' | 'save';
+  done: number;
+  total: number;
+  file?: string;
+}
+
+export interface IndexStats {
+  files: number;
+  chunks: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  /** Files re-parsed in the last run (0 when nothing changed). */
+  changedFiles: number;
+  indexBytes: number;
+  seconds: number;
+}
+
+export interface RetrieveOptions {
+  k?: number;
+  /** Cut the result to this many tokens (4 characters per token). */
+  budgetTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResult {
+  /** Text to insert at the cursor. */
+  text: string;
+  /** Where it came from (chunk location), for "Show Retrieved Context". */
+  source?: { file: string; startLine: number; endLine: number };
+  confidence: number;
+}

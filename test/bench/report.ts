@@ -1,0 +1,39 @@
+// Markdown rendering of a bench result (the JSON shape is documented in run.ts / the issue).
+interface Metrics { r1: number; r3: number; r5: number; r10: number; mrr10: number; n: number }
+interface CMetrics { id_recall: number; new_id_recall: number; n: number; n_new: number }
+interface Pct { p50: number; p95: number; p99: number }
+interface SystemResult { A: Record<string, Metrics>; B: Record<string, Metrics>; C: Record<string, CMetrics>; latency_ms: Pct; latency_a_ms: Pct; index_s: number }
+interface Result { systems: Record<string, SystemResult>; repos: Record<string, Record<string, number>> }
+
+export function renderMarkdown(r: Result): string {
+  const out: string[] = [];
+  const names = Object.keys(r.systems);
+  const groups = ['all', 'python', 'typescript'];
+  for (const proto of ['A', 'B'] as const) {
+    out.push(`\n### Protocol ${proto}\n`, '| system | subset | n | R@1 | R@3 | R@5 | R@10 | MRR@10 |', '|---|---|---|---|---|---|---|---|');
+    for (const g of groups) for (const s of names) {
+      const m = r.systems[s][proto][g];
+      if (m) out.push(`| ${s} | ${g} | ${m.n} | ${m.r1.toFixed(3)} | ${m.r3.toFixed(3)} | ${m.r5.toFixed(3)} | ${m.r10.toFixed(3)} | ${m.mrr10.toFixed(3)} |`);
+    }
+  }
+  out.push('\n### Protocol C (1,024 p50k_base tokens)\n', '| system | subset | id recall | new-id recall | n | n new |', '|---|---|---|---|---|---|');
+  for (const g of groups) for (const s of names) {
+    const c = r.systems[s].C[g];
+    if (c) out.push(`| ${s} | ${g} | ${c.id_recall.toFixed(3)} | ${c.new_id_recall.toFixed(3)} | ${c.n} | ${c.n_new} |`);
+  }
+  out.push('\n### Query latency (ms; C = product path, A = ranking the protocol corpus)\n', '| system | C p50 | C p95 | C p99 | A p50 | A p95 | A p99 | index s |', '|---|---|---|---|---|---|---|---|');
+  for (const s of names) {
+    const { latency_ms: l, latency_a_ms: a } = r.systems[s];
+    out.push(`| ${s} | ${l.p50} | ${l.p95} | ${l.p99} | ${a.p50} | ${a.p95} | ${a.p99} | ${r.systems[s].index_s} |`);
+  }
+  const repos = Object.keys(r.repos);
+  if (repos.length) {
+    const cols = Object.keys(r.repos[repos[0]]);
+    out.push('\n### Engine index per repository\n', `| repo | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`);
+    for (const name of repos) out.push(`| ${name} | ${cols.map((c) => r.repos[name][c]).join(' | ')} |`);
+  }
+  const repoGroups = Object.keys(r.systems[names[0]].A).filter((g) => g.startsWith('repo:'));
+  out.push('\n### Per repository: protocol A MRR@10 / C new-id recall\n', `| repo | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`);
+  for (const g of repoGroups) out.push(`| ${g.slice(5)} | ${names.map((s) => `${r.systems[s].A[g].mrr10.toFixed(3)} / ${r.systems[s].C[g].new_id_recall.toFixed(3)}`).join(' | ')} |`);
+  return out.join('\n') + '\n';
+}

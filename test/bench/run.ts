@@ -1,0 +1,183 @@
+// `npm run bench -- --split DIR --out FILE.json [--limit N] [--systems a,b] [--repos r1,r2]`
+// Runs protocols A, B and C of the split's README for every system side by side, in one process,
+// so ratios between systems are measured under the same machine load.
+import * as fs from 'fs';
+import * as path from 'path';
+import { getEncoding } from 'js-tiktoken';
+import { loadRepo, loadTasks, languageFamily, splitLines, type Repo, type Task } from './split';
+import {
+  cursorAlignedFragments, excludedA, gridFragments, percentile, rankMetrics, rankOfPositive, scoreContext,
+  type Fragment, type RankMetrics,
+} from './protocols';
+import type { BenchSystem, FragmentDoc } from './systems/system';
+import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './systems';
+import { renderMarkdown } from './report';
+
+interface Args {
+  split: string;
+  out: string;
+  limit?: number;
+  systems: string[];
+  repos?: string[];
+  factory: SystemFactoryOptions;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const split = get('split') ?? path.resolve(__dirname, '../../../../shared/bench');
+  const out = get('out') ?? path.resolve('.bench-out/bench.json');
+  const limit = get('limit') ? Number(get('limit')) : undefined;
+  const systems = (get('systems') ?? SYSTEM_NAMES.join(',')).split(',').filter(Boolean);
+  const repos = get('repos')?.split(',').filter(Boolean);
+  const flags = new Set(argv.filter((a) => a.startsWith('--') && !argv[argv.indexOf(a) + 1]?.match(/^[^-]/)));
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv } };
+}
+
+const enc = getEncoding('p50k_base');
+
+/** Protocol C's budget: whole snippets while they fit, then the part of the next one that fits. */
+export function cutToBudget(snippets: string[], budgetTokens: number): string {
+  const parts: string[] = [];
+  let used = 0;
+  for (const s of snippets) {
+    const toks = enc.encode(s);
+    if (used + toks.length <= budgetTokens) {
+      parts.push(s);
+      used += toks.length;
+      continue;
+    }
+    const room = budgetTokens - used;
+    if (room > 0) parts.push(enc.decode(toks.slice(0, room)));
+    break;
+  }
+  return parts.join('\n');
+}
+
+interface SystemAcc {
+  ranksA: Map<string, number[]>;
+  ranksB: Map<string, number[]>;
+  idRec: Map<string, number[]>;
+  newIdRec: Map<string, number[]>;
+  latA: number[];
+  latC: number[];
+  indexS: number;
+}
+
+const groupsOf = (t: Task) => ['all', languageFamily(t.language), `repo:${t.repo}`];
+function push(m: Map<string, number[]>, keys: string[], v: number): void {
+  for (const k of keys) m.set(k, [...(m.get(k) ?? []), v]);
+}
+
+function docsFor(file: string, lines: string[], frags: Fragment[], nextId: () => number): FragmentDoc[] {
+  return frags.map((f) => ({ ...f, file, id: nextId(), text: lines.slice(f.startLine, f.endLine + 1).join('\n') }));
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
+  const repoNames = [...new Set(tasks.map((t) => t.repo))];
+  const systems = await createSystems(args.systems, args.factory);
+  const acc = new Map<string, SystemAcc>(systems.map((s) => [s.name, {
+    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], indexS: 0,
+  }]));
+  const repoStats: Record<string, Record<string, number>> = {};
+  console.log(`bench: ${tasks.length} tasks, ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
+
+  for (const repoName of repoNames) {
+    const repoTasks = tasks.filter((t) => t.repo === repoName);
+    const repo: Repo = loadRepo(args.split, repoName, languageFamily(repoTasks[0].language));
+    let idCounter = 0;
+    const nextId = () => idCounter++;
+    const gridByFile = new Map<string, FragmentDoc[]>();
+    for (const f of repo.files) gridByFile.set(f.relPath, docsFor(f.relPath, f.lines, gridFragments(f.relPath, f.lines.length), nextId));
+    const allGrid = [...gridByFile.values()].flat();
+    const byId = new Map<number, FragmentDoc>(allGrid.map((d) => [d.id, d]));
+
+    for (const sys of systems) {
+      const a = acc.get(sys.name)!;
+      const t0 = performance.now();
+      await sys.indexRepo(repo, allGrid);
+      const s = (performance.now() - t0) / 1000;
+      a.indexS += s;
+      console.log(`  ${repoName}: ${sys.name} indexed ${allGrid.length} fragments in ${s.toFixed(1)} s`);
+      if (sys.name === 'engine' && 'repoStats' in sys) repoStats[repoName] = (sys as unknown as { repoStats(): Record<string, number> }).repoStats();
+    }
+
+    for (const task of repoTasks) {
+      const groups = groupsOf(task);
+      const taskGrid = gridByFile.get(task.file)!;
+      const fileLines = repo.byPath.get(task.file)!.lines;
+      const aDocs = docsFor(task.file, fileLines, cursorAlignedFragments(task.file, fileLines.length, task.cursor.line), nextId);
+      const leftLines = splitLines(task.left_context);
+      const cDocs = docsFor(task.file, leftLines, gridFragments(task.file, leftLines.length), nextId);
+      const local = new Map<number, FragmentDoc>([...aDocs, ...cDocs].map((d) => [d.id, d]));
+      const lookup = (id: number) => byId.get(id) ?? local.get(id)!;
+      for (const sys of systems) {
+        const a = acc.get(sys.name)!;
+        // Protocol B: the corpus as indexed.
+        const rb = await sys.rank(task, 40);
+        push(a.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
+        // Protocol A: the task file split at the cursor.
+        await sys.removeDocs(taskGrid.map((d) => d.id));
+        await sys.addDocs(aDocs);
+        const t0 = performance.now();
+        const ra = await sys.rank(task, 40);
+        a.latA.push(performance.now() - t0);
+        push(a.ranksA, groups, rankOfPositive(ra.map(lookup), task, 'A'));
+        await sys.removeDocs(aDocs.map((d) => d.id));
+        // Protocol C: leak-free editor state.
+        let snippets: string[];
+        const t1 = performance.now();
+        if (sys.context) {
+          snippets = await sys.context(task, 1024);
+          a.latC.push(performance.now() - t1);
+        } else {
+          await sys.addDocs(cDocs);
+          const t2 = performance.now();
+          const rc = await sys.rank(task, 40);
+          a.latC.push(performance.now() - t2);
+          snippets = rc.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text);
+          await sys.removeDocs(cDocs.map((d) => d.id));
+        }
+        await sys.addDocs(taskGrid);
+        const sc = scoreContext(task, cutToBudget(snippets, 1024));
+        if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
+        if (sc.newIdRecall !== undefined) push(a.newIdRec, groups, sc.newIdRecall);
+      }
+    }
+    console.log(`  ${repoName}: ${repoTasks.length} tasks done`);
+  }
+
+  const result: Record<string, unknown> = { systems: {}, repos: repoStats, meta: { split: args.split, tasks: tasks.length, date: new Date().toISOString(), argv: process.argv.slice(2) } };
+  const mean = (xs: number[] | undefined) => (xs?.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1000) / 1000 : 0);
+  for (const sys of systems) {
+    const a = acc.get(sys.name)!;
+    const groupKeys = [...a.ranksA.keys()];
+    const A: Record<string, RankMetrics> = {}, B: Record<string, RankMetrics> = {}, C: Record<string, unknown> = {};
+    for (const g of groupKeys) {
+      A[g] = rankMetrics(a.ranksA.get(g)!);
+      B[g] = rankMetrics(a.ranksB.get(g)!);
+      C[g] = { id_recall: mean(a.idRec.get(g)), new_id_recall: mean(a.newIdRec.get(g)), n: a.idRec.get(g)?.length ?? 0, n_new: a.newIdRec.get(g)?.length ?? 0 };
+    }
+    (result.systems as Record<string, unknown>)[sys.name] = {
+      A, B, C,
+      latency_ms: { p50: percentile(a.latC, 50), p95: percentile(a.latC, 95), p99: percentile(a.latC, 99) },
+      latency_a_ms: { p50: percentile(a.latA, 50), p95: percentile(a.latA, 95), p99: percentile(a.latA, 99) },
+      index_s: Math.round(a.indexS * 10) / 10,
+    };
+    await sys.close?.();
+  }
+  fs.mkdirSync(path.dirname(args.out), { recursive: true });
+  fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
+  const md = renderMarkdown(result as never);
+  fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
+  console.log(md);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

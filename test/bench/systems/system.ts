@@ -1,0 +1,29 @@
+// What every benchmarked retrieval system implements. Systems rank documents that the harness
+// gives them (the protocol's 20-line fragments), so all systems see the same corpus.
+import type { Repo, Task } from '../split';
+import type { Fragment } from '../protocols';
+
+export interface FragmentDoc extends Fragment {
+  id: number;
+  /** The fragment's own lines joined by \n (the fair-play rule: nothing outside them). */
+  text: string;
+}
+
+export interface BenchSystem {
+  readonly name: string;
+  /** Indexes a repository's corpus. */
+  indexRepo(repo: Repo, docs: FragmentDoc[]): Promise<void>;
+  /** Protocol A/C: the task file's fragments change per task. */
+  addDocs(docs: FragmentDoc[]): Promise<void>;
+  removeDocs(ids: number[]): Promise<void>;
+  /** Best-first document ids for the task's query. */
+  rank(task: Task, k: number, editorPrefix?: string): Promise<number[]>;
+  /**
+   * Protocol C override: the system builds its own context from the leak-free editor state
+   * (the engine does, through its product path). When absent the harness ranks fragments.
+   */
+  context?(task: Task, budgetTokens: number): Promise<string[]>;
+  /** Bytes the system's index would take on disk (0 when it keeps nothing). */
+  indexBytes?(): number;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,1 @@
+export { VectorIndex, type VectorIndexOptions, type VectorIndexTuning, type ScoredId } from './vectorIndex';

@@ -1,0 +1,12 @@
+// The workspace scanner: which files of a workspace get indexed, and why the others do not.
+export { scanWorkspace, countSkips, type ScanResult, type ScanCallbacks } from './scanner';
+export { classifyContent, classifyPath } from './classify';
+export { isSecretPath, BUILTIN_SECRET_PATTERNS } from './secrets';
+export { IgnoreRules, IGNORE_FILE_NAMES } from './ignore-rules';
+export {
+  DEFAULT_EXCLUDED_DIRS,
+  DEFAULT_MAX_FILE_BYTES,
+  CONTENT_SAMPLE_BYTES,
+  type ScanOptions,
+  type ContentCheck,
+} from './options';

@@ -1,0 +1,366 @@
+// Main-thread side of the engine worker: typed requests with timeouts and cancellation, and a
+// supervisor that restarts the worker (with exponential backoff) when it crashes or stops
+// answering heartbeats. Free of `vscode` so it can be tested with plain mocha; the extension maps
+// CancellationTokens to AbortSignals before calling.
+import { Worker } from 'node:worker_threads';
+import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
+import type { EditorState, RetrievedChunk } from '../types';
+import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker, type WorkerInit } from './protocol';
+
+export type EngineClientState =
+  | 'starting' // worker spawned, engine opening
+  | 'ready'
+  | 'restarting' // worker died or hung; waiting for backoff then respawning
+  | 'failed' // engine could not open, or too many crashes: requests fail until restart()
+  | 'closed';
+
+export interface EngineClientOptions {
+  /** Absolute path of the bundled worker script (dist/worker.js). */
+  workerPath: string;
+  init: WorkerInit;
+  /** Default timeout of a request other than indexAll (ms). */
+  requestTimeoutMs?: number;
+  /** How often the worker is pinged (ms). */
+  heartbeatMs?: number;
+  /** A worker that has not answered a ping for this long is considered hung and replaced (ms). */
+  hangTimeoutMs?: number;
+  /** First restart delay (ms); doubles per consecutive crash up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Consecutive crashes (without a successful open in between) after which the client gives up. */
+  maxRestarts?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides requestTimeoutMs; 0 = no timeout. */
+  timeoutMs?: number;
+  onProgress?: (p: IndexProgress) => void;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  onProgress?: (p: IndexProgress) => void;
+  cleanup(): void;
+}
+
+type Listener<T> = (value: T) => void;
+interface Disposable { dispose(): void }
+
+function makeError(name: string, message: string): Error {
+  const err = new Error(message);
+  err.name = name;
+  return err;
+}
+
+export class EngineClient {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private currentState: EngineClientState = 'starting';
+  private lastError: string | undefined;
+  private ready!: Promise<void>;
+  private resolveReady!: () => void;
+  private rejectReady!: (err: Error) => void;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private lastPong = Date.now();
+  private crashes = 0;
+  private readonly stateListeners = new Set<Listener<EngineClientState>>();
+  private readonly logListeners = new Set<Listener<string>>();
+  private readonly restartListeners = new Set<Listener<void>>();
+  private readonly opts: Required<Omit<EngineClientOptions, 'workerPath' | 'init'>> & Pick<EngineClientOptions, 'workerPath' | 'init'>;
+
+  constructor(options: EngineClientOptions) {
+    this.opts = {
+      requestTimeoutMs: 30_000,
+      heartbeatMs: 5_000,
+      hangTimeoutMs: 60_000,
+      backoffMs: 500,
+      maxBackoffMs: 30_000,
+      maxRestarts: 5,
+      ...options,
+    };
+    this.resetReady();
+    this.spawn();
+  }
+
+  get state(): EngineClientState {
+    return this.currentState;
+  }
+
+  /** Why the client is `failed` / why the last worker died. */
+  get error(): string | undefined {
+    return this.lastError;
+  }
+
+  onState(listener: Listener<EngineClientState>): Disposable {
+    return this.subscribe(this.stateListeners, listener);
+  }
+  onLog(listener: Listener<string>): Disposable {
+    return this.subscribe(this.logListeners, listener);
+  }
+  /** Fires after a replacement worker has opened the engine (the caller may want to re-sync). */
+  onRestarted(listener: Listener<void>): Disposable {
+    return this.subscribe(this.restartListeners, listener);
+  }
+
+  /** Resolves once the engine is open (rejects if it cannot be opened). */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
+    return this.call('indexAll', [], { onProgress, signal, timeoutMs: 0 });
+  }
+  updateFile(relPath: string, content?: string, signal?: AbortSignal): Promise<void> {
+    // Queued behind a possibly long indexAll in the worker, so no short timeout.
+    return this.call('updateFile', content === undefined ? [relPath] : [relPath, content], { signal, timeoutMs: 0 });
+  }
+  removeFile(relPath: string): Promise<void> {
+    return this.call('removeFile', [relPath], { timeoutMs: 0 });
+  }
+  retrieve(query: EditorState | string, opts: RetrieveOptions = {}): Promise<RetrievedChunk[]> {
+    const { signal, ...rest } = opts;
+    return this.call('retrieve', [query, rest], { signal });
+  }
+  complete(state: EditorState, opts: { signal?: AbortSignal } = {}): Promise<CompletionResult | null> {
+    return this.call('complete', [state], { signal: opts.signal });
+  }
+  stats(): Promise<IndexStats> {
+    return this.call('stats', []);
+  }
+
+  /** Sends a request; waits for the engine to be ready first (a restart in progress is waited out). */
+  async call<M extends EngineMethod>(method: M, args: EngineMethods[M]['args'], opts: CallOptions = {}): Promise<EngineMethods[M]['result']> {
+    if (this.currentState === 'closed') throw makeError('EngineClosedError', 'engine is closed');
+    if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
+    const timeoutMs = opts.timeoutMs ?? this.opts.requestTimeoutMs;
+    const started = Date.now();
+    await this.waitReadyOrAbort(opts.signal, timeoutMs);
+    const worker = this.worker;
+    if (!worker) throw makeError('EngineCrashedError', 'engine worker is not running');
+    const id = this.nextId++;
+    return new Promise<EngineMethods[M]['result']>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        this.post({ type: 'cancel', id });
+        finish();
+        reject(makeError('AbortError', 'cancelled'));
+      };
+      const finish = (): void => {
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+      };
+      const remaining = timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0;
+      if (remaining > 0) {
+        timer = setTimeout(() => {
+          this.post({ type: 'cancel', id });
+          finish();
+          reject(makeError('TimeoutError', `engine ${method} timed out after ${timeoutMs} ms`));
+        }, remaining);
+      }
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (v) => resolve(v as EngineMethods[M]['result']),
+        reject,
+        onProgress: opts.onProgress,
+        cleanup: finish,
+      });
+      this.post({ type: 'call', id, method, args: args as unknown[] });
+    });
+  }
+
+  /** Replaces the worker now (e.g. after the index directory was deleted for a rebuild). */
+  async restart(): Promise<void> {
+    if (this.currentState === 'closed') throw makeError('EngineClosedError', 'engine is closed');
+    this.crashes = 0;
+    await this.stopWorker('restart requested');
+    this.resetReady();
+    this.spawn();
+    await this.ready;
+  }
+
+  /** Closes the engine (flushing the index) and ends the worker. */
+  async close(): Promise<void> {
+    if (this.currentState === 'closed') return;
+    if (this.currentState === 'ready') {
+      try {
+        await this.call('close', [], { timeoutMs: 10_000 });
+      } catch {
+        // The worker is terminated below either way.
+      }
+    }
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    await this.stopWorker('engine closed');
+    this.rejectReady(makeError('EngineClosedError', 'engine is closed'));
+    this.setState('closed');
+  }
+
+  private spawn(): void {
+    this.setState(this.crashes > 0 ? 'restarting' : 'starting');
+    const worker = new Worker(this.opts.workerPath, { workerData: this.opts.init });
+    this.worker = worker;
+    this.lastPong = Date.now();
+    worker.on('message', (msg: FromWorker) => this.onMessage(msg));
+    worker.on('error', (err) => {
+      this.lastError = err.message;
+      this.emitLog(`engine worker error: ${err.stack ?? err.message}`);
+    });
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return; // an intentionally stopped worker
+      this.worker = undefined;
+      this.onWorkerLost(`engine worker exited with code ${code}${this.lastError ? `: ${this.lastError}` : ''}`);
+    });
+    this.heartbeat = setInterval(() => this.checkHeartbeat(worker), this.opts.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private checkHeartbeat(worker: Worker): void {
+    if (this.worker !== worker) return;
+    if (Date.now() - this.lastPong > this.opts.hangTimeoutMs) {
+      this.emitLog(`engine worker did not answer for ${this.opts.hangTimeoutMs} ms; replacing it`);
+      this.worker = undefined;
+      void worker.terminate();
+      this.onWorkerLost('engine worker hung');
+      return;
+    }
+    this.post({ type: 'ping', id: this.nextId++ });
+  }
+
+  private onMessage(msg: FromWorker): void {
+    switch (msg.type) {
+      case 'ready': {
+        const wasRestart = this.crashes > 0;
+        this.crashes = 0;
+        this.lastError = undefined;
+        this.setState('ready');
+        this.resolveReady();
+        if (wasRestart) for (const l of this.restartListeners) l();
+        break;
+      }
+      case 'open-failed':
+        this.lastError = msg.error.message;
+        this.emitLog(`engine failed to open: ${msg.error.stack ?? msg.error.message}`);
+        this.rejectReady(new EngineError(msg.error));
+        this.setState('failed');
+        void this.stopWorker('open failed');
+        break;
+      case 'result': {
+        const p = this.pending.get(msg.id);
+        if (!p) return; // timed out or cancelled already
+        p.cleanup();
+        if (msg.ok) p.resolve(msg.value);
+        else p.reject(new EngineError(msg.error));
+        break;
+      }
+      case 'progress':
+        this.pending.get(msg.id)?.onProgress?.(msg.progress);
+        break;
+      case 'log':
+        this.emitLog(msg.line);
+        break;
+      case 'pong':
+        this.lastPong = Date.now();
+        break;
+    }
+  }
+
+  private onWorkerLost(reason: string): void {
+    this.clearHeartbeat();
+    this.emitLog(reason);
+    this.lastError = reason;
+    for (const [, p] of this.pending) {
+      p.cleanup();
+      p.reject(makeError('EngineCrashedError', reason));
+    }
+    this.pending.clear();
+    if (this.currentState === 'closed' || this.currentState === 'failed') return;
+    this.crashes++;
+    if (this.crashes > this.opts.maxRestarts) {
+      this.rejectReady(makeError('EngineCrashedError', `${reason}; gave up after ${this.opts.maxRestarts} restarts`));
+      this.setState('failed');
+      return;
+    }
+    const delay = Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** (this.crashes - 1));
+    this.emitLog(`restarting engine worker in ${delay} ms (attempt ${this.crashes}/${this.opts.maxRestarts})`);
+    // Requests arriving during the backoff wait for the replacement worker.
+    this.resetReady();
+    this.setState('restarting');
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.currentState !== 'closed') this.spawn();
+    }, delay);
+  }
+
+  private async stopWorker(reason: string): Promise<void> {
+    this.clearHeartbeat();
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const [, p] of this.pending) {
+      p.cleanup();
+      p.reject(makeError('EngineClosedError', reason));
+    }
+    this.pending.clear();
+    if (worker) await worker.terminate();
+  }
+
+  private async waitReadyOrAbort(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
+    if (this.currentState === 'ready') return;
+    const waiters: Promise<void>[] = [this.ready];
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    if (timeoutMs > 0) {
+      waiters.push(new Promise((_, reject) => {
+        timer = setTimeout(() => reject(makeError('TimeoutError', `engine not ready after ${timeoutMs} ms`)), timeoutMs);
+      }));
+    }
+    if (signal) {
+      waiters.push(new Promise((_, reject) => {
+        onAbort = () => reject(makeError('AbortError', 'cancelled'));
+        signal.addEventListener('abort', onAbort, { once: true });
+      }));
+    }
+    try {
+      await Promise.race(waiters);
+    } finally {
+      if (timer) clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private resetReady(): void {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    // Nobody may be waiting; a rejection is still observed by later callers.
+    this.ready.catch(() => undefined);
+  }
+
+  private post(msg: ToWorker): void {
+    this.worker?.postMessage(msg);
+  }
+
+  private clearHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  private setState(state: EngineClientState): void {
+    if (this.currentState === state) return;
+    this.currentState = state;
+    for (const l of this.stateListeners) l(state);
+  }
+
+  private emitLog(line: string): void {
+    for (const l of this.logListeners) l(line);
+  }
+
+  private subscribe<T>(set: Set<Listener<T>>, listener: Listener<T>): Disposable {
+    set.add(listener);
+    return { dispose: () => set.delete(listener) };
+  }
+}

@@ -1,0 +1,69 @@
+// Messages between the extension host (EngineClient) and the engine worker (worker.ts).
+// Everything here crosses a worker_threads MessagePort, so it must be structured-clonable:
+// AbortSignals travel as `cancel` messages and errors as plain objects.
+import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
+import type { EditorState, RetrievedChunk } from '../types';
+
+/** Engine options as they reach the worker (`log` is replaced by `log` events). */
+export type WorkerEngineOptions = Omit<EngineOptions, 'log'> & {
+  /** Directory with the tree-sitter runtime wasm and grammars, when not the engine's default. */
+  grammarDir?: string;
+};
+
+/** The worker's `workerData`. */
+export interface WorkerInit {
+  options: WorkerEngineOptions;
+}
+
+/** Engine methods served by the worker: argument tuples (signals removed) and results. */
+export interface EngineMethods {
+  indexAll: { args: []; result: IndexStats };
+  updateFile: { args: [relPath: string, content?: string]; result: void };
+  removeFile: { args: [relPath: string]; result: void };
+  retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
+  complete: { args: [state: EditorState]; result: CompletionResult | null };
+  stats: { args: []; result: IndexStats };
+  close: { args: []; result: void };
+}
+export type EngineMethod = keyof EngineMethods;
+
+/** Methods that change the index; the worker runs them one at a time, in arrival order. */
+export const MUTATING_METHODS: ReadonlySet<EngineMethod> = new Set<EngineMethod>(['indexAll', 'updateFile', 'removeFile', 'close']);
+
+export type ToWorker =
+  | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
+  | { type: 'cancel'; id: number }
+  | { type: 'ping'; id: number };
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'open-failed'; error: SerializedError }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: SerializedError }
+  | { type: 'progress'; id: number; progress: IndexProgress }
+  | { type: 'log'; line: string }
+  | { type: 'pong'; id: number };
+
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { name: 'Error', message: String(err) };
+}
+
+/** An error re-created on the main thread from its worker-side description. */
+export class EngineError extends Error {
+  constructor(remote: SerializedError) {
+    super(remote.message);
+    this.name = remote.name;
+    if (remote.stack) this.stack = remote.stack;
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'CancelledError');
+}

@@ -1,0 +1,95 @@
+// Worker-thread host of the Engine. The extension host starts this file with
+// `new Worker(dist/worker.js, { workerData: WorkerInit })` so that scanning, parsing, embedding and
+// index writes never run on the extension host's event loop.
+//
+// Requests are served by id; index mutations are serialised (one at a time, in order) while reads
+// (retrieve, complete, stats) run as soon as the engine is open. A `cancel` message aborts the
+// AbortSignal handed to the engine for that request.
+import { parentPort, workerData } from 'node:worker_threads';
+import { Engine } from '../engine';
+import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
+
+if (!parentPort) throw new Error('engine/src/rpc/worker.ts must be started as a worker thread');
+const port = parentPort;
+const init = workerData as WorkerInit;
+
+function post(msg: FromWorker): void {
+  port.postMessage(msg);
+}
+
+function abortError(): Error {
+  const err = new Error('cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+const opened: Promise<Engine> = Engine.open({ ...init.options, log: (line) => post({ type: 'log', line }) });
+opened.then(
+  () => post({ type: 'ready' }),
+  (err) => post({ type: 'open-failed', error: serializeError(err) }),
+);
+// The failure is reported once via `open-failed`; requests see it through their own awaits.
+opened.catch(() => undefined);
+
+const controllers = new Map<number, AbortController>();
+let mutationQueue: Promise<unknown> = Promise.resolve();
+
+async function invoke(engine: Engine, id: number, method: EngineMethod, args: unknown[], signal: AbortSignal): Promise<unknown> {
+  switch (method) {
+    case 'indexAll':
+      return engine.indexAll((progress) => post({ type: 'progress', id, progress }), signal);
+    case 'updateFile':
+      return engine.updateFile(args[0] as string, args[1] as string | undefined);
+    case 'removeFile':
+      return engine.removeFile(args[0] as string);
+    case 'retrieve': {
+      const opts = (args[1] ?? {}) as object;
+      return engine.retrieve(args[0] as Parameters<Engine['retrieve']>[0], { ...opts, signal });
+    }
+    case 'complete':
+      return engine.complete(args[0] as Parameters<Engine['complete']>[0], { signal });
+    case 'stats':
+      return engine.stats();
+    case 'close':
+      return engine.close();
+  }
+}
+
+async function serve(id: number, method: EngineMethod, args: unknown[]): Promise<void> {
+  const controller = new AbortController();
+  controllers.set(id, controller);
+  const run = async (): Promise<unknown> => {
+    const engine = await opened;
+    if (controller.signal.aborted) throw abortError();
+    return invoke(engine, id, method, args, controller.signal);
+  };
+  let task: Promise<unknown>;
+  if (MUTATING_METHODS.has(method)) {
+    task = mutationQueue.then(run);
+    mutationQueue = task.catch(() => undefined);
+  } else {
+    task = run();
+  }
+  try {
+    const value = await task;
+    post({ type: 'result', id, ok: true, value });
+  } catch (err) {
+    post({ type: 'result', id, ok: false, error: serializeError(controller.signal.aborted ? abortError() : err) });
+  } finally {
+    controllers.delete(id);
+  }
+}
+
+port.on('message', (msg: ToWorker) => {
+  switch (msg.type) {
+    case 'ping':
+      post({ type: 'pong', id: msg.id });
+      break;
+    case 'cancel':
+      controllers.get(msg.id)?.abort();
+      break;
+    case 'call':
+      void serve(msg.id, msg.method, msg.args);
+      break;
+  }
+});

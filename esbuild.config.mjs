@@ -1,0 +1,36 @@
+// Bundles the extension host entry and the engine worker into dist/.
+//   dist/extension.js  <- extension/src/extension.ts   (runs on the extension host)
+//   dist/worker.js     <- engine/src/rpc/worker.ts      (the engine, in a worker thread)
+// Kept external (resolved from node_modules at runtime, packed into the VSIX by vsce):
+//   vscode (provided by the host); onnxruntime-node, hnswlib-node (native .node binaries);
+//   web-tree-sitter (loads its runtime wasm relative to itself unless told otherwise).
+// Grammars (grammars/wasm, grammars/queries) and the model (models/) are not bundled: the
+// extension passes their directories to the worker (see extension/src/ctx.ts).
+// Usage: node esbuild.config.mjs [--watch] [--production]
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  external: ['vscode', 'onnxruntime-node', 'hnswlib-node', 'web-tree-sitter'],
+  logLevel: 'info',
+};
+
+const builds = [
+  { ...common, entryPoints: { extension: 'extension/src/extension.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { worker: 'engine/src/rpc/worker.ts' }, outdir: 'dist' },
+];
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

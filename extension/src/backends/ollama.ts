@@ -1,0 +1,31 @@
+// Ollama's native generate endpoint (`POST {baseUrl}/api/generate`). With `suffix` set, Ollama
+// applies the model's own fill-in-the-middle template (raw must stay false for that).
+import { BackendError, postJson, type BackendRequest, type CompletionBackend } from './types';
+
+export interface OllamaBackendOptions {
+  /** e.g. `http://127.0.0.1:11434` */
+  baseUrl: string;
+  model: string;
+  temperature?: number;
+}
+
+export class OllamaGenerateBackend implements CompletionBackend {
+  readonly name = 'ollama';
+  constructor(private readonly opts: OllamaBackendOptions) {}
+
+  async complete(req: BackendRequest): Promise<string> {
+    if (!this.opts.model) throw new BackendError('reporecall.ollama.model is empty');
+    const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/api/generate`;
+    const body = {
+      model: this.opts.model,
+      prompt: req.prompt,
+      suffix: req.suffix,
+      stream: false,
+      options: { num_predict: req.maxTokens, temperature: this.opts.temperature ?? 0.2, ...(req.stop?.length ? { stop: req.stop } : {}) },
+    };
+    const json = (await postJson(url, body, req)) as { response?: unknown; error?: unknown };
+    if (typeof json.error === 'string') throw new BackendError(`${url}: ${json.error}`);
+    if (typeof json.response !== 'string') throw new BackendError(`${url}: response has no "response" text`);
+    return json.response;
+  }
+}

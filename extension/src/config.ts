@@ -1,0 +1,54 @@
+// Typed access to the `reporecall.*` settings. Every key is declared and documented in
+// package.json `contributes.configuration`; defaults here must match the ones declared there.
+import * as vscode from 'vscode';
+
+export type CompletionBackendKind = 'builtin' | 'openai' | 'ollama' | 'vscode-lm';
+
+const SECTION = 'reporecall';
+
+function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION, scope);
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export const config = {
+  completionEnabled: (): boolean => section().get<boolean>('completion.enabled', true),
+  backend: (): CompletionBackendKind => section().get<CompletionBackendKind>('completion.backend', 'builtin'),
+  /** Base debounce before a completion request; adapted to typing speed and backend latency. */
+  debounceMs: (): number => positive(section().get<number>('completion.debounceMs'), 75),
+  /** Token budget for retrieved snippets placed in a model prompt (4 characters per token). */
+  contextTokens: (): number => positive(section().get<number>('completion.contextTokens'), 1024),
+  /** Token budget for the current file's text before the cursor in a model prompt. */
+  prefixTokens: (): number => positive(section().get<number>('completion.prefixTokens'), 1024),
+  maxCompletionTokens: (): number => positive(section().get<number>('completion.maxTokens'), 64),
+  backendTimeoutMs: (): number => positive(section().get<number>('completion.timeoutMs'), 5000),
+  openAiBaseUrl: (): string => section().get<string>('openai.baseUrl', 'http://127.0.0.1:8000/v1'),
+  openAiModel: (): string => section().get<string>('openai.model', ''),
+  ollamaBaseUrl: (): string => section().get<string>('ollama.baseUrl', 'http://127.0.0.1:11434'),
+  ollamaModel: (): string => section().get<string>('ollama.model', 'qwen2.5-coder:1.5b-base'),
+  languageModelFamily: (): string => section().get<string>('languageModel.family', ''),
+  hoverEnabled: (): boolean => section().get<boolean>('hover.enabled', true),
+  hoverMaxSnippets: (): number => positive(section().get<number>('hover.maxSnippets'), 3),
+  relatedMaxResults: (): number => positive(section().get<number>('related.maxResults'), 20),
+  /** Extra gitignore-style patterns excluded from the index of this folder. */
+  excludePatterns: (scope: vscode.ConfigurationScope): string[] => section(scope).get<string[]>('index.exclude', []),
+  /** Whether VS Code's `files.exclude` globs are also kept out of the index. */
+  useFilesExclude: (scope: vscode.ConfigurationScope): boolean => section(scope).get<boolean>('index.useFilesExclude', true),
+  maxFileBytes: (scope: vscode.ConfigurationScope): number => positive(section(scope).get<number>('index.maxFileSizeKb'), 1024) * 1024,
+  denseEnabled: (scope: vscode.ConfigurationScope): boolean => section(scope).get<boolean>('index.dense', true),
+  /** Delay after the last edit before an unsaved buffer is re-indexed. */
+  liveUpdateDelayMs: (): number => positive(section().get<number>('index.liveUpdateDelayMs'), 750),
+  /** `files.exclude` globs that are switched on, as gitignore-style patterns. */
+  filesExclude(scope: vscode.ConfigurationScope): string[] {
+    const globs = vscode.workspace.getConfiguration('files', scope).get<Record<string, unknown>>('exclude', {});
+    return Object.entries(globs)
+      .filter(([, on]) => on === true) // `{ when: ... }` sibling conditions cannot be expressed to the engine
+      .map(([glob]) => glob);
+  },
+};
+
+/** Settings whose change requires the folder engines to be reopened with new options. */
+export const ENGINE_SETTINGS = ['reporecall.index.exclude', 'reporecall.index.useFilesExclude', 'reporecall.index.maxFileSizeKb', 'reporecall.index.dense', 'files.exclude'];

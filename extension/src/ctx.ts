@@ -1,0 +1,135 @@
+// The extension's context: owns every disposable, the per-folder indexes and the shared state
+// features read (last completion context, recently used files). Features receive it; nothing else
+// is global.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { IndexStats } from '../../engine/src/api';
+import { ENGINE_SETTINGS } from './config';
+import { FolderIndex, type FolderIndexPaths } from './folderIndex';
+import type { RetrievedContextRecord } from './features/retrievedContext';
+
+export interface FolderReport {
+  folder: string;
+  state: string;
+  stats?: IndexStats;
+  error?: string;
+}
+
+export class Ctx implements vscode.Disposable {
+  readonly log: vscode.LogOutputChannel;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly folders = new Map<string, FolderIndex>();
+  private readonly foldersChanged = new vscode.EventEmitter<void>();
+  /** Fires when any folder's state, progress or stats change. */
+  readonly onDidChangeIndexes = this.foldersChanged.event;
+  /** What the last shown completion was built from ("Show Retrieved Context"). */
+  lastContext: RetrievedContextRecord | undefined;
+  private readonly recent: string[] = [];
+  private readonly paths: FolderIndexPaths;
+
+  constructor(readonly extension: vscode.ExtensionContext) {
+    this.log = vscode.window.createOutputChannel('RepoRecall', { log: true });
+    this.push(this.log, this.foldersChanged);
+    this.paths = resolvePaths(extension);
+    this.log.info(`worker ${this.paths.workerPath}; model ${this.paths.modelDir ?? '(engine default)'}; grammars ${this.paths.grammarDir ?? '(engine default)'}`);
+  }
+
+  push(...disposables: vscode.Disposable[]): void {
+    this.subscriptions.push(...disposables);
+  }
+
+  /** Opens an engine per workspace folder and keeps the set in sync with the workspace. */
+  startFolders(): void {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) this.addFolder(folder);
+    this.push(
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) void this.removeFolder(f);
+        for (const f of e.added) this.addFolder(f);
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        for (const fi of [...this.folders.values()]) {
+          if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s, fi.folder.uri))) {
+            this.log.info(`[${fi.folder.name}] index settings changed; reopening its engine`);
+            void this.removeFolder(fi.folder).then(() => this.addFolder(fi.folder));
+          }
+        }
+      }),
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        const rel = e && this.folderFor(e.document.uri)?.relPath(e.document.uri);
+        if (rel) this.noteRecent(rel);
+      }),
+    );
+  }
+
+  private addFolder(folder: vscode.WorkspaceFolder): void {
+    if (folder.uri.scheme !== 'file' || this.folders.has(folder.uri.toString())) return;
+    const fi = new FolderIndex(folder, this.paths, this.log);
+    this.folders.set(folder.uri.toString(), fi);
+    fi.onDidChange(() => this.foldersChanged.fire());
+    this.foldersChanged.fire();
+    // The first build is announced with a cancellable notification; refreshing an existing index is quiet.
+    void fi.index({ notify: !fi.hasIndexOnDisk() });
+  }
+
+  private async removeFolder(folder: vscode.WorkspaceFolder): Promise<void> {
+    const fi = this.folders.get(folder.uri.toString());
+    if (!fi) return;
+    this.folders.delete(folder.uri.toString());
+    this.foldersChanged.fire();
+    await fi.dispose();
+  }
+
+  allFolders(): FolderIndex[] {
+    return [...this.folders.values()];
+  }
+
+  /** The index of the folder containing `uri` (innermost folder wins in nested multi-root setups). */
+  folderFor(uri: vscode.Uri): FolderIndex | undefined {
+    let best: FolderIndex | undefined;
+    for (const fi of this.folders.values()) {
+      if (fi.relPath(uri) !== undefined && (!best || fi.folder.uri.path.length > best.folder.uri.path.length)) best = fi;
+    }
+    return best;
+  }
+
+  noteRecent(relPath: string): void {
+    const i = this.recent.indexOf(relPath);
+    if (i >= 0) this.recent.splice(i, 1);
+    this.recent.unshift(relPath);
+    this.recent.length = Math.min(this.recent.length, 20);
+  }
+
+  recentFiles(): string[] {
+    return [...this.recent];
+  }
+
+  /** Resolves when every folder finished its first indexing run; reports each folder. */
+  async whenReady(): Promise<FolderReport[]> {
+    await Promise.all(this.allFolders().map((fi) => fi.firstIndexDone));
+    return this.report();
+  }
+
+  report(): FolderReport[] {
+    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error }));
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.allFolders().map((fi) => fi.dispose()));
+    this.folders.clear();
+    for (const d of this.subscriptions.reverse()) d.dispose();
+    this.subscriptions.length = 0;
+  }
+}
+
+/** Locations of the bundled worker, model and grammars inside the installed extension. */
+function resolvePaths(extension: vscode.ExtensionContext): FolderIndexPaths {
+  const root = extension.extensionPath;
+  const firstExisting = (...candidates: string[]): string | undefined => candidates.find((p) => fs.existsSync(p));
+  return {
+    workerPath: path.join(root, 'dist', 'worker.js'),
+    storageRoot: extension.storageUri ?? extension.globalStorageUri,
+    modelDir: firstExisting(path.join(root, 'models', 'reporecall-code'), path.join(root, 'models', 'reference-use-lite')),
+    grammarDir: firstExisting(path.join(root, 'grammars')),
+  };
+}

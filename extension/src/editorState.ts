@@ -1,0 +1,40 @@
+// Builds the engine's EditorState from a VS Code document and cursor.
+import * as vscode from 'vscode';
+import type { EditorState } from '../../engine/src/types';
+
+/** Left context handed to the engine is capped: the engine only looks at the recent part. */
+const MAX_PREFIX_CHARS = 16_000;
+const MAX_SUFFIX_CHARS = 4_000;
+
+export function editorState(doc: vscode.TextDocument, pos: vscode.Position, relPath: string, recentFiles: string[]): EditorState {
+  const offset = doc.offsetAt(pos);
+  const text = doc.getText();
+  return {
+    file: relPath,
+    language: doc.languageId,
+    prefix: text.slice(Math.max(0, offset - MAX_PREFIX_CHARS), offset),
+    suffix: text.slice(offset, offset + MAX_SUFFIX_CHARS),
+    line: pos.line,
+    recentFiles: recentFiles.filter((f) => f !== relPath).slice(0, 10),
+  };
+}
+
+/** Maps a CancellationToken to an AbortSignal (the engine client speaks AbortSignal). */
+export function signalFor(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  const sub = token.onCancellationRequested(() => controller.abort());
+  return { signal: controller.signal, dispose: () => sub.dispose() };
+}
+
+const FENCE_LANGUAGE: Record<string, string> = {
+  ts: 'typescript', tsx: 'typescriptreact', js: 'javascript', jsx: 'javascriptreact', mjs: 'javascript', cjs: 'javascript',
+  py: 'python', go: 'go', rs: 'rust', java: 'java', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', cs: 'csharp',
+  rb: 'ruby', php: 'php', kt: 'kotlin', swift: 'swift', scala: 'scala', sh: 'shell', md: 'markdown', json: 'json',
+};
+
+/** Markdown code-fence language for a file path (empty when unknown). */
+export function fenceLanguage(relPath: string): string {
+  const ext = relPath.slice(relPath.lastIndexOf('.') + 1).toLowerCase();
+  return FENCE_LANGUAGE[ext] ?? '';
+}

@@ -1,0 +1,58 @@
+// Entry point. activate() wires every feature to one Ctx, which owns all disposables.
+import * as vscode from 'vscode';
+import type { RetrievedChunk } from '../../engine/src/types';
+import { Ctx, type FolderReport } from './ctx';
+import { registerCommands } from './features/commands';
+import { findRelated, registerFindRelated } from './features/findRelated';
+import { registerHover } from './features/hover';
+import { registerIndexSync } from './features/indexSync';
+import { registerInlineCompletions } from './features/inlineCompletion';
+import { registerShowContext, type RetrievedContextRecord } from './features/retrievedContext';
+import { registerStatusBar } from './features/statusBar';
+
+/** What activate() returns: used by the integration tests, and by other extensions if they want. */
+export interface RepoRecallApi {
+  whenReady(): Promise<FolderReport[]>;
+  report(): FolderReport[];
+  findRelated(doc: vscode.TextDocument, pos: vscode.Position): Promise<RetrievedChunk[]>;
+  /** Results the last Find Related Code QuickPick showed. */
+  lastRelatedShown(): RetrievedChunk[] | undefined;
+  lastCompletionContext(): RetrievedContextRecord | undefined;
+  /** Query the index of the folder holding `uri`. */
+  retrieve(uri: vscode.Uri, query: string, k?: number): Promise<RetrievedChunk[]>;
+  readonly inlineCompletionProvider: vscode.InlineCompletionItemProvider;
+}
+
+let ctx: Ctx | undefined;
+
+export function activate(context: vscode.ExtensionContext): RepoRecallApi {
+  const c = new Ctx(context);
+  ctx = c;
+  registerStatusBar(c);
+  registerCommands(c);
+  const inline = registerInlineCompletions(c);
+  registerHover(c);
+  const related = registerFindRelated(c);
+  registerShowContext(c);
+  registerIndexSync(c);
+  c.startFolders();
+  c.log.info(`activated; ${c.allFolders().length} folder(s); workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted: model backends disabled'}`);
+  return {
+    whenReady: () => c.whenReady(),
+    report: () => c.report(),
+    findRelated: async (doc, pos) => (await findRelated(c, doc, new vscode.Selection(pos, pos)))?.chunks ?? [],
+    lastRelatedShown: () => related.lastShown(),
+    lastCompletionContext: () => c.lastContext,
+    retrieve: async (uri, query, k) => {
+      const fi = c.folderFor(uri);
+      if (!fi) throw new Error(`${uri.toString()} is not in an indexed workspace folder`);
+      return fi.client.retrieve(query, { k });
+    },
+    inlineCompletionProvider: inline,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await ctx?.dispose();
+  ctx = undefined;
+}

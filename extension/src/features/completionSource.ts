@@ -1,0 +1,72 @@
+// Where a completion comes from: the engine's built-in model-free completion, or a model backend
+// fed with retrieved snippets. Workspace Trust gates every backend that sends code off the engine:
+// in an untrusted workspace only the built-in source is used.
+import * as vscode from 'vscode';
+import type { EditorState } from '../../../engine/src/types';
+import { buildPrompt, cleanCompletion, lineComment } from '../backends/prompt';
+import { OllamaGenerateBackend } from '../backends/ollama';
+import { OpenAiCompletionsBackend } from '../backends/openai';
+import { LanguageModelBackend } from '../backends/languageModel';
+import type { CompletionBackend } from '../backends/types';
+import { config, type CompletionBackendKind } from '../config';
+import type { Ctx } from '../ctx';
+import type { FolderIndex } from '../folderIndex';
+import type { RetrievedContextRecord } from './retrievedContext';
+
+export interface SourcedCompletion {
+  text: string;
+  context: RetrievedContextRecord;
+}
+
+export const OPENAI_KEY_SECRET = 'reporecall.openai.apiKey';
+
+/** The backend the settings ask for, downgraded to `builtin` when the workspace is not trusted. */
+export function effectiveBackend(): CompletionBackendKind {
+  const wanted = config.backend();
+  return wanted !== 'builtin' && !vscode.workspace.isTrusted ? 'builtin' : wanted;
+}
+
+async function modelBackend(ctx: Ctx, kind: Exclude<CompletionBackendKind, 'builtin'>): Promise<CompletionBackend> {
+  switch (kind) {
+    case 'openai':
+      return new OpenAiCompletionsBackend({
+        baseUrl: config.openAiBaseUrl(),
+        model: config.openAiModel(),
+        apiKey: await ctx.extension.secrets.get(OPENAI_KEY_SECRET),
+      });
+    case 'ollama':
+      return new OllamaGenerateBackend({ baseUrl: config.ollamaBaseUrl(), model: config.ollamaModel() });
+    case 'vscode-lm':
+      return new LanguageModelBackend(config.languageModelFamily());
+  }
+}
+
+export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState, signal: AbortSignal): Promise<SourcedCompletion | undefined> {
+  const backend = effectiveBackend();
+  const started = Date.now();
+  if (backend === 'builtin') {
+    const result = await fi.client.complete(state, { signal });
+    if (!result || !result.text) return undefined;
+    return {
+      text: result.text,
+      context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: [], source: result.source, completion: result.text, latencyMs: Date.now() - started, confidence: result.confidence },
+    };
+  }
+  const snippets = await fi.client.retrieve(state, { budgetTokens: config.contextTokens(), signal });
+  const built = buildPrompt(state, snippets, { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() });
+  const model = await modelBackend(ctx, backend);
+  const raw = await model.complete({
+    prompt: built.prompt,
+    suffix: built.suffix,
+    maxTokens: config.maxCompletionTokens(),
+    stop: ['\n\n\n', `\n${lineComment(state.language)} Path:`],
+    signal,
+    timeoutMs: config.backendTimeoutMs(),
+  });
+  const text = cleanCompletion(raw, built.suffix);
+  if (!text) return undefined;
+  return {
+    text,
+    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: built.prompt, completion: text, latencyMs: Date.now() - started },
+  };
+}

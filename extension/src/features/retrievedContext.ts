@@ -1,0 +1,76 @@
+// "Show Retrieved Context": what the last completion shown was built from, as a Markdown document.
+import * as vscode from 'vscode';
+import type { RetrievedChunk } from '../../../engine/src/types';
+import type { CompletionBackendKind } from '../config';
+import type { Ctx } from '../ctx';
+import { fenceLanguage } from '../editorState';
+
+export interface RetrievedContextRecord {
+  time: Date;
+  folder: vscode.Uri;
+  file: string;
+  line: number;
+  backend: CompletionBackendKind;
+  /** Snippets placed in the model prompt (model backends). */
+  snippets: RetrievedChunk[];
+  /** The chunk the built-in completion was taken from. */
+  source?: { file: string; startLine: number; endLine: number };
+  prompt?: string;
+  completion: string;
+  latencyMs: number;
+  confidence?: number;
+}
+
+function fence(text: string, lang: string): string {
+  const ticks = text.includes('```') ? '````' : '```';
+  return `${ticks}${lang}\n${text.replace(/\s+$/, '')}\n${ticks}`;
+}
+
+export async function renderContext(rec: RetrievedContextRecord): Promise<string> {
+  const lines: string[] = [
+    `# RepoRecall: retrieved context`,
+    '',
+    `Completion at \`${rec.file}:${rec.line + 1}\` (${rec.time.toLocaleTimeString()}), source **${rec.backend}**, ${rec.latencyMs} ms` +
+      (rec.confidence !== undefined ? `, confidence ${rec.confidence.toFixed(2)}` : ''),
+    '',
+    '## Completion',
+    '',
+    fence(rec.completion, fenceLanguage(rec.file)),
+    '',
+  ];
+  if (rec.source) {
+    const uri = vscode.Uri.joinPath(rec.folder, rec.source.file);
+    let text = '';
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      text = doc.getText(new vscode.Range(rec.source.startLine, 0, rec.source.endLine + 1, 0));
+    } catch (err) {
+      text = `(cannot read ${rec.source.file}: ${(err as Error).message})`;
+    }
+    lines.push(`## Taken from \`${rec.source.file}:${rec.source.startLine + 1}-${rec.source.endLine + 1}\``, '', fence(text, fenceLanguage(rec.source.file)), '');
+  }
+  if (rec.snippets.length) {
+    lines.push(`## Retrieved snippets in the prompt (${rec.snippets.length})`, '');
+    for (const c of rec.snippets) {
+      const why = Object.entries(c.signals).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
+      lines.push(`### \`${c.file}:${c.startLine + 1}-${c.endLine + 1}\`${c.name ? ` ${c.name}` : ''} (score ${c.score.toFixed(3)})`, '', why ? `Signals: ${why}` : '', '', fence(c.text, fenceLanguage(c.file)), '');
+    }
+  }
+  if (rec.prompt !== undefined) lines.push('## Prompt sent', '', fence(rec.prompt, ''), '');
+  return lines.join('\n');
+}
+
+export function registerShowContext(ctx: Ctx): void {
+  ctx.push(
+    vscode.commands.registerCommand('reporecall.showRetrievedContext', async () => {
+      if (!ctx.lastContext) {
+        void vscode.window.showInformationMessage('RepoRecall: no completion has been shown yet.');
+        return undefined;
+      }
+      const content = await renderContext(ctx.lastContext);
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+      await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      return content;
+    }),
+  );
+}

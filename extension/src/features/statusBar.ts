@@ -1,0 +1,38 @@
+// Status bar item: index state and size across folders; click opens the RepoRecall menu.
+import * as vscode from 'vscode';
+import type { Ctx } from '../ctx';
+import type { FolderIndex } from '../folderIndex';
+
+function folderLine(fi: FolderIndex): string {
+  const s = fi.stats;
+  const size = s ? `${s.files} files, ${s.chunks} chunks` : 'no index yet';
+  const progress = fi.progress ? ` (${fi.progress.phase} ${fi.progress.done}/${fi.progress.total})` : '';
+  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}`;
+}
+
+export function registerStatusBar(ctx: Ctx): void {
+  const item = vscode.window.createStatusBarItem('reporecall.status', vscode.StatusBarAlignment.Right, 100);
+  item.name = 'RepoRecall';
+  item.command = 'reporecall.showMenu';
+  const update = (): void => {
+    const folders = ctx.allFolders();
+    if (!folders.length) {
+      item.text = '$(database) RepoRecall: no folder';
+    } else if (folders.some((f) => f.state === 'error')) {
+      item.text = '$(error) RepoRecall: error';
+    } else if (folders.some((f) => f.state === 'indexing' || f.state === 'starting')) {
+      const p = folders.find((f) => f.progress)?.progress;
+      item.text = `$(sync~spin) RepoRecall: indexing${p ? ` ${p.done}/${p.total}` : ''}`;
+    } else if (folders.every((f) => f.state === 'paused')) {
+      item.text = '$(debug-pause) RepoRecall: paused';
+    } else {
+      const files = folders.reduce((n, f) => n + (f.stats?.files ?? 0), 0);
+      const chunks = folders.reduce((n, f) => n + (f.stats?.chunks ?? 0), 0);
+      item.text = `$(database) RepoRecall: ${files} files · ${chunks} chunks`;
+    }
+    item.tooltip = folders.map(folderLine).join('\n') || 'RepoRecall';
+  };
+  update();
+  item.show();
+  ctx.push(item, ctx.onDidChangeIndexes(update));
+}

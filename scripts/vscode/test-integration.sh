@@ -1,0 +1,70 @@
+#!/bin/bash
+# `npm run test:integration`: the extension in a real VS Code (code-server), end to end.
+#   1. installs what is missing (apt: chromium, ripgrep, ...; npm: code-server, repo deps)
+#   2. builds dist/ (esbuild), the grammars and the model if absent, compiles the test suites
+#   3. runs the mocha suites inside the extension host against a fresh copy of
+#      test/fixtures/workspace, then the playwright UI test against another fresh copy
+# Screenshots go to test-output/screenshots/. The last line is `N passed, M failed`; exit status
+# is non-zero when anything failed.
+# Env: REPORECALL_CS_DIR (code-server install dir), PORT (first of two ports, default 18370),
+#      SKIP_BUILD=1 uses dist/ as it is, KEEP=1 keeps the temporary run directories (code-server logs) for inspection.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE="$ROOT/scripts/vscode"
+cd "$ROOT"
+PORT=${PORT:-18370}
+OUT="$ROOT/test-output"
+t0=$(date +%s)
+
+"$HERE/install.sh" || { echo "0 passed, 1 failed"; exit 1; }
+[ -f grammars/wasm/tree-sitter.wasm ] || npm run --silent grammars
+if [ -f scripts/build-reference-model.mjs ] && [ ! -f models/reference-use-lite/tokenizer.json ]; then
+  npm run --silent model:reference || { echo "model build failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
+[ "${SKIP_BUILD:-0}" = 1 ] || node esbuild.config.mjs --production >/dev/null || { echo "esbuild failed"; echo "0 passed, 1 failed"; exit 1; }
+npx tsc -p test/integration/tsconfig.json || { echo "compiling the test suites failed"; echo "0 passed, 1 failed"; exit 1; }
+echo "prepared in $(( $(date +%s) - t0 )) s"
+
+WORK=$(mktemp -d -t reporecall-vscode-XXXXXX)
+mkdir -p "$OUT"
+cleanup() {
+  "$HERE/stop-code-server.sh" "$WORK/api"
+  "$HERE/stop-code-server.sh" "$WORK/ui"
+  if [ "${KEEP:-0}" = 1 ]; then echo "run directories kept in $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+status=0
+
+# 1) mocha suites inside the extension host; the extension is loaded as a development extension.
+mkdir -p "$WORK/api"; cp -r test/fixtures/workspace "$WORK/api/ws"
+REPORECALL_TEST_RESULTS="$WORK/api-results.json" "$HERE/start-code-server.sh" "$WORK/api" "$PORT" "$WORK/api/ws" || status=1
+if [ $status -eq 0 ]; then
+  node "$HERE/run-ext-tests.mjs" "$PORT" "$ROOT" "$ROOT/out/test/integration/index.js" "$WORK/api/ws" 600 || status=1
+fi
+"$HERE/stop-code-server.sh" "$WORK/api"
+cp "$WORK/api/code-server.log" "$OUT/code-server-integration.log" 2>/dev/null
+
+# 2) UI test: the extension installed the way a user has it (a folder in the extensions dir).
+EXT_ID=$(node -p "const p=require('./package.json'); p.publisher + '.' + p.name + '-' + p.version")
+mkdir -p "$WORK/ui/exts"; ln -s "$ROOT" "$WORK/ui/exts/$EXT_ID"; cp -r test/fixtures/workspace "$WORK/ui/ws"
+if "$HERE/start-code-server.sh" "$WORK/ui" "$((PORT + 1))" "$WORK/ui/ws"; then
+  node out/test/e2e/ui.e2e.js "http://127.0.0.1:$((PORT + 1))/?folder=$WORK/ui/ws" "$OUT/screenshots" "$WORK/ui-results.json" || status=1
+else
+  status=1
+fi
+"$HERE/stop-code-server.sh" "$WORK/ui"
+cp "$WORK/ui/code-server.log" "$OUT/code-server-e2e.log" 2>/dev/null
+
+# Totals over both suites; a suite that produced no results file counts as one failure.
+node -e '
+  let pass = 0, fail = 0;
+  for (const [name, f] of [["integration", process.argv[1]], ["e2e", process.argv[2]]]) {
+    try { const r = require(f); pass += r.passed.length; fail += r.failed.length;
+      for (const x of r.failed) console.log(`FAILED ${name}: ${x.title}\n  ${x.error.split("\n").slice(0, 3).join("\n  ")}`); }
+    catch { fail += 1; console.log(`FAILED ${name}: the suite did not report results`); }
+  }
+  console.log(`runtime ${Math.round((Date.now() / 1000) - Number(process.argv[3]))} s; screenshots in test-output/screenshots`);
+  console.log(`${pass} passed, ${fail} failed`);
+  process.exit(fail ? 1 : 0);
+' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" || status=1
+exit $status

@@ -1,0 +1,116 @@
+// UI end-to-end test: drives the real VS Code workbench (code-server) in Debian's chromium through
+// playwright-core, as a user would: waits for the index, types, sees repository-grounded ghost
+// text, accepts it with Tab, runs Find Related Code from the command palette and reads a hover.
+// Usage: node out/test/e2e/ui.e2e.js URL SCREENSHOT_DIR [RESULTS_JSON]
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+
+const [url, shotDir, resultsPath] = process.argv.slice(2);
+if (!url || !shotDir) {
+  console.error('usage: node ui.e2e.js URL SCREENSHOT_DIR [RESULTS_JSON]');
+  process.exit(2);
+}
+const EDITOR = '.editor-instance .monaco-editor';
+const started = Date.now();
+const log = (...a: unknown[]): void => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+
+async function main(): Promise<number> {
+  fs.mkdirSync(shotDir, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-e2e-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const passed: string[] = [];
+  const failed: Array<{ title: string; error: string }> = [];
+  const step = async (title: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+      passed.push(title);
+      log('PASS', title);
+    } catch (err) {
+      failed.push({ title, error: String((err as Error).stack ?? err) });
+      log('FAIL', title, (err as Error).message);
+    }
+  };
+  const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(shotDir, name) });
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('pageerror', (e) => log('pageerror', e.message));
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+
+    await step('the status bar reports the finished index', async () => {
+      // Ghost text is only offered once the extension is active and the folder indexed.
+      await page.waitForSelector('.statusbar-item:has-text("chunks")', { timeout: 240_000 });
+      await shot(page, '0-indexed-status-bar.png');
+    });
+
+    await step('ghost text completes an identifier defined in another file', async () => {
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('main.ts');
+      await page.waitForSelector('.quick-input-list .monaco-list-row', { state: 'visible' });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("describeFence")`, { timeout: 30_000 });
+      await page.click(`${EDITOR} .view-lines`);
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('const hull = convexHu', { delay: 60 });
+      const ghost = page.locator(`${EDITOR} .ghost-text-decoration, ${EDITOR} .ghost-text`);
+      await ghost.first().waitFor({ state: 'visible', timeout: 30_000 });
+      const text = (await ghost.allTextContents()).join('');
+      assert.ok(text.startsWith('llMonotoneChain'), `ghost text: ${JSON.stringify(text)}`);
+      await shot(page, '1-ghost-text.png');
+    });
+
+    await step('Tab accepts the ghost text', async () => {
+      await page.keyboard.press('Tab');
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("const hull = convexHullMonotoneChain")`, { timeout: 10_000 });
+      await shot(page, '2-accepted.png');
+    });
+
+    await step('Find Related Code from the command palette lists and opens hull.ts', async () => {
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('RepoRecall: Find Related Code');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Find Related Code")', { timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'src/geometry/hull.ts' });
+      await row.first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300); // let the list finish drawing for the screenshot
+      await shot(page, '3-find-related.png');
+      await row.first().click();
+      await page.waitForSelector('.tab.active:has-text("hull.ts")', { timeout: 15_000 });
+    });
+
+    await step('hover shows related code from another file', async () => {
+      await page.keyboard.press('Escape');
+      const word = page.locator(`${EDITOR} .view-line span span`, { hasText: /^crossProduct$/ }).first();
+      await word.hover();
+      const hover = page.locator('.monaco-hover:has-text("RepoRecall")').first();
+      await hover.waitFor({ state: 'visible', timeout: 20_000 });
+      const text = await hover.innerText();
+      assert.ok(text.includes('src/geometry/point.ts'), `hover: ${text}`);
+      assert.ok(text.includes('crossProduct'), `hover: ${text}`);
+      await shot(page, '4-hover.png');
+    });
+  } catch (err) {
+    failed.push({ title: 'e2e session', error: String((err as Error).stack ?? err) });
+    log('ERROR', (err as Error).stack);
+  } finally {
+    await browser.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  if (resultsPath) fs.writeFileSync(resultsPath, JSON.stringify({ passed, failed }, null, 2));
+  console.log(`e2e: ${passed.length} passed, ${failed.length} failed`);
+  return failed.length ? 1 : 0;
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,104 @@
+// Runs inside the real VS Code extension host (code-server) against a copy of
+// test/fixtures/workspace, with the real engine in its worker thread.
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { RepoRecallApi } from '../../extension/src/extension';
+import { activatedApi, cancellationToken, eventually, fileUri, positionOf } from './helpers';
+
+describe('RepoRecall in VS Code', () => {
+  let api: RepoRecallApi;
+
+  before(async () => {
+    api = await activatedApi();
+  });
+
+  it('indexes the fixture workspace and reports it through reporecall.waitReady', async () => {
+    const reports = await vscode.commands.executeCommand<Array<{ state: string; stats?: { files: number; chunks: number } }>>('reporecall.waitReady');
+    assert.strictEqual(reports.length, 1);
+    assert.strictEqual(reports[0].state, 'ready', JSON.stringify(reports[0]));
+    assert.ok((reports[0].stats?.files ?? 0) >= 6, `files: ${JSON.stringify(reports[0].stats)}`);
+    assert.ok((reports[0].stats?.chunks ?? 0) >= 8, `chunks: ${JSON.stringify(reports[0].stats)}`);
+  });
+
+  it('completes an identifier that is defined only in another file', async () => {
+    // convexHullMonotoneChain exists only in src/geometry/hull.ts; this new file never mentions it.
+    const uri = fileUri('src/app/outline.ts');
+    const text = "import { Point } from '../geometry/point';\n\nexport function outline(points: Point[]): Point[] {\n  return convexHull";
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const pos = doc.positionAt(text.length);
+    const items = (await api.inlineCompletionProvider.provideInlineCompletionItems(
+      doc, pos, { triggerKind: vscode.InlineCompletionTriggerKind.Automatic, selectedCompletionInfo: undefined }, cancellationToken(),
+    )) as vscode.InlineCompletionItem[] | undefined;
+    assert.ok(items && items.length > 0, 'no inline completion item');
+    const insert = typeof items[0].insertText === 'string' ? items[0].insertText : items[0].insertText.value;
+    assert.ok(`convexHull${insert}`.startsWith('convexHullMonotoneChain'), `completion was ${JSON.stringify(insert)}`);
+    const ctx = api.lastCompletionContext();
+    assert.ok(ctx, 'no retrieved context recorded');
+    const from = ctx.source?.file ?? ctx.snippets[0]?.file;
+    assert.strictEqual(from, 'src/geometry/hull.ts', `built from ${JSON.stringify(ctx.source ?? ctx.snippets)}`);
+    const shown = await vscode.commands.executeCommand<string>('reporecall.showRetrievedContext');
+    assert.ok(shown.includes('src/geometry/hull.ts'), shown);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Find Related Code ranks the called function first', async () => {
+    const doc = await vscode.workspace.openTextDocument(fileUri('src/app/main.ts'));
+    const chunks = await api.findRelated(doc, positionOf(doc, 'polygonPerimeterLength(fence)', 3));
+    assert.ok(chunks.length > 0, 'no related chunks');
+    assert.strictEqual(chunks[0].file, 'src/geometry/hull.ts', JSON.stringify(chunks.map((c) => [c.file, c.name, c.score])));
+    assert.ok(chunks[0].name?.includes('polygonPerimeterLength'), `first: ${chunks[0].name}`);
+  });
+
+  it('Find Related Code opens the picked result from its QuickPick', async () => {
+    const doc = await vscode.workspace.openTextDocument(fileUri('src/app/main.ts'));
+    const editor = await vscode.window.showTextDocument(doc);
+    const pos = positionOf(doc, 'polygonPerimeterLength(fence)', 3);
+    editor.selection = new vscode.Selection(pos, pos);
+    const picked = vscode.commands.executeCommand<{ file: string; startLine: number } | undefined>('reporecall.findRelated');
+    const shown = await eventually('the QuickPick to list results', async () => api.lastRelatedShown());
+    assert.ok(shown.length > 0);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const chunk = await picked;
+    assert.ok(chunk, 'nothing was picked');
+    const active = vscode.window.activeTextEditor;
+    assert.ok(active && active.document.uri.path.endsWith(`/${chunk.file}`), `active editor: ${active?.document.uri.path}`);
+    assert.strictEqual(active.selection.active.line, chunk.startLine);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('hover shows a retrieved snippet from another file with a file:line link', async () => {
+    const doc = await vscode.workspace.openTextDocument(fileUri('src/geometry/hull.ts'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, 'crossProduct(lower', 2));
+    const ours = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .find((v) => v.includes('RepoRecall'));
+    assert.ok(ours, `no RepoRecall hover among ${hovers.length}`);
+    assert.ok(ours.includes('export function crossProduct'), ours);
+    assert.ok(/\[src\/geometry\/point\.ts:\d+\]\(file:\/\/.*#L\d+\)/.test(ours), ours);
+    assert.ok(ours.includes('why:'), ours);
+  });
+
+  it('indexes a file after it is saved and forgets it after it is deleted', async () => {
+    const uri = fileUri('src/app/checksum.ts');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('// scratch\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'export function zebraQuokkaChecksum(data: string): number {\n  return data.length * 31;\n}\n'));
+    assert.ok(await doc.save(), 'save failed');
+    const found = await eventually('the saved function to be retrievable', async () => {
+      const hits = await api.retrieve(uri, 'zebraQuokkaChecksum', 5);
+      return hits.find((h) => h.file === 'src/app/checksum.ts' && h.text.includes('zebraQuokkaChecksum'));
+    });
+    assert.ok(found.text.includes('data.length * 31'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    await vscode.workspace.fs.delete(uri);
+    await eventually('the deleted file to leave the index', async () => {
+      const hits = await api.retrieve(uri, 'zebraQuokkaChecksum', 5);
+      return hits.some((h) => h.file === 'src/app/checksum.ts') ? undefined : true;
+    });
+  });
+});

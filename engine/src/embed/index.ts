@@ -1,0 +1,2 @@
+export { OnnxEmbedder, type EmbedderOptions } from './onnxEmbedder';
+export { ModelLoadError, type PoolingMode } from './modelFiles';

@@ -64,6 +64,8 @@ export interface Definition {
   startLine: number;
   endLine: number;
   signature: string;
+  /** Owning class/struct/impl type for methods (`Trainer` for `Trainer.train`), if any. */
+  container?: string;
 }
 
 /** An import statement, used to resolve calls through imports where the grammar allows. */

@@ -78,10 +78,11 @@ export function cleanCompletion(raw: string, suffix: string): string {
   let text = raw.replace(/\r\n/g, '\n');
   const blank = text.search(/\n[ \t]*\n/);
   if (blank > 0) text = text.slice(0, blank);
-  const suffixLine = suffix.split('\n', 1)[0].trim();
+  // Models often close the block the suffix already closes: drop a trailing copy of the suffix's next line.
+  const suffixLine = suffix.split('\n').find((l) => l.trim().length > 0)?.trim();
   if (suffixLine) {
-    const at = text.lastIndexOf(suffixLine);
-    if (at >= 0 && at + suffixLine.length === text.trimEnd().length) text = text.slice(0, at);
+    const trimmed = text.trimEnd();
+    if (trimmed.endsWith(suffixLine) && trimmed.length > suffixLine.length) text = trimmed.slice(0, trimmed.length - suffixLine.length);
   }
   return text.trimEnd();
 }

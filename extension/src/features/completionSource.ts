@@ -3,7 +3,7 @@
 // in an untrusted workspace only the built-in source is used.
 import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/types';
-import { buildPrompt, cleanCompletion, lineComment } from '../backends/prompt';
+import { modelCompletion } from '../backends/pipeline';
 import { OllamaGenerateBackend } from '../backends/ollama';
 import { OpenAiCompletionsBackend } from '../backends/openai';
 import { LanguageModelBackend } from '../backends/languageModel';
@@ -52,19 +52,18 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
       context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: [], source: result.source, completion: result.text, latencyMs: Date.now() - started, confidence: result.confidence },
     };
   }
-  const snippets = await fi.client.retrieve(state, { budgetTokens: config.contextTokens(), signal });
-  const built = buildPrompt(state, snippets, { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() });
-  const model = await modelBackend(ctx, backend);
-  const raw = await model.complete({
-    prompt: built.prompt,
-    suffix: built.suffix,
+  const result = await modelCompletion({
+    trusted: vscode.workspace.isTrusted,
+    state,
+    retrieve: (st, budgetTokens, sig) => fi.client.retrieve(st, { budgetTokens, signal: sig }),
+    backend: await modelBackend(ctx, backend),
+    budget: { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() },
     maxTokens: config.maxCompletionTokens(),
-    stop: ['\n\n\n', `\n${lineComment(state.language)} Path:`],
-    signal,
     timeoutMs: config.backendTimeoutMs(),
+    signal,
   });
-  const text = cleanCompletion(raw, built.suffix);
-  if (!text) return undefined;
+  if (!result) return undefined;
+  const { text, built } = result;
   return {
     text,
     context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: built.prompt, completion: text, latencyMs: Date.now() - started },

@@ -28,7 +28,6 @@ export function defaultGrammarDir(): string | undefined {
 }
 
 type TreeSitter = typeof import('web-tree-sitter');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 let treeSitter: TreeSitter = require('web-tree-sitter');
 let runtimeReady: Promise<void> | undefined;
 

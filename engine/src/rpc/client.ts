@@ -135,10 +135,13 @@ export class EngineClient {
   /** Sends a request; waits for the engine to be ready first (a restart in progress is waited out). */
   async call<M extends EngineMethod>(method: M, args: EngineMethods[M]['args'], opts: CallOptions = {}): Promise<EngineMethods[M]['result']> {
     if (this.currentState === 'closed') throw makeError('EngineClosedError', 'engine is closed');
+    if (this.currentState === 'failed') throw makeError('EngineFailedError', this.lastError ?? 'engine failed');
     if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
     const timeoutMs = opts.timeoutMs ?? this.opts.requestTimeoutMs;
     const started = Date.now();
     await this.waitReadyOrAbort(opts.signal, timeoutMs);
+    // The signal may have fired while waiting; an abort listener added now would never run.
+    if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
     const worker = this.worker;
     if (!worker) throw makeError('EngineCrashedError', 'engine worker is not running');
     const id = this.nextId++;
@@ -280,7 +283,9 @@ export class EngineClient {
     if (this.currentState === 'closed' || this.currentState === 'failed') return;
     this.crashes++;
     if (this.crashes > this.opts.maxRestarts) {
-      this.rejectReady(makeError('EngineCrashedError', `${reason}; gave up after ${this.opts.maxRestarts} restarts`));
+      this.lastError = `${reason}; gave up after ${this.opts.maxRestarts} restarts`;
+      this.resetReady();
+      this.rejectReady(makeError('EngineFailedError', this.lastError));
       this.setState('failed');
       return;
     }

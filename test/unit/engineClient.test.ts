@@ -1,0 +1,117 @@
+// EngineClient supervision with real worker threads. The worker here is a small scripted peer
+// speaking the engine protocol (engine/src/rpc/protocol.ts), so crashes, hangs and cancellation
+// can be produced on demand; the real engine behind the same protocol is exercised by the
+// extension-host suites (test/integration).
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EngineClient, type EngineClientState } from '../../engine/src/rpc/client';
+
+const SCRIPTED_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const post = (m) => parentPort.postMessage(m);
+if (workerData.options.root === 'fail-open') post({ type: 'open-failed', error: { name: 'Error', message: 'no index here' } });
+else post({ type: 'ready' });
+const waiting = new Map();
+parentPort.on('message', (msg) => {
+  if (msg.type === 'ping') return post({ type: 'pong', id: msg.id });
+  if (msg.type === 'cancel') {
+    const id = msg.id; if (waiting.has(id)) { waiting.delete(id); post({ type: 'result', id, ok: false, error: { name: 'AbortError', message: 'cancelled' } }); }
+    return;
+  }
+  const [arg] = msg.args;
+  if (msg.method === 'retrieve' && arg === 'crash') process.exit(3);
+  if (msg.method === 'retrieve' && arg === 'hang') { for (;;) {} }
+  if (msg.method === 'retrieve' && arg === 'wait') { waiting.set(msg.id, true); return; }
+  if (msg.method === 'indexAll') {
+    post({ type: 'progress', id: msg.id, progress: { phase: 'parse', done: 1, total: 2 } });
+    post({ type: 'progress', id: msg.id, progress: { phase: 'parse', done: 2, total: 2 } });
+  }
+  post({ type: 'result', id: msg.id, ok: true, value: { method: msg.method, arg, pid: workerData.options.indexDir } });
+});
+`;
+
+describe('EngineClient', () => {
+  let workerPath: string;
+  const clients: EngineClient[] = [];
+  const client = (root = 'ok', extra: Partial<ConstructorParameters<typeof EngineClient>[0]> = {}): EngineClient => {
+    const c = new EngineClient({ workerPath, init: { options: { root, indexDir: 'idx' } }, backoffMs: 20, heartbeatMs: 50, ...extra });
+    clients.push(c);
+    return c;
+  };
+
+  before(() => {
+    workerPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-client-')), 'worker.js');
+    fs.writeFileSync(workerPath, SCRIPTED_WORKER);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  it('serves requests once ready and forwards indexAll progress', async () => {
+    const c = client();
+    await c.whenReady();
+    assert.strictEqual(c.state, 'ready');
+    const progress: number[] = [];
+    const result = (await c.indexAll((p) => progress.push(p.done))) as unknown as { method: string };
+    assert.strictEqual(result.method, 'indexAll');
+    assert.deepStrictEqual(progress, [1, 2]);
+  });
+
+  it('rejects requests in flight when the worker crashes, then restarts it and serves again', async () => {
+    const c = client();
+    await c.whenReady();
+    const states: EngineClientState[] = [];
+    c.onState((s) => states.push(s));
+    let restarted = 0;
+    c.onRestarted(() => restarted++);
+    await assert.rejects(c.retrieve('crash'), (e: Error) => e.name === 'EngineCrashedError' && /exited with code 3/.test(e.message));
+    const after = (await c.retrieve('again')) as unknown as { arg: string };
+    assert.strictEqual(after.arg, 'again');
+    assert.strictEqual(restarted, 1);
+    assert.deepStrictEqual(states, ['restarting', 'ready']);
+  });
+
+  it('cancels a request through its AbortSignal', async () => {
+    const c = client();
+    await c.whenReady();
+    const controller = new AbortController();
+    const pending = c.retrieve('wait', { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(pending, (e: Error) => e.name === 'AbortError');
+    assert.strictEqual(((await c.retrieve('next')) as unknown as { arg: string }).arg, 'next');
+  });
+
+  it('times a request out without killing a healthy worker', async () => {
+    const c = client('ok', { requestTimeoutMs: 100 });
+    await c.whenReady();
+    await assert.rejects(c.retrieve('wait'), (e: Error) => e.name === 'TimeoutError');
+    assert.strictEqual(c.state, 'ready');
+  });
+
+  it('replaces a worker that stops answering heartbeats', async () => {
+    const c = client('ok', { hangTimeoutMs: 300, requestTimeoutMs: 0 });
+    let restarted = 0;
+    c.onRestarted(() => restarted++);
+    await c.whenReady();
+    await assert.rejects(c.retrieve('hang'), (e: Error) => e.name === 'EngineCrashedError' && /hung/.test(e.message));
+    assert.strictEqual(((await c.retrieve('alive')) as unknown as { arg: string }).arg, 'alive');
+    assert.strictEqual(restarted, 1);
+  });
+
+  it('reports an engine that cannot open as failed instead of restarting it forever', async () => {
+    const c = client('fail-open');
+    await assert.rejects(c.whenReady(), /no index here/);
+    assert.strictEqual(c.state, 'failed');
+    assert.strictEqual(c.error, 'no index here');
+  });
+
+  it('gives up after maxRestarts consecutive crashes', async () => {
+    const c = client('ok', { maxRestarts: 0 });
+    await c.whenReady();
+    await assert.rejects(c.retrieve('crash'));
+    assert.strictEqual(c.state, 'failed');
+    await assert.rejects(c.stats(), /gave up/);
+  });
+});

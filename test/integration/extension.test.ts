@@ -101,4 +101,20 @@ describe('RepoRecall in VS Code', () => {
       return hits.some((h) => h.file === 'src/app/checksum.ts') ? undefined : true;
     });
   });
+
+  it('pauses, resumes and rebuilds the index from scratch', async () => {
+    await vscode.commands.executeCommand('reporecall.pauseIndexing');
+    assert.deepStrictEqual(api.report().map((r) => r.state), ['paused']);
+    await vscode.commands.executeCommand('reporecall.resumeIndexing');
+    assert.deepStrictEqual(api.report().map((r) => r.state), ['ready']);
+    const before = api.report()[0].stats;
+    const after = await vscode.commands.executeCommand<Array<{ state: string; stats?: { files: number; chunks: number; changedFiles: number } }>>('reporecall.rebuildIndex');
+    assert.strictEqual(after[0].state, 'ready', JSON.stringify(after));
+    assert.strictEqual(after[0].stats?.files, before?.files);
+    assert.strictEqual(after[0].stats?.chunks, before?.chunks);
+    // From scratch: every file was parsed again.
+    assert.strictEqual(after[0].stats?.changedFiles, after[0].stats?.files, JSON.stringify(after[0].stats));
+    const hits = await api.retrieve(fileUri('src/geometry/hull.ts'), 'convexHullMonotoneChain', 3);
+    assert.ok(hits.some((h) => h.file === 'src/geometry/hull.ts'), JSON.stringify(hits.map((h) => h.file)));
+  });
 });

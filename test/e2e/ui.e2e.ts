@@ -52,7 +52,7 @@ async function main(): Promise<number> {
       await shot(page, '0-indexed-status-bar.png');
     });
 
-    await step('ghost text completes an identifier defined in another file', async () => {
+    await step('ghost text offers a call to a function defined in another file', async () => {
       await page.keyboard.press('Control+P');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
       await page.keyboard.type('main.ts');
@@ -62,17 +62,22 @@ async function main(): Promise<number> {
       await page.click(`${EDITOR} .view-lines`);
       await page.keyboard.press('Control+End');
       await page.keyboard.press('Enter');
-      await page.keyboard.type('const hull = convexHu', { delay: 60 });
+      // The editor auto-indents and auto-closes brackets, so each line is typed bare.
+      for (const line of ['function lowerHull(sorted: Point[]): Point[] {', 'const lower: Point[] = [];', 'for (const p of sorted) {']) {
+        await page.keyboard.type(line, { delay: 25 });
+        await page.keyboard.press('Enter');
+      }
+      // crossProduct is defined in src/geometry/point.ts; main.ts never mentions it.
       const ghost = page.locator(`${EDITOR} .ghost-text-decoration, ${EDITOR} .ghost-text`);
       await ghost.first().waitFor({ state: 'visible', timeout: 30_000 });
       const text = (await ghost.allTextContents()).join('');
-      assert.ok(text.startsWith('llMonotoneChain'), `ghost text: ${JSON.stringify(text)}`);
+      assert.ok(text.includes('crossProduct('), `ghost text: ${JSON.stringify(text)}`);
       await shot(page, '1-ghost-text.png');
     });
 
     await step('Tab accepts the ghost text', async () => {
       await page.keyboard.press('Tab');
-      await page.waitForSelector(`${EDITOR} .view-lines:has-text("const hull = convexHullMonotoneChain")`, { timeout: 10_000 });
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("while (lower.length >= 2 && crossProduct(")`, { timeout: 10_000 });
       await shot(page, '2-accepted.png');
     });
 

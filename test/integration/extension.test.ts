@@ -20,11 +20,12 @@ describe('RepoRecall in VS Code', () => {
     assert.ok((reports[0].stats?.chunks ?? 0) >= 8, `chunks: ${JSON.stringify(reports[0].stats)}`);
   });
 
-  it('completes an identifier that is defined only in another file', async () => {
-    // convexHullMonotoneChain exists only in src/geometry/hull.ts; this new file never mentions it.
-    const uri = fileUri('src/app/outline.ts');
-    const text = "import { Point } from '../geometry/point';\n\nexport function outline(points: Point[]): Point[] {\n  return convexHull";
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
+  it('completes with code that calls a function defined only in another file', async () => {
+    // A new file starting the lower hull the way src/geometry/hull.ts does; crossProduct (defined
+    // only in src/geometry/point.ts) appears nowhere in it.
+    const uri = fileUri('src/geometry/lowerHull.ts');
+    const text = "import { Point } from './point';\n\nexport function lowerHull(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(`${text}\n  }\n  return lower;\n}\n`));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     const pos = doc.positionAt(text.length);
@@ -33,13 +34,13 @@ describe('RepoRecall in VS Code', () => {
     )) as vscode.InlineCompletionItem[] | undefined;
     assert.ok(items && items.length > 0, 'no inline completion item');
     const insert = typeof items[0].insertText === 'string' ? items[0].insertText : items[0].insertText.value;
-    assert.ok(`convexHull${insert}`.startsWith('convexHullMonotoneChain'), `completion was ${JSON.stringify(insert)}`);
+    assert.ok(insert.includes('crossProduct('), `completion was ${JSON.stringify(insert)}`);
+    assert.ok(!doc.getText().includes('crossProduct'));
     const ctx = api.lastCompletionContext();
     assert.ok(ctx, 'no retrieved context recorded');
-    const from = ctx.source?.file ?? ctx.snippets[0]?.file;
-    assert.strictEqual(from, 'src/geometry/hull.ts', `built from ${JSON.stringify(ctx.source ?? ctx.snippets)}`);
+    assert.strictEqual(ctx.source?.file ?? ctx.snippets[0]?.file, 'src/geometry/hull.ts', `built from ${JSON.stringify(ctx.source ?? ctx.snippets)}`);
     const shown = await vscode.commands.executeCommand<string>('reporecall.showRetrievedContext');
-    assert.ok(shown.includes('src/geometry/hull.ts'), shown);
+    assert.ok(shown.includes('src/geometry/hull.ts') && shown.includes('crossProduct'), shown);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

@@ -1,7 +1,7 @@
 // "Find Related Code": retrieves chunks related to the selection (or the code around the cursor)
 // and lists them in a QuickPick; picking one opens it.
 import * as vscode from 'vscode';
-import type { RetrievedChunk } from '../../../engine/src/types';
+import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
@@ -12,12 +12,27 @@ export interface RelatedResult {
   chunks: RetrievedChunk[];
 }
 
-/** Chunks related to the selection, or to the code around `pos`; the chunk under the cursor itself is left out. */
+/** Identifiers shorter than this say too little on their own; the code around the cursor is used instead. */
+const MIN_SYMBOL = 3;
+
+/**
+ * What to search for: the selected text; else the identifier under the cursor (a line usually
+ * mentions several, and the user pointed at one); else the code around the cursor.
+ */
+function relatedQuery(doc: vscode.TextDocument, selection: vscode.Selection, rel: string, recent: string[]): EditorState | string {
+  if (!selection.isEmpty) return doc.getText(selection);
+  const word = doc.getWordRangeAtPosition(selection.active);
+  const symbol = word ? doc.getText(word) : '';
+  if (symbol.length >= MIN_SYMBOL && /^[A-Za-z_$]/.test(symbol)) return symbol;
+  return editorState(doc, selection.active, rel, recent);
+}
+
+/** Chunks related to the selection, the symbol or the code at the cursor; the chunk under the cursor itself is left out. */
 export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection: vscode.Selection, token?: vscode.CancellationToken): Promise<RelatedResult | undefined> {
   const fi = ctx.folderFor(doc.uri);
   const rel = fi?.relPath(doc.uri);
   if (!fi || rel === undefined) return undefined;
-  const query = selection.isEmpty ? editorState(doc, selection.active, rel, ctx.recentFiles()) : doc.getText(selection);
+  const query = relatedQuery(doc, selection, rel, ctx.recentFiles());
   const cancel = token ? signalFor(token) : undefined;
   try {
     const chunks = await fi.client.retrieve(query, { k: config.relatedMaxResults() + 1, signal: cancel?.signal });

@@ -14,6 +14,8 @@ export interface EngineOptions {
   excludePatterns?: string[];
   /** Extra secret deny-list patterns (gitignore syntax), on top of the built-in ones. */
   secretPatterns?: string[];
+  /** Index only files with these extensions (e.g. ['.py']); default: every text file the scanner accepts. */
+  extensions?: string[];
   /** Turn the dense signal off (no model is loaded). */
   dense?: boolean;
   /** Receives human-readable log lines. */

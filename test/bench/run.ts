@@ -133,7 +133,7 @@ async function main(): Promise<void> {
         const t1 = performance.now();
         if (sys.context) {
           snippets = await sys.context(task, 1024);
-          a.latC.push(performance.now() - t1);
+          a.latC.push(sys.lastQueryMs ?? performance.now() - t1);
         } else {
           await sys.addDocs(cDocs);
           const t2 = performance.now();

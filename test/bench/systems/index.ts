@@ -2,6 +2,21 @@
 import type { BenchSystem } from './system';
 import { Bm25System } from './bm25';
 import { JaccardSystem } from './jaccard';
+import * as path from 'path';
+import { OnnxEmbedder } from '../../../engine/src/embed';
+import { EmbeddingCache, FragmentSystem } from './fragments';
+import { EngineSystem } from './engine';
+import { defaultModelDir } from '../../../engine/src/modelPaths';
+
+const REPO_ROOT = path.resolve(__dirname, '../../../..');
+const DEFAULT_REFERENCE_MODEL = path.join(REPO_ROOT, 'models/reference-use-lite');
+
+/** Weight overrides from the command line: `--w-bm25 0.5 --w-dense 1`. */
+function weightArgs(argv: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  argv.forEach((a, i) => { if (a.startsWith('--w-')) out[a.slice(4)] = Number(argv[i + 1]); });
+  return out;
+}
 
 export interface SystemFactoryOptions {
   /** The project's model directory for `dense`/`engine` (default: the shipped model). */
@@ -12,13 +27,30 @@ export interface SystemFactoryOptions {
   argv: string[];
 }
 
-export const SYSTEM_NAMES = ['bm25', 'jaccard'];
+export const SYSTEM_NAMES = ['bm25', 'jaccard', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref'];
 
-export async function createSystems(names: string[], _opts: SystemFactoryOptions): Promise<BenchSystem[]> {
+export async function createSystems(names: string[], opts: SystemFactoryOptions): Promise<BenchSystem[]> {
   const out: BenchSystem[] = [];
+  const caches = new Map<string, EmbeddingCache>();
+  const embeddings = async (dir: string) => {
+    let c = caches.get(dir);
+    if (!c) caches.set(dir, (c = new EmbeddingCache(await OnnxEmbedder.load(dir, { threads: 1 }))));
+    return c;
+  };
+  const overrides = weightArgs(opts.argv);
+  const model = () => {
+    const dir = opts.modelDir ?? defaultModelDir();
+    if (!dir) throw new Error('no embedding model: build one (npm run model:reference) or pass --model DIR');
+    return dir;
+  };
   for (const n of names) {
     if (n === 'bm25') out.push(new Bm25System());
     else if (n === 'jaccard') out.push(new JaccardSystem());
+    else if (n === 'dense-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
+    else if (n === 'engine-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: overrides }));
+    else if (n === 'dense') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(model()), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
+    else if (n === 'engine') out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides }, model(), { weights: overrides }));
+    else if (n === 'engine-nodense') out.push(new EngineSystem({ name: n, weights: { ...overrides, dense: 0 } }, 'none', { weights: { ...overrides, dense: 0 } }));
     else throw new Error(`unknown system '${n}' (known: ${SYSTEM_NAMES.join(', ')})`);
   }
   return out;

@@ -23,6 +23,8 @@ export interface BenchSystem {
    * (the engine does, through its product path). When absent the harness ranks fragments.
    */
   context?(task: Task, budgetTokens: number): Promise<string[]>;
+  /** When set by `context`, the query time alone (excluding editor-state updates). */
+  lastQueryMs?: number;
   /** Bytes the system's index would take on disk (0 when it keeps nothing). */
   indexBytes?(): number;
   close?(): Promise<void>;

@@ -1,0 +1,83 @@
+// `reporecall index DIR [--index-dir D]`, `reporecall query DIR --file F --line L [--k N] [--json]`,
+// `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
+// per-user cache directory, never inside DIR.
+import * as fs from 'fs';
+import * as path from 'path';
+import { Engine } from './engine';
+import { defaultIndexDir } from './indexLocation';
+
+const USAGE = `usage:
+  reporecall index DIR [--index-dir D] [--model DIR] [--no-dense]
+  reporecall query DIR --file F --line L [--k N] [--index-dir D] [--json]
+  reporecall query DIR --text "free text" [--k N] [--json]
+  reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, dirArg] = argv;
+  if (cmd === 'bench') {
+    process.argv = [process.argv[0], 'bench', ...argv.slice(1)];
+    require(path.join(__dirname, '../../test/bench/run.js'));
+    return new Promise(() => undefined); // the bench exits by itself
+  }
+  if ((cmd !== 'index' && cmd !== 'query') || !dirArg) {
+    console.error(USAGE);
+    return 2;
+  }
+  const root = path.resolve(dirArg);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) {
+    console.error(`reporecall: ${root} is not a directory`);
+    return 2;
+  }
+  const indexDir = flag(argv, 'index-dir') ?? defaultIndexDir(root);
+  const json = argv.includes('--json');
+  const log = (l: string) => console.error(l);
+  const engine = await Engine.open({ root, indexDir, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'), log });
+  try {
+    let lastShown = 0;
+    const stats = await engine.indexAll((p) => {
+      if (!json && process.stderr.isTTY && Date.now() - lastShown > 200) {
+        lastShown = Date.now();
+        process.stderr.write(`\r${p.phase} ${p.done}/${p.total}   `);
+      }
+    });
+    if (!json && process.stderr.isTTY) process.stderr.write('\r');
+    if (cmd === 'index') {
+      const skipped = Object.entries(stats.skipped).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
+      if (json) console.log(JSON.stringify({ indexDir, ...stats }));
+      else console.log(`indexed ${stats.files} files (${stats.changedFiles} changed) into ${stats.chunks} chunks in ${stats.seconds.toFixed(2)} s; skipped: ${skipped}; index ${(stats.indexBytes / 1e6).toFixed(1)} MB at ${indexDir}`);
+      return 0;
+    }
+    const k = Number(flag(argv, 'k') ?? 5);
+    const text = flag(argv, 'text');
+    let hits;
+    if (text !== undefined) {
+      hits = await engine.retrieve(text, { k });
+    } else {
+      const file = flag(argv, 'file');
+      const line = Number(flag(argv, 'line'));
+      if (!file || !Number.isInteger(line) || line < 0) {
+        console.error('reporecall query: --file F and --line L (0-based) are required, or --text');
+        return 2;
+      }
+      const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
+      const content = fs.readFileSync(path.join(root, rel), 'utf8');
+      // The editor's view: the file up to the cursor line.
+      const prefix = content.split('\n').slice(0, line).join('\n') + '\n';
+      hits = await engine.retrieve({ file: rel.split(path.sep).join('/'), prefix, line }, { k });
+    }
+    if (json) console.log(JSON.stringify(hits, null, 1));
+    else for (const h of hits) {
+      const why = Object.entries(h.signals).map(([s, r]) => `${s}#${r}`).join(' ');
+      console.log(`\n== ${h.file}:${h.startLine + 1}-${h.endLine + 1}  ${h.kind}${h.name ? ' ' + h.name : ''}  score ${h.score.toFixed(4)}  (${why})`);
+      console.log(h.text.split('\n').slice(0, 12).join('\n'));
+    }
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

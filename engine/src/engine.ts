@@ -1,0 +1,385 @@
+// The engine: keeps a workspace's index on disk fresh and answers "what code does the next line
+// need?". Plain TypeScript (no `vscode`), used by the CLI, the benchmark and the extension's worker.
+import * as fs from 'fs';
+import * as path from 'path';
+import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions } from './api';
+import { Chunker } from './chunk';
+import { OnnxEmbedder } from './embed';
+import { DefinitionTable, enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
+import { lexicalTerms } from './lexical/tokenize';
+import { HybridIndex, type DocInfo, type FusionWeights } from './retrieve/hybrid';
+import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
+import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan';
+import { IndexStore, sha1, type StoreData, type StoredChunk, type StoredFile } from './store/indexStore';
+import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
+import { completeFromContext } from './complete/builtin';
+import { defaultModelDir } from './modelPaths';
+
+/** Options beyond the public EngineOptions that the benchmark and tests tune. */
+export interface EngineTuning {
+  weights?: Partial<FusionWeights>;
+  query?: QueryOptions;
+}
+
+interface Pending {
+  rel: string;
+  content: string;
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  chunked: ChunkedFile;
+}
+
+const EMBED_BATCH = 64;
+/** Quiet period after single-file updates before the index is written. */
+const SAVE_DELAY_MS = 2000;
+
+function splitLines(content: string): string[] {
+  const lines = content.split('\n');
+  if (content.endsWith('\n')) lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+export class Engine {
+  private data: StoreData = { files: {}, chunks: [], nextChunkId: 0 };
+  private chunkById = new Map<number, StoredChunk>();
+  private index!: HybridIndex;
+  private readonly defs = new DefinitionTable();
+  /** Unsaved editor buffers, by relPath: they win over the disk copy. */
+  private readonly overlays = new Map<string, string>();
+  private readonly lineCache = new Map<string, string[]>();
+  private lastSkipped: SkippedFile[] = [];
+  private lastChanged = 0;
+  private lastSeconds = 0;
+  private dirty = false;
+  tuning: EngineTuning = {};
+
+  private constructor(
+    readonly opts: EngineOptions,
+    private readonly chunker: Chunker,
+    private readonly embedder: OnnxEmbedder | undefined,
+    private readonly store: IndexStore,
+  ) {}
+
+  static async open(opts: EngineOptions, tuning: EngineTuning = {}): Promise<Engine> {
+    const log = opts.log ?? (() => undefined);
+    const chunker = await Chunker.create();
+    let embedder: OnnxEmbedder | undefined;
+    if (opts.dense !== false) {
+      const dir = opts.modelDir ?? defaultModelDir();
+      if (dir) embedder = await OnnxEmbedder.load(dir, { threads: 1 });
+      else log('no embedding model found: dense retrieval is off (lexical and call-graph signals only)');
+    }
+    const engine = new Engine(opts, chunker, embedder, new IndexStore(opts.indexDir));
+    engine.tuning = tuning;
+    engine.loadOrReset();
+    return engine;
+  }
+
+  private get log(): (line: string) => void {
+    return this.opts.log ?? (() => undefined);
+  }
+
+  private loadOrReset(): void {
+    const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0 };
+    const loaded = this.store.load(expect);
+    if ('error' in loaded) {
+      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it`);
+      this.store.clear();
+      this.data = { files: {}, chunks: [], nextChunkId: 0 };
+      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined);
+      this.chunkById.clear();
+      return;
+    }
+    this.data = loaded.data;
+    this.chunkById = new Map(this.data.chunks.map((c) => [c.id, c]));
+    this.index = new HybridIndex(undefined, { lexical: loaded.lexical, vectors: loaded.vectors, docs: this.data.chunks.map(docInfo) });
+    const byFile = new Map<string, DefinitionRef[]>();
+    for (const c of this.data.chunks) {
+      if (!c.name || !c.signature) continue;
+      for (const name of c.defines) {
+        const list = byFile.get(c.file) ?? [];
+        list.push({ name, file: c.file, signature: c.signature, chunkId: c.id });
+        byFile.set(c.file, list);
+      }
+    }
+    for (const [file, list] of byFile) this.defs.setFile(file, list);
+    this.log(`index loaded: ${Object.keys(this.data.files).length} files, ${this.data.chunks.length} chunks`);
+  }
+
+  stats(): IndexStats {
+    return {
+      files: Object.keys(this.data.files).length,
+      chunks: this.data.chunks.length,
+      skipped: countSkips(this.lastSkipped),
+      changedFiles: this.lastChanged,
+      indexBytes: this.store.diskBytes(),
+      seconds: this.lastSeconds,
+    };
+  }
+
+  /** Files the last scan passed over, with reasons. */
+  skippedFiles(): readonly SkippedFile[] {
+    return this.lastSkipped;
+  }
+
+  /** Brings the index up to date with the workspace: only new or changed files are parsed and embedded. */
+  async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
+    const t0 = performance.now();
+    onProgress?.({ phase: 'scan', done: 0, total: 0 });
+    const scan = await scanWorkspace(this.opts.root, {
+      maxFileBytes: this.opts.maxFileBytes,
+      excludePatterns: this.opts.excludePatterns,
+      secretPatterns: this.opts.secretPatterns,
+      extensions: this.opts.extensions,
+      contentCheck: 'none',
+      signal,
+    });
+    const skipped = [...scan.skipped];
+    const seen = new Set<string>();
+    const pending: Pending[] = [];
+    let done = 0;
+    for (const f of scan.files) {
+      signal?.throwIfAborted();
+      seen.add(f.relPath);
+      const old = this.data.files[f.relPath];
+      if (old && old.size === f.size && old.mtimeMs === f.mtimeMs) continue;
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(f.absPath);
+      } catch (e) {
+        skipped.push({ relPath: f.relPath, reason: 'unreadable', detail: (e as Error).message });
+        continue;
+      }
+      const reason = classifyContent(f.relPath, bytes);
+      if (reason) {
+        skipped.push({ relPath: f.relPath, reason });
+        seen.delete(f.relPath);
+        continue;
+      }
+      const content = bytes.toString('utf8');
+      const hash = sha1(content);
+      if (old && old.hash === hash) {
+        old.mtimeMs = f.mtimeMs;
+        this.dirty = true;
+        continue;
+      }
+      const chunked = await this.chunker.chunk(f.relPath, content);
+      pending.push({ rel: f.relPath, content, hash, size: f.size, mtimeMs: f.mtimeMs, chunked });
+      this.setDefinitions(f.relPath, chunked);
+      onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
+    }
+    for (const rel of Object.keys(this.data.files)) if (!seen.has(rel)) this.dropFile(rel);
+    await this.addPending(pending, onProgress, signal);
+    this.lastSkipped = skipped;
+    this.lastChanged = pending.length;
+    if (this.dirty) this.save();
+    this.lastSeconds = (performance.now() - t0) / 1000;
+    return this.stats();
+  }
+
+  private setDefinitions(rel: string, chunked: ChunkedFile): void {
+    this.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
+  }
+
+  private dropFile(rel: string): void {
+    const old = this.data.files[rel];
+    if (!old) return;
+    for (const id of old.chunkIds) {
+      this.index.remove(id);
+      this.chunkById.delete(id);
+    }
+    delete this.data.files[rel];
+    this.defs.removeFile(rel);
+    this.lineCache.delete(rel);
+    this.dirty = true;
+  }
+
+  /** Chunks → enriched text → embeddings → indexes, in batches. */
+  private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
+    type Item = { chunk: StoredChunk; text: string };
+    let items: Item[] = [];
+    let embedded = 0;
+    const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
+    const flush = async () => {
+      if (!items.length) return;
+      const vecs = this.embedder ? await this.embedder.embed(items.map((i) => i.text), signal) : undefined;
+      items.forEach((it, i) => this.index.add({ ...docInfo(it.chunk), indexText: it.text, vector: vecs?.[i] }));
+      embedded += items.length;
+      onProgress?.({ phase: 'embed', done: embedded, total });
+      items = [];
+    };
+    for (const p of pending) {
+      signal?.throwIfAborted();
+      this.dropFile(p.rel);
+      const lines = splitLines(p.content);
+      const ids: number[] = [];
+      const selfNames = new Set(p.chunked.definitions.map((d) => d.name));
+      for (const raw of p.chunked.chunks) {
+        const code = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
+        if (!code.trim()) continue;
+        const id = this.data.nextChunkId++;
+        const defines = p.chunked.definitions
+          .filter((d) => d.startLine >= raw.startLine && d.startLine <= raw.endLine)
+          .map((d) => d.name);
+        const chunk: StoredChunk = {
+          id, file: p.rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name,
+          signature: raw.signature, defines, calls: raw.calls, hash: sha1(code),
+        };
+        const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.defs, selfNames);
+        const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
+        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees) });
+        this.chunkById.set(id, chunk);
+        ids.push(id);
+        if (items.length >= EMBED_BATCH) await flush();
+      }
+      const file: StoredFile = { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language, chunkIds: ids, imports: p.chunked.imports };
+      this.data.files[p.rel] = file;
+      this.defs.setFile(p.rel, p.chunked.definitions.map((d) => ({
+        name: d.name, file: p.rel, signature: d.signature,
+        chunkId: ids.find((cid) => { const c = this.chunkById.get(cid)!; return d.startLine >= c.startLine && d.startLine <= c.endLine; }) ?? -1,
+      })));
+      this.lineCache.set(p.rel, lines);
+      this.dirty = true;
+    }
+    await flush();
+    this.data.chunks = [...this.chunkById.values()];
+  }
+
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      if (this.dirty) this.save();
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes pending changes now (tests, shutdown). */
+  flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.dirty) this.save();
+  }
+
+  private save(): void {
+    this.data.chunks = [...this.chunkById.values()];
+    this.store.save(this.data, this.index.lexical, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0);
+    this.dirty = false;
+  }
+
+  /**
+   * Re-indexes one file: from `content` (an unsaved editor buffer) when given, else from disk.
+   * A file that is now ignored, secret or unreadable leaves the index.
+   */
+  async updateFile(relPath: string, content?: string): Promise<void> {
+    if (isSecretPath(relPath, this.opts.secretPatterns)) return;
+    if (content !== undefined) this.overlays.set(relPath, content);
+    else this.overlays.delete(relPath);
+    let text = content;
+    let size = content !== undefined ? Buffer.byteLength(content) : 0;
+    let mtimeMs = 0;
+    if (text === undefined) {
+      const abs = path.join(this.opts.root, relPath);
+      try {
+        const st = fs.statSync(abs);
+        const bytes = fs.readFileSync(abs);
+        if (classifyContent(relPath, bytes) || st.size > (this.opts.maxFileBytes ?? 1 << 20)) {
+          this.dropFile(relPath);
+          this.scheduleSave();
+          return;
+        }
+        text = bytes.toString('utf8');
+        size = st.size;
+        mtimeMs = st.mtimeMs;
+      } catch {
+        await this.removeFile(relPath);
+        return;
+      }
+    }
+    const hash = sha1(text);
+    if (this.data.files[relPath]?.hash === hash) return;
+    const chunked = await this.chunker.chunk(relPath, text);
+    this.setDefinitions(relPath, chunked);
+    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked }]);
+    this.scheduleSave();
+  }
+
+  async removeFile(relPath: string): Promise<void> {
+    this.overlays.delete(relPath);
+    if (!this.data.files[relPath]) return;
+    this.dropFile(relPath);
+    this.scheduleSave();
+  }
+
+  private linesOf(file: string): string[] {
+    let lines = this.lineCache.get(file);
+    if (!lines) {
+      const overlay = this.overlays.get(file);
+      try {
+        lines = splitLines(overlay ?? fs.readFileSync(path.join(this.opts.root, file), 'utf8'));
+      } catch {
+        lines = [];
+      }
+      if (this.lineCache.size > 256) this.lineCache.delete(this.lineCache.keys().next().value!);
+      this.lineCache.set(file, lines);
+    }
+    return lines;
+  }
+
+  private async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+    if (!this.embedder) return undefined;
+    return (await this.embedder.embed([text], signal))[0];
+  }
+
+  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
+  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}): Promise<RetrievedChunk[]> {
+    const k = opts.k ?? 10;
+    const state: EditorState = typeof query === 'string' ? { file: '', prefix: query + '\n', line: -1 } : query;
+    const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
+    if (typeof query === 'string') q.trimmed = q.window;
+    const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
+    // Chunks of the current file around the cursor hold what the user is typing or already sees.
+    const accept = (id: number) => {
+      const c = this.chunkById.get(id);
+      return !!c && !(c.file === state.file && c.endLine >= windowStart && c.startLine <= state.line);
+    };
+    const vec = await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
+    opts.signal?.throwIfAborted();
+    const hits = this.index.search(q, vec, { k: Math.max(k, 10), accept, weights: this.tuning.weights });
+    const out: RetrievedChunk[] = [];
+    let budget = opts.budgetTokens !== undefined ? opts.budgetTokens * 4 : Infinity;
+    for (const h of hits) {
+      if (out.length >= k || budget <= 0) break;
+      let text = this.linesOf(h.file).slice(h.startLine, h.endLine + 1).join('\n');
+      if (text.length > budget) text = text.slice(0, budget);
+      budget -= text.length;
+      out.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });
+    }
+    return out;
+  }
+
+  /** The built-in, model-free completion: continues the best-matching retrieved code. */
+  async complete(state: EditorState, opts: { signal?: AbortSignal } = {}): Promise<CompletionResult | null> {
+    const hits = await this.retrieve(state, { k: 8, signal: opts.signal });
+    return completeFromContext(state, hits);
+  }
+
+  /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */
+  static terms(text: string): string[] {
+    return lexicalTerms(text);
+  }
+
+  async close(): Promise<void> {
+    this.flush();
+    await this.embedder?.dispose();
+    await this.chunker.dispose();
+  }
+}
+
+function docInfo(c: StoredChunk): DocInfo {
+  return { id: c.id, file: c.file, startLine: c.startLine, endLine: c.endLine, kind: c.kind, name: c.name, defines: c.defines };
+}

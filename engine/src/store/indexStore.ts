@@ -1,0 +1,157 @@
+// One index directory per workspace:
+//   manifest.json   format version, model id, counts, and the sha256 of every other file (written last)
+//   chunks.json     the file table (content hash, size, mtime, chunk ids) and chunk records
+//                   (file, range, kind, name, signature, defines, calls) — no chunk text: a
+//                   (file, range, hash) reference serves, the text is read from the file on demand
+//   lexical.bin     the BM25 index (engine/src/lexical/bm25.ts format)
+//   vectors/        the vector index (engine/src/vector, its own checksummed header)
+// Every file is written atomically (temp + fsync + rename). The manifest is the commit point: a
+// directory whose files do not match the manifest's digests is reported and rebuilt, never trusted.
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Bm25Index } from '../lexical/bm25';
+import { VectorIndex } from '../vector';
+import { writeFileAtomic } from '../vector/persist';
+import type { ChunkKind, ImportBinding } from '../types';
+
+/** Bump when the layout of chunks.json or the manifest changes; older indexes are rebuilt. */
+export const STORE_FORMAT_VERSION = 1;
+
+export interface StoredChunk {
+  id: number;
+  file: string;
+  startLine: number;
+  endLine: number;
+  kind: ChunkKind;
+  name?: string;
+  signature?: string;
+  defines: string[];
+  calls: string[];
+  /** sha1 of the chunk's lines, to check that the file still holds them before showing them. */
+  hash: string;
+}
+
+export interface StoredFile {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  language?: string;
+  chunkIds: number[];
+  imports: ImportBinding[];
+}
+
+export interface StoreData {
+  files: Record<string, StoredFile>;
+  chunks: StoredChunk[];
+  nextChunkId: number;
+}
+
+interface Manifest {
+  format: number;
+  modelId: string | null;
+  dim: number;
+  files: number;
+  chunks: number;
+  savedAt: string;
+  digests: Record<string, string>;
+}
+
+export interface LoadedStore {
+  data: StoreData;
+  lexical: Bm25Index;
+  vectors?: VectorIndex;
+}
+
+const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
+export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+export class IndexStore {
+  constructor(readonly dir: string) {}
+
+  /** Bytes on disk of everything in the index directory. */
+  diskBytes(): number {
+    let total = 0;
+    const walk = (d: string) => {
+      if (!fs.existsSync(d)) return;
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else total += fs.statSync(p).size;
+      }
+    };
+    walk(this.dir);
+    return total;
+  }
+
+  /**
+   * Loads the index, or says why it cannot be used (missing, old format, other model, corrupt,
+   * truncated). The caller rebuilds on any `error`.
+   */
+  load(expect: { modelId: string | null; dim: number }): LoadedStore | { error: string; missing?: boolean } {
+    const manifestPath = path.join(this.dir, 'manifest.json');
+    if (!fs.existsSync(manifestPath)) return { error: 'no index yet', missing: true };
+    let manifest: Manifest;
+    try {
+      manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
+    } catch (e) {
+      return { error: `manifest.json is unreadable (${(e as Error).message})` };
+    }
+    if (manifest.format !== STORE_FORMAT_VERSION) return { error: `index format ${manifest.format}, this version uses ${STORE_FORMAT_VERSION}` };
+    if (manifest.modelId !== expect.modelId) return { error: `index was built with model ${manifest.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}` };
+    const read = (name: string): Buffer | string => {
+      const p = path.join(this.dir, name);
+      if (!fs.existsSync(p)) return `${name} is missing`;
+      const buf = fs.readFileSync(p);
+      if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
+      return buf;
+    };
+    const chunksBuf = read('chunks.json');
+    if (typeof chunksBuf === 'string') return { error: chunksBuf };
+    const lexBuf = read('lexical.bin');
+    if (typeof lexBuf === 'string') return { error: lexBuf };
+    let data: StoreData;
+    let lexical: Bm25Index;
+    try {
+      data = JSON.parse(chunksBuf.toString('utf8')) as StoreData;
+      lexical = Bm25Index.deserialize(lexBuf);
+    } catch (e) {
+      return { error: `index files are inconsistent (${(e as Error).message})` };
+    }
+    let vectors: VectorIndex | undefined;
+    if (expect.modelId) {
+      const v = VectorIndex.load(path.join(this.dir, 'vectors'), { dim: expect.dim, modelId: expect.modelId });
+      if ('error' in v) return { error: `vector index: ${v.error}` };
+      vectors = v;
+      if (vectors.size !== data.chunks.length) return { error: `vector index holds ${vectors.size} vectors for ${data.chunks.length} chunks` };
+    }
+    if (lexical.size !== data.chunks.length) return { error: `lexical index holds ${lexical.size} documents for ${data.chunks.length} chunks` };
+    return { data, lexical, vectors };
+  }
+
+  save(data: StoreData, lexical: Bm25Index, vectors: VectorIndex | undefined, modelId: string | null, dim: number): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    // Invalidate first: a crash between the writes below leaves a manifest that no longer matches.
+    const manifestPath = path.join(this.dir, 'manifest.json');
+    const chunksBuf = Buffer.from(JSON.stringify(data));
+    const lexBuf = lexical.serialize();
+    if (vectors) vectors.save(path.join(this.dir, 'vectors'));
+    writeFileAtomic(path.join(this.dir, 'chunks.json'), chunksBuf);
+    writeFileAtomic(path.join(this.dir, 'lexical.bin'), lexBuf);
+    const manifest: Manifest = {
+      format: STORE_FORMAT_VERSION,
+      modelId,
+      dim,
+      files: Object.keys(data.files).length,
+      chunks: data.chunks.length,
+      savedAt: new Date().toISOString(),
+      digests: { 'chunks.json': sha256(chunksBuf), 'lexical.bin': sha256(lexBuf) },
+    };
+    writeFileAtomic(manifestPath, JSON.stringify(manifest, null, 1));
+  }
+
+  /** Removes every index file (before a rebuild). */
+  clear(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

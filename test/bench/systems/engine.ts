@@ -1,0 +1,66 @@
+// `engine`: the full engine. Protocols A and B rank the protocol's fragments with the engine's
+// ranking code (FragmentSystem); protocol C goes through the product path: the real Engine indexes
+// the repository on disk with its own chunks and enrichment, the task file is replaced by the
+// editor's view of it (left_context only), and the context is what `retrieve` returns.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Engine, type EngineTuning } from '../../../engine/src/engine';
+import { LANGUAGE_EXTENSIONS, type Repo, type Task } from '../split';
+import { FragmentSystem, type FragmentSystemOptions } from './fragments';
+
+export class EngineSystem extends FragmentSystem {
+  private engine: Engine | undefined;
+  private indexDir = '';
+  private stats: Record<string, number> = {};
+  /** Time of the last `retrieve` alone (the file update before it is indexing, not querying). */
+  lastQueryMs = 0;
+
+  constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning) {
+    super(opts);
+  }
+
+  override async indexRepo(repo: Repo, docs: Parameters<FragmentSystem['indexRepo']>[1]): Promise<void> {
+    await super.indexRepo(repo, docs);
+    await this.engine?.close();
+    this.indexDir = fs.mkdtempSync(path.join(os.tmpdir(), `reporecall-bench-${repo.name}-`));
+    const rss0 = process.memoryUsage().rss;
+    const t0 = performance.now();
+    this.engine = await Engine.open({
+      root: repo.root, indexDir: this.indexDir, modelDir: this.modelDir, dense: this.modelDir !== 'none',
+      extensions: LANGUAGE_EXTENSIONS[repo.language],
+    }, this.tuning);
+    const s = await this.engine.indexAll();
+    const secs = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    await this.engine.indexAll();
+    const again = (performance.now() - t1) / 1000;
+    this.stats = {
+      files: s.files, index_s: round(secs, 2), reindex_unchanged_s: round(again, 3), chunks: s.chunks,
+      chunks_per_s: Math.round(s.chunks / secs), rss_mb: Math.round(Math.max(rss0, process.memoryUsage().rss) / 1e6),
+      index_bytes: s.indexBytes, source_bytes: repo.sourceBytes, index_to_source: round(s.indexBytes / repo.sourceBytes, 2),
+    };
+  }
+
+  repoStats(): Record<string, number> {
+    return this.stats;
+  }
+
+  async context(task: Task): Promise<string[]> {
+    const engine = this.engine!;
+    await engine.updateFile(task.file, task.left_context);
+    const t0 = performance.now();
+    const hits = await engine.retrieve({ file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line }, { k: 20 });
+    this.lastQueryMs = performance.now() - t0;
+    await engine.updateFile(task.file);
+    // The same exclusion as every other system: nothing overlapping the query window.
+    return hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);
+  }
+
+  async close(): Promise<void> {
+    await this.engine?.close();
+    fs.rmSync(this.indexDir, { recursive: true, force: true });
+  }
+}
+
+const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;

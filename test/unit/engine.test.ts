@@ -1,0 +1,132 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Engine } from '../../engine/src/engine';
+import type { EngineOptions } from '../../engine/src/api';
+import { defaultModelDir } from '../../engine/src/modelPaths';
+
+const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
+
+function copyFixture(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-engine-'));
+  fs.cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+async function open(root: string, indexDir: string, extra: Partial<EngineOptions> = {}): Promise<{ engine: Engine; logs: string[] }> {
+  const logs: string[] = [];
+  const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l), ...extra });
+  return { engine, logs };
+}
+
+/** A retrieval fingerprint that ignores chunk ids (which differ between incremental and full builds). */
+async function fingerprint(engine: Engine, queries: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const q of queries) {
+    const hits = await engine.retrieve(q, { k: 5 });
+    out.push(hits.map((h) => `${h.file}:${h.startLine}-${h.endLine}:${h.score.toFixed(6)}`).join(' | '));
+  }
+  return out;
+}
+
+describe('Engine', function () {
+  this.timeout(60_000);
+  let root: string;
+  let indexDir: string;
+  beforeEach(() => {
+    root = copyFixture();
+    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+  });
+  afterEach(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  it('indexes the fixture and finds the definition a call needs, enriched by its callees', async () => {
+    const { engine } = await open(root, indexDir);
+    const stats = await engine.indexAll();
+    assert.strictEqual(stats.files, 4);
+    assert.ok(stats.chunks >= 6, `chunks: ${stats.chunks}`);
+    const hits = await engine.retrieve({ file: 'src/new.ts', prefix: 'const total = cartTotal(items);\nconst shown = applyDiscount(', line: 1 }, { k: 3 });
+    assert.ok(hits.some((h) => h.file === 'lib/pricing.ts' && h.name === 'applyDiscount'), JSON.stringify(hits.map((h) => [h.file, h.name])));
+    const top = hits.find((h) => h.name === 'applyDiscount')!;
+    assert.ok(top.signals.symbol, 'the symbol signal found the definition of an identifier at the cursor');
+    await engine.close();
+  });
+
+  it('does not re-parse unchanged files on a second index, and survives a reopen', async () => {
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    const again = await engine.indexAll();
+    assert.strictEqual(again.changedFiles, 0);
+    const before = await fingerprint(engine, ['discount code price', 'reserve stock warehouse']);
+    await engine.close();
+    const { engine: reopened } = await open(root, indexDir);
+    const third = await reopened.indexAll();
+    assert.strictEqual(third.changedFiles, 0);
+    assert.deepStrictEqual(await fingerprint(reopened, ['discount code price', 'reserve stock warehouse']), before);
+    await reopened.close();
+  });
+
+  it('incremental add, change and delete give the same results as a full rebuild', async () => {
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    fs.writeFileSync(path.join(root, 'lib/shipping.ts'), 'export function shippingCost(weightKg: number): number {\n  return 499 + Math.ceil(weightKg) * 120;\n}\n');
+    await engine.updateFile('lib/shipping.ts');
+    fs.writeFileSync(path.join(root, 'lib/pricing.ts'), fs.readFileSync(path.join(root, 'lib/pricing.ts'), 'utf8').replace('VIP25: 0.25', 'VIP30: 0.3'));
+    await engine.updateFile('lib/pricing.ts');
+    fs.rmSync(path.join(root, 'src/checkout.py'));
+    await engine.removeFile('src/checkout.py');
+    const queries = ['shipping cost weight', 'VIP30 discount', 'checkout order reserve', 'restock sku amount'];
+    const incremental = await fingerprint(engine, queries);
+    await engine.close();
+
+    const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+    const { engine: full } = await open(root, freshDir);
+    await full.indexAll();
+    assert.deepStrictEqual(incremental, await fingerprint(full, queries));
+    assert.strictEqual(full.stats().files, 4);
+    await full.close();
+    fs.rmSync(freshDir, { recursive: true, force: true });
+  });
+
+  for (const damage of ['truncate', 'flip'] as const) {
+    it(`detects a ${damage === 'truncate' ? 'truncated' : 'corrupted'} index file, says so, and rebuilds`, async () => {
+      const { engine } = await open(root, indexDir);
+      await engine.indexAll();
+      const expected = await fingerprint(engine, ['discount code price']);
+      await engine.close();
+      const target = path.join(indexDir, 'lexical.bin');
+      const buf = fs.readFileSync(target);
+      if (damage === 'truncate') fs.writeFileSync(target, buf.subarray(0, buf.length >> 1));
+      else { buf[buf.length - 3] ^= 0xff; fs.writeFileSync(target, buf); }
+      const { engine: again, logs } = await open(root, indexDir);
+      assert.ok(logs.some((l) => /lexical\.bin does not match its checksum.*rebuilding/.test(l)), logs.join('\n'));
+      const stats = await again.indexAll();
+      assert.strictEqual(stats.changedFiles, 4, 'every file is indexed again');
+      assert.deepStrictEqual(await fingerprint(again, ['discount code price']), expected);
+      await again.close();
+    });
+  }
+
+  it('keeps unsaved buffers: an updated buffer is searchable before it is saved', async () => {
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    await engine.updateFile('src/cart.ts', 'export function loyaltyPoints(total: number) {\n  return Math.floor(total / 1000);\n}\n');
+    const hits = await engine.retrieve('loyalty points total', { k: 2 });
+    assert.strictEqual(hits[0].name, 'loyaltyPoints');
+    assert.match(hits[0].text, /Math\.floor\(total \/ 1000\)/);
+    await engine.close();
+  });
+
+  it('with the shipped model, dense retrieval runs and reports its signal', async function () {
+    const modelDir = defaultModelDir();
+    if (!modelDir) this.skip();
+    const { engine } = await open(root, indexDir, { dense: true, modelDir });
+    await engine.indexAll();
+    const hits = await engine.retrieve('how much stock is left for a product', { k: 4 });
+    assert.ok(hits.some((h) => h.signals.dense !== undefined));
+    await engine.close();
+  });
+});

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Every test: set-up, unit tests (mocha), then the extension in a real VS Code (code-server +
+# chromium). The last line is the total as `N passed, M failed`; the exit status is non-zero when
+# anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+UNIT_SUMMARY=$(mktemp)
+npx mocha --reporter test/mocha-summary-reporter.js --reporter-option summaryFile="$UNIT_SUMMARY" 'out/test/unit/**/*.test.js'
+unit_status=$?
+read -r up uf < "$UNIT_SUMMARY" || { up=0; uf=1; }
+
+INT_LOG=$(mktemp)
+npm run --silent test:integration 2>&1 | tee "$INT_LOG"
+int_status=${PIPESTATUS[0]}
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$INT_LOG" | tail -1)
+ip=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/'); ip=${ip:-0}
+if_=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/'); if_=${if_:-0}
+if [ "$int_status" -ne 0 ] && [ "$if_" -eq 0 ]; then if_=1; fi
+
+echo "unit: $up passed, $uf failed; integration: $ip passed, $if_ failed"
+echo "$((up + ip)) passed, $((uf + if_)) failed"
+[ "$unit_status" -eq 0 ] && [ "$int_status" -eq 0 ]

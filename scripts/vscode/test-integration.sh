@@ -7,6 +7,7 @@
 # Screenshots go to test-output/screenshots/. The last line is `N passed, M failed`; exit status
 # is non-zero when anything failed.
 # Env: REPORECALL_CS_DIR (code-server install dir), PORT (first of two ports, default 18370),
+#      WITH_VSIX=1 also packages the VSIX and runs the UI test on the installed copy (+~40 s),
 #      SKIP_BUILD=1 uses dist/ as it is, KEEP=1 keeps the temporary run directories (code-server logs) for inspection.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,6 +31,7 @@ mkdir -p "$OUT"
 cleanup() {
   "$HERE/stop-code-server.sh" "$WORK/api"
   "$HERE/stop-code-server.sh" "$WORK/ui"
+  "$HERE/stop-code-server.sh" "$WORK/vsix"
   if [ "${KEEP:-0}" = 1 ]; then echo "run directories kept in $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -55,10 +57,28 @@ fi
 "$HERE/stop-code-server.sh" "$WORK/ui"
 cp "$WORK/ui/code-server.log" "$OUT/code-server-e2e.log" 2>/dev/null
 
-# Totals over both suites; a suite that produced no results file counts as one failure.
+# 3) Optional (WITH_VSIX=1): package the VSIX, install it with code-server --install-extension and
+#    run the UI test against the installed copy (checks the packaged layout: natives, grammars, model).
+if [ "${WITH_VSIX:-0}" = 1 ]; then
+  VSIX_FILE=$(bash "$HERE/package.sh" | tail -1 | cut -d: -f1)
+  CS_BIN=${CODE_SERVER:-${REPORECALL_CS_DIR:-$HOME/.cache/reporecall/code-server}/node_modules/.bin/code-server}
+  mkdir -p "$WORK/vsix/exts" "$WORK/vsix/data"; cp -r test/fixtures/workspace "$WORK/vsix/ws"
+  XDG_CONFIG_HOME="$WORK/vsix/xdg" XDG_DATA_HOME="$WORK/vsix/xdg" "$CS_BIN" --extensions-dir "$WORK/vsix/exts" \
+    --user-data-dir "$WORK/vsix/data" --install-extension "$ROOT/$VSIX_FILE" | tail -1
+  if "$HERE/start-code-server.sh" "$WORK/vsix" "$((PORT + 2))" "$WORK/vsix/ws"; then
+    node out/test/e2e/ui.e2e.js "http://127.0.0.1:$((PORT + 2))/?folder=$WORK/vsix/ws" "$OUT/screenshots-vsix" "$WORK/vsix-results.json" || status=1
+  else
+    status=1
+  fi
+  "$HERE/stop-code-server.sh" "$WORK/vsix"
+fi
+
+# Totals over the suites; a suite that produced no results file counts as one failure.
 node -e '
   let pass = 0, fail = 0;
-  for (const [name, f] of [["integration", process.argv[1]], ["e2e", process.argv[2]]]) {
+  const suites = [["integration", process.argv[1]], ["e2e", process.argv[2]]];
+  if (process.argv[4] === "1") suites.push(["e2e (installed VSIX)", process.argv[5]]);
+  for (const [name, f] of suites) {
     try { const r = require(f); pass += r.passed.length; fail += r.failed.length;
       for (const x of r.failed) console.log(`FAILED ${name}: ${x.title}\n  ${x.error.split("\n").slice(0, 3).join("\n  ")}`); }
     catch { fail += 1; console.log(`FAILED ${name}: the suite did not report results`); }
@@ -66,5 +86,5 @@ node -e '
   console.log(`runtime ${Math.round((Date.now() / 1000) - Number(process.argv[3]))} s; screenshots in test-output/screenshots`);
   console.log(`${pass} passed, ${fail} failed`);
   process.exit(fail ? 1 : 0);
-' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" || status=1
+' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" || status=1
 exit $status

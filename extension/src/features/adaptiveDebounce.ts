@@ -4,7 +4,7 @@
 // [base, 4 x base]. vscode-free.
 
 export class AdaptiveDebounce {
-  private lastRequestAt = 0;
+  private lastRequestAt: number | undefined;
   private intervalEma: number | undefined;
   private latencyEma: number | undefined;
 
@@ -13,9 +13,9 @@ export class AdaptiveDebounce {
   /** Records a request (one per keystroke, as VS Code asks per change) and returns the delay to wait. */
   nextDelay(): number {
     const t = this.now();
-    const gap = t - this.lastRequestAt;
+    const gap = this.lastRequestAt === undefined ? Infinity : t - this.lastRequestAt;
     this.lastRequestAt = t;
-    // Gaps over 2 s are pauses, not typing rhythm.
+    // Gaps over 2 s are pauses, not typing rhythm (and the first request has no gap).
     if (gap < 2000) this.intervalEma = this.intervalEma === undefined ? gap : 0.7 * this.intervalEma + 0.3 * gap;
     const base = this.baseMs();
     const rhythm = this.intervalEma === undefined ? base : 0.6 * this.intervalEma;

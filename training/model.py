@@ -1,0 +1,91 @@
+"""Encoders small enough for onnxruntime-node on one core (<= 3 ms per 200-token chunk).
+
+- "static": token embedding table -> masked mean -> L2 norm (the shape of shared/models/build-static-onnx.js);
+  a token's learned vector norm plays the role of its weight.
+- "conv": the same table, then one residual mixing block over neighbouring tokens
+  (depthwise conv, width `kernel`, -> GELU -> D x D linear), so "self . run" and "def run" differ.
+Both may add a query head: a D x D linear applied to the pooled vector of a *query* (code before the
+cursor, a doc comment) before normalisation, so a query can point at what follows it rather than at
+itself. The document side (sentence_embedding) never uses it; it is exported as `query_embedding`.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class CodeEncoder(nn.Module):
+    def __init__(self, vocab_size, dim=256, arch="static", kernel=5, query_head=True):
+        super().__init__()
+        self.arch = arch
+        self.emb = nn.Embedding(vocab_size, dim, padding_idx=0)
+        nn.init.normal_(self.emb.weight, std=0.1)
+        with torch.no_grad():
+            self.emb.weight[0].zero_()
+        if arch == "conv":
+            self.dw = nn.Conv1d(dim, dim, kernel, padding=kernel // 2, groups=dim)
+            self.mix = nn.Linear(dim, dim)
+            nn.init.zeros_(self.mix.weight)
+            nn.init.zeros_(self.mix.bias)
+        self.qhead = nn.Linear(dim, dim) if query_head else None
+        if query_head:
+            with torch.no_grad():
+                self.qhead.weight.copy_(torch.eye(dim))
+                self.qhead.bias.zero_()
+
+    def token_states(self, h, mask):
+        if self.arch == "conv":
+            m = mask.unsqueeze(-1).to(h.dtype)
+            c = self.dw((h * m).transpose(1, 2)).transpose(1, 2)
+            h = h + self.mix(F.gelu(c))
+        return h
+
+    def pooled(self, ids, mask, h=None):
+        if h is None:
+            h = self.emb(ids)
+        h = self.token_states(h, mask)
+        m = mask.unsqueeze(-1).to(h.dtype)
+        return (h * m).sum(1) / m.sum(1).clamp(min=1.0)
+
+    def forward(self, ids, mask, query=False):
+        p = self.pooled(ids, mask)
+        if query and self.qhead is not None:
+            p = self.qhead(p)
+        return F.normalize(p, dim=-1, eps=1e-9)
+
+
+class ExportWrapper(nn.Module):
+    """ONNX graph: int8 embedding rows with a per-row scale (4x smaller than float32)."""
+
+    def __init__(self, enc: CodeEncoder):
+        super().__init__()
+        self.enc = enc
+        w = enc.emb.weight.detach()
+        scale = w.abs().amax(dim=1).clamp(min=1e-12) / 127.0
+        self.register_buffer("q", torch.round(w / scale.unsqueeze(1)).to(torch.int8))
+        self.register_buffer("scale", scale.unsqueeze(1).contiguous())
+
+    def dequantised_table(self):
+        return self.q.float() * self.scale
+
+    def forward(self, input_ids, attention_mask):
+        h = self.q[input_ids].float() * self.scale[input_ids]
+        p = self.enc.pooled(input_ids, attention_mask, h=h)
+        doc = p / p.norm(dim=-1, keepdim=True).clamp(min=1e-9)
+        if self.enc.qhead is None:
+            return doc
+        qp = self.enc.qhead(p)
+        return doc, qp / qp.norm(dim=-1, keepdim=True).clamp(min=1e-9)
+
+
+def export_onnx(enc, path):
+    enc.eval()
+    wrap = ExportWrapper(enc).eval()
+    ids = torch.randint(2, enc.emb.num_embeddings, (2, 17))
+    mask = torch.ones_like(ids)
+    outputs = ["sentence_embedding"] + (["query_embedding"] if enc.qhead is not None else [])
+    axes = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"}}
+    for o in outputs:
+        axes[o] = {0: "batch"}
+    torch.onnx.export(wrap, (ids, mask), path, input_names=["input_ids", "attention_mask"], output_names=outputs,
+                      dynamic_axes=axes, opset_version=17, do_constant_folding=True)
+    return wrap

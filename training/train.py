@@ -1,0 +1,199 @@
+"""Train the RepoRecall code embedding model and write OUT/{model.onnx, tokenizer.json, config.json,
+training-stats.json}. Run through `npm run train-model` (see training/README.md).
+
+Objective: InfoNCE with in-batch negatives, where every batch is drawn from ONE source package (so the
+other rows are in-repository negatives) plus one same-file hard negative per query. Two pair kinds:
+code before a cursor -> the next 20 lines, and doc comment -> path-prefixed code.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections import defaultdict
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import code_tokenizer as ct  # noqa: E402
+import pairs as pm  # noqa: E402
+from model import CodeEncoder, export_onnx  # noqa: E402
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--corpus", default=os.path.expanduser("~/.cache/reporecall-train/corpus.jsonl"),
+                    help="corpus.jsonl written by training/fetch-corpus.mjs")
+    ap.add_argument("--out", default="models/reporecall-code", help="output model directory")
+    ap.add_argument("--arch", default="static", choices=["static", "conv"], help="encoder (see model.py)")
+    ap.add_argument("--query-head", type=int, default=1, help="1: also train/export a query-side projection")
+    ap.add_argument("--dim", type=int, default=256, help="embedding dimension")
+    ap.add_argument("--vocab-size", type=int, default=32000, help="vocabulary rows (before case spellings)")
+    ap.add_argument("--min-count", type=int, default=3, help="a piece must occur this often to enter the vocabulary")
+    ap.add_argument("--max-source-mb", type=float, default=4.0, help="cap on text taken from one package (balance)")
+    ap.add_argument("--steps", type=int, default=1500, help="optimiser steps")
+    ap.add_argument("--minutes", type=float, default=12.0, help="stop training after this wall time")
+    ap.add_argument("--batch", type=int, default=128, help="queries per batch (documents: 2x)")
+    ap.add_argument("--query-tokens", type=int, default=256, help="keep the last N tokens of a query")
+    ap.add_argument("--doc-tokens", type=int, default=192, help="keep the first N tokens of a document")
+    ap.add_argument("--doc-frac", type=float, default=0.25, help="share of batches made of doc -> code pairs")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--tau", type=float, default=0.05, help="InfoNCE temperature")
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (the machine is shared)")
+    ap.add_argument("--seed", type=int, default=20250717)
+    return ap.parse_args()
+
+
+def load_corpus(path, cap_bytes, rng):
+    by_source = defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            d = json.loads(line)
+            by_source[d["source"]].append(d)
+    chosen = {}
+    for src, docs in sorted(by_source.items()):
+        docs.sort(key=lambda d: d["path"])
+        rng.shuffle(docs)
+        keep, size = [], 0
+        for d in docs:
+            if size >= cap_bytes:
+                break
+            keep.append(d)
+            size += len(d["text"])
+        chosen[src] = keep
+    return chosen
+
+
+class TokenizedFile:
+    __slots__ = ("path", "ids", "starts")
+
+    def __init__(self, path, tok, lines):
+        self.path = path
+        per_line = [tok.encode(l) for l in lines]
+        self.starts = np.zeros(len(lines) + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in per_line], out=self.starts[1:])
+        self.ids = np.fromiter((i for x in per_line for i in x), dtype=np.int32, count=int(self.starts[-1]))
+
+    def span(self, a, b):
+        return self.ids[self.starts[a]:self.starts[b]]
+
+
+def pad(seqs, max_len, from_end=False):
+    seqs = [(s[-max_len:] if from_end else s[:max_len]) for s in seqs]
+    seqs = [s if len(s) else np.array([ct.UNK_ID], dtype=np.int32) for s in seqs]
+    L = max(len(s) for s in seqs)
+    ids = np.zeros((len(seqs), L), dtype=np.int64)
+    for i, s in enumerate(seqs):
+        ids[i, :len(s)] = s
+    ids_t = torch.from_numpy(ids)
+    return ids_t, (ids_t != 0).long()
+
+
+def main():
+    a = parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = random.Random(a.seed)
+    t_start = time.time()
+
+    corpus = load_corpus(a.corpus, a.max_source_mb * 1e6, rng)
+    texts = [d["text"] for docs in corpus.values() for d in docs]
+    vocab = ct.build_vocab(texts, a.vocab_size, min_count=a.min_count)
+    tok = ct.CodeTokenizer(vocab)
+    print(f"vocabulary: {len(vocab)} pieces from {len(texts)} files ({sum(map(len, texts)) / 1e6:.1f} MB)", flush=True)
+
+    next_pairs, doc_pairs, files = defaultdict(list), defaultdict(list), []
+    stats = {"sources": {}}
+    for src, docs in corpus.items():
+        nf = nd = 0
+        for d in docs:
+            lines = pm.split_lines(d["text"])
+            tf = TokenizedFile(d["path"], tok, lines)
+            fi = len(files)
+            files.append(tf)
+            for q, p, n in pm.next_fragment_pairs(lines, rng):
+                next_pairs[src].append((fi, q, p, n))
+                nf += 1
+            path_ids = np.array(tok.encode(d["path"]), dtype=np.int32)
+            for doc, code in pm.doc_pairs(lines, d["lang"]):
+                doc_pairs[src].append((np.array(tok.encode(doc), dtype=np.int32),
+                                       np.concatenate([path_ids, np.array(tok.encode(code), dtype=np.int32)])))
+                nd += 1
+        stats["sources"][src] = {"files": len(docs), "bytes": sum(len(d["text"]) for d in docs),
+                                 "license": docs[0]["license"] if docs else None, "next_pairs": nf, "doc_pairs": nd}
+        print(f"  {src}: {len(docs)} files, {nf} next-fragment pairs, {nd} doc pairs", flush=True)
+    print(f"pairs: {sum(map(len, next_pairs.values()))} next-fragment, {sum(map(len, doc_pairs.values()))} doc->code; "
+          f"prep {time.time() - t_start:.0f}s", flush=True)
+
+    B = a.batch
+    nsrc = [s for s in next_pairs if len(next_pairs[s]) >= B]
+    dsrc = [s for s in doc_pairs if len(doc_pairs[s]) >= 2 * B]
+    nw = np.array([math.sqrt(len(next_pairs[s])) for s in nsrc]); nw /= nw.sum()
+    dw = np.array([math.sqrt(len(doc_pairs[s])) for s in dsrc]); dw /= dw.sum()
+    nprng = np.random.default_rng(a.seed)
+
+    def next_batch():
+        src = nsrc[nprng.choice(len(nsrc), p=nw)]
+        rows = rng.sample(next_pairs[src], B)
+        q = [files[fi].span(*qr) for fi, qr, _, _ in rows]
+        d = [files[fi].span(*pr) for fi, _, pr, _ in rows] + [files[fi].span(*nr) for fi, _, _, nr in rows]
+        return q, d
+
+    def doc_batch():
+        src = dsrc[nprng.choice(len(dsrc), p=dw)]
+        rows = rng.sample(doc_pairs[src], 2 * B)  # the second half are extra in-repository negatives
+        return [r[0] for r in rows[:B]], [r[1] for r in rows[:B]] + [r[1] for r in rows[B:]]
+
+    enc = CodeEncoder(len(vocab), a.dim, a.arch, query_head=bool(a.query_head))
+    opt = torch.optim.Adam(enc.parameters(), lr=a.lr)
+    labels = torch.arange(B)
+    t_train, losses, step = time.time(), [], 0
+    for step in range(1, a.steps + 1):
+        q, d = doc_batch() if (dsrc and rng.random() < a.doc_frac) else next_batch()
+        qi, qm = pad(q, a.query_tokens, from_end=True)
+        di, dm = pad(d, a.doc_tokens)
+        dv = enc(di, dm)
+        loss = F.cross_entropy(enc(qi, qm) @ dv.T / a.tau, labels)
+        if enc.qhead is not None:
+            loss = loss + F.cross_entropy(enc(qi, qm, query=True) @ dv.T / a.tau, labels)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        with torch.no_grad():
+            enc.emb.weight[0].zero_()
+        losses.append(loss.item())
+        if step % 50 == 0:
+            el = time.time() - t_train
+            print(f"step {step} loss {np.mean(losses[-50:]):.3f} ({el:.0f}s)", flush=True)
+            if el > a.minutes * 60:
+                break
+        # cosine-free linear decay over the last 30% of steps
+        if step > 0.7 * a.steps:
+            for g in opt.param_groups:
+                g["lr"] = a.lr * max(0.05, (a.steps - step) / (0.3 * a.steps))
+
+    os.makedirs(a.out, exist_ok=True)
+    ct.save(tok, a.out)
+    export_onnx(enc, os.path.join(a.out, "model.onnx"))
+    with open(os.path.join(a.out, "config.json"), "w") as f:
+        json.dump({"model_type": "reporecall-code", "architecture": a.arch, "hidden_size": a.dim, "vocab_size": len(vocab),
+                   "pad_token_id": ct.PAD_ID, "pooling": "mean", "normalize": True,
+                   "outputs": ["sentence_embedding"] + (["query_embedding"] if a.query_head else []),
+                   "max_query_tokens": a.query_tokens, "max_document_tokens": a.doc_tokens,
+                   "query_truncation": "keep_last", "document_truncation": "keep_first"}, f, indent=1)
+    stats.update({"args": vars(a), "steps_done": step, "final_loss": float(np.mean(losses[-50:])),
+                  "train_seconds": round(time.time() - t_train), "total_seconds": round(time.time() - t_start),
+                  "vocab": len(vocab), "next_pairs": sum(map(len, next_pairs.values())),
+                  "doc_pairs": sum(map(len, doc_pairs.values()))})
+    with open(os.path.join(a.out, "training-stats.json"), "w") as f:
+        json.dump(stats, f, indent=1)
+    print(f"wrote {a.out} (model.onnx {os.path.getsize(os.path.join(a.out, 'model.onnx')) / 1e6:.1f} MB); "
+          f"total {time.time() - t_start:.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

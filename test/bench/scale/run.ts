@@ -1,0 +1,210 @@
+// `npm run bench:scale -- --files N --out FILE.json [--dir DIR] [--queries 500] [--seed 1] [--no-dense] [--keep]`
+// Generates a synthetic repository (generate.ts), cold-indexes it with the Engine in this process,
+// and measures: wall time, chunks/s, peak RSS while indexing and while querying (sampled every
+// 100 ms), index bytes on disk per component vs source bytes, query latency p50/p95/p99 over
+// editor states at random positions of random files, and the time of a second, no-change indexAll.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as v8 from 'v8';
+import { Engine } from '../../../engine/src/engine';
+import type { EditorState } from '../../../engine/src/types';
+import { generateRepo, prng } from './generate';
+
+interface Args {
+  files: number;
+  out?: string;
+  dir?: string;
+  queries: number;
+  seed: number;
+  dense: boolean;
+  keep: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  return {
+    files: Number(get('files') ?? 100_000),
+    out: get('out'),
+    dir: get('dir'),
+    queries: Number(get('queries') ?? 500),
+    seed: Number(get('seed') ?? 1),
+    dense: !argv.includes('--no-dense'),
+    keep: argv.includes('--keep'),
+  };
+}
+
+/** Samples RSS every 100 ms, keeping the peak per named phase. */
+class RssSampler {
+  private phase = 'idle';
+  readonly peaks: Record<string, number> = {};
+  private readonly timer: NodeJS.Timeout;
+  constructor() {
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+  sample(): void {
+    const rss = process.memoryUsage().rss;
+    this.peaks[this.phase] = Math.max(this.peaks[this.phase] ?? 0, rss);
+  }
+  enter(phase: string): void {
+    this.sample();
+    this.phase = phase;
+    this.sample();
+  }
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function dirBytes(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p, prefix + e.name + '/');
+      else out[prefix + e.name] = fs.statSync(p).size;
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, '');
+  return out;
+}
+
+const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
+
+function memorySnapshot(): Record<string, number> {
+  const m = process.memoryUsage();
+  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, mb(s.space_used_size)]));
+  return { rssMB: mb(m.rss), heapUsedMB: mb(m.heapUsed), heapTotalMB: mb(m.heapTotal), externalMB: mb(m.external), arrayBuffersMB: mb(m.arrayBuffers), ...Object.fromEntries(Object.entries(spaces).map(([k, v]) => [`v8.${k}MB`, v])) };
+}
+
+/** An editor state at a random line of a random indexed file: everything above is the prefix. */
+function editorStateAt(root: string, relPath: string, r: () => number): EditorState {
+  const lines = fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
+  const line = Math.floor(r() * Math.max(1, lines.length - 1));
+  const col = Math.floor(r() * (lines[line].length + 1));
+  const prefix = lines.slice(0, line).join('\n') + (line ? '\n' : '') + lines[line].slice(0, col);
+  const suffix = lines[line].slice(col) + '\n' + lines.slice(line + 1).join('\n');
+  return { file: relPath, prefix, suffix, line };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const work = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rr-scale-'));
+  const root = path.join(work, 'repo');
+  const indexDir = path.join(work, 'index');
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(indexDir, { recursive: true, force: true });
+  const log = (s: string) => console.error(`[scale] ${s}`);
+
+  const sampler = new RssSampler();
+  sampler.enter('generate');
+  let t = performance.now();
+  const repo = generateRepo(root, { files: args.files, seed: args.seed });
+  const generateSeconds = (performance.now() - t) / 1000;
+  log(`generated ${repo.indexable.length} indexable files, ${mb(repo.sourceBytes)} MB, in ${generateSeconds.toFixed(1)} s`);
+
+  global.gc?.();
+  sampler.enter('open');
+  const rssBeforeOpen = process.memoryUsage().rss;
+  t = performance.now();
+  const engine = await Engine.open({ root, indexDir, dense: args.dense, log });
+  const openSeconds = (performance.now() - t) / 1000;
+
+  sampler.enter('index');
+  t = performance.now();
+  let lastLog = 0;
+  const stats = await engine.indexAll((p) => {
+    const now = performance.now();
+    if (now - lastLog > 15_000) {
+      lastLog = now;
+      log(`${p.phase} ${p.done}/${p.total} rss ${mb(process.memoryUsage().rss)} MB, ${((now - t) / 1000).toFixed(0)} s`);
+    }
+  });
+  const indexSeconds = (performance.now() - t) / 1000;
+  log(`indexed ${stats.files} files, ${stats.chunks} chunks in ${indexSeconds.toFixed(1)} s`);
+  const afterIndex = memorySnapshot();
+
+  global.gc?.();
+  sampler.enter('query');
+  const r = prng(args.seed * 7 + 1);
+  const code = repo.indexable.filter((f) => /\.(ts|js|py|go|java|rs)$/.test(f.relPath));
+  const latencies: number[] = [];
+  let emptyResults = 0;
+  for (let q = 0; q < args.queries; q++) {
+    const state = editorStateAt(root, code[Math.floor(r() * code.length)].relPath, r);
+    const q0 = performance.now();
+    const hits = await engine.retrieve(state, { k: 10 });
+    latencies.push(performance.now() - q0);
+    if (!hits.length) emptyResults++;
+  }
+  const whileQuerying = memorySnapshot();
+  latencies.sort((a, b) => a - b);
+
+  sampler.enter('reindex');
+  t = performance.now();
+  const again = await engine.indexAll();
+  const reindexSeconds = (performance.now() - t) / 1000;
+
+  sampler.enter('close');
+  await engine.close();
+  sampler.stop();
+
+  const components = dirBytes(indexDir);
+  const indexBytes = Object.values(components).reduce((s, b) => s + b, 0);
+  const result = {
+    params: { files: args.files, seed: args.seed, dense: args.dense, queries: args.queries, node: process.version, cpus: os.cpus().length },
+    source: { indexableFiles: repo.indexable.length, bytes: repo.sourceBytes, skippedByGenerator: repo.ignored.length },
+    generateSeconds,
+    openSeconds,
+    index: {
+      seconds: indexSeconds,
+      files: stats.files,
+      chunks: stats.chunks,
+      chunksPerSecond: stats.chunks / indexSeconds,
+      filesPerSecond: stats.files / indexSeconds,
+      skipped: stats.skipped,
+    },
+    disk: { indexBytes, ratioToSource: indexBytes / repo.sourceBytes, components },
+    rssMB: {
+      beforeOpen: mb(rssBeforeOpen),
+      peakByPhase: Object.fromEntries(Object.entries(sampler.peaks).map(([k, v]) => [k, mb(v)])),
+    },
+    memoryAfterIndex: afterIndex,
+    memoryWhileQuerying: whileQuerying,
+    queryMs: {
+      n: latencies.length,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1],
+      emptyResults,
+    },
+    reindexUnchanged: { seconds: reindexSeconds, secondsPer1000Files: (reindexSeconds / stats.files) * 1000, changedFiles: again.changedFiles },
+    targets: {
+      rssWhileQueryingLe300MB: (sampler.peaks.query ?? Infinity) <= 300 * 1048576,
+      indexLe1xSource: indexBytes <= repo.sourceBytes,
+      queryP95Le50ms: percentile(latencies, 95) <= 50,
+    },
+  };
+  const json = JSON.stringify(result, null, 2);
+  if (args.out) {
+    fs.mkdirSync(path.dirname(path.resolve(args.out)), { recursive: true });
+    fs.writeFileSync(args.out, json + '\n');
+  }
+  console.log(json);
+  if (!args.keep && !args.dir) fs.rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

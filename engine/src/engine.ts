@@ -19,6 +19,9 @@ import { defaultModelDir } from './modelPaths';
 export interface EngineTuning {
   weights?: Partial<FusionWeights>;
   query?: QueryOptions;
+  /** A retrieved chunk longer than this many lines is cut to its first lines (signature, doc and
+   *  the start of the body), so a context budget holds more distinct chunks. Default 40. */
+  maxLinesPerHit?: number;
 }
 
 interface Pending {
@@ -87,13 +90,13 @@ export class Engine {
       if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it`);
       this.store.clear();
       this.data = { files: {}, chunks: [], nextChunkId: 0 };
-      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined);
+      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc);
       this.chunkById.clear();
       return;
     }
     this.data = loaded.data;
     this.chunkById = new Map(this.data.chunks.map((c) => [c.id, c]));
-    this.index = new HybridIndex(undefined, { lexical: loaded.lexical, vectors: loaded.vectors, docs: this.data.chunks.map(docInfo) });
+    this.index = new HybridIndex(undefined, { ...loaded, docs: this.data.chunks.map(docInfo) }, this.textOfDoc);
     const byFile = new Map<string, DefinitionRef[]>();
     for (const c of this.data.chunks) {
       if (!c.name || !c.signature) continue;
@@ -197,14 +200,14 @@ export class Engine {
 
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
-    type Item = { chunk: StoredChunk; text: string };
+    type Item = { chunk: StoredChunk; text: string; code: string; docText: string };
     let items: Item[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
     const flush = async () => {
       if (!items.length) return;
       const vecs = this.embedder ? await this.embedder.embed(items.map((i) => i.text), signal) : undefined;
-      items.forEach((it, i) => this.index.add({ ...docInfo(it.chunk), indexText: it.text, vector: vecs?.[i] }));
+      items.forEach((it, i) => this.index.add({ ...docInfo(it.chunk), indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
       embedded += items.length;
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
@@ -228,7 +231,8 @@ export class Engine {
         };
         const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.defs, selfNames);
         const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
-        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees) });
+        const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
+        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText });
         this.chunkById.set(id, chunk);
         ids.push(id);
         if (items.length >= EMBED_BATCH) await flush();
@@ -267,7 +271,7 @@ export class Engine {
 
   private save(): void {
     this.data.chunks = [...this.chunkById.values()];
-    this.store.save(this.data, this.index.lexical, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0);
+    this.store.save(this.data, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0);
     this.dirty = false;
   }
 
@@ -308,12 +312,20 @@ export class Engine {
     this.scheduleSave();
   }
 
+  /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {
+    const dirPrefix = relPath.replace(/\/+$/, '') + '/';
+    const doomed = Object.keys(this.data.files).filter((f) => f === relPath || f.startsWith(dirPrefix));
+    for (const f of doomed) {
+      this.overlays.delete(f);
+      this.dropFile(f);
+    }
     this.overlays.delete(relPath);
-    if (!this.data.files[relPath]) return;
-    this.dropFile(relPath);
-    this.scheduleSave();
+    if (doomed.length) this.scheduleSave();
   }
+
+  /** Current text of an indexed chunk (for query expansion). */
+  private readonly textOfDoc = (d: DocInfo): string => this.linesOf(d.file).slice(d.startLine, d.endLine + 1).join('\n');
 
   private linesOf(file: string): string[] {
     let lines = this.lineCache.get(file);
@@ -336,7 +348,7 @@ export class Engine {
   }
 
   /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
-  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}): Promise<RetrievedChunk[]> {
+  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, weights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
     const k = opts.k ?? 10;
     const state: EditorState = typeof query === 'string' ? { file: '', prefix: query + '\n', line: -1 } : query;
     const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
@@ -347,14 +359,15 @@ export class Engine {
       const c = this.chunkById.get(id);
       return !!c && !(c.file === state.file && c.endLine >= windowStart && c.startLine <= state.line);
     };
-    const vec = await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
+    const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     opts.signal?.throwIfAborted();
-    const hits = this.index.search(q, vec, { k: Math.max(k, 10), accept, weights: this.tuning.weights });
+    const hits = this.index.search(q, vec, { k: Math.max(k, 10), accept, weights, recentFiles: state.recentFiles });
     const out: RetrievedChunk[] = [];
     let budget = opts.budgetTokens !== undefined ? opts.budgetTokens * 4 : Infinity;
     for (const h of hits) {
       if (out.length >= k || budget <= 0) break;
-      let text = this.linesOf(h.file).slice(h.startLine, h.endLine + 1).join('\n');
+      const maxLines = this.tuning.maxLinesPerHit ?? 40;
+      let text = this.linesOf(h.file).slice(h.startLine, Math.min(h.endLine + 1, h.startLine + maxLines)).join('\n');
       if (text.length > budget) text = text.slice(0, budget);
       budget -= text.length;
       out.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });

@@ -80,9 +80,13 @@ async function main(): Promise<void> {
   const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
   const repoNames = [...new Set(tasks.map((t) => t.repo))];
   const systems = await createSystems(args.systems, args.factory);
-  const acc = new Map<string, SystemAcc>(systems.map((s) => [s.name, {
+  const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
+  const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
     ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], indexS: 0,
   }]));
+  /** A system's answer per output name. */
+  const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
+    isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
   const repoStats: Record<string, Record<string, number>> = {};
   console.log(`bench: ${tasks.length} tasks, ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
 
@@ -97,11 +101,10 @@ async function main(): Promise<void> {
     const byId = new Map<number, FragmentDoc>(allGrid.map((d) => [d.id, d]));
 
     for (const sys of systems) {
-      const a = acc.get(sys.name)!;
       const t0 = performance.now();
       await sys.indexRepo(repo, allGrid);
       const s = (performance.now() - t0) / 1000;
-      a.indexS += s;
+      for (const o of outputsOf(sys)) acc.get(o)!.indexS += s;
       console.log(`  ${repoName}: ${sys.name} indexed ${allGrid.length} fragments in ${s.toFixed(1)} s`);
       if (sys.name === 'engine' && 'repoStats' in sys) repoStats[repoName] = (sys as unknown as { repoStats(): Record<string, number> }).repoStats();
     }
@@ -116,36 +119,45 @@ async function main(): Promise<void> {
       const local = new Map<number, FragmentDoc>([...aDocs, ...cDocs].map((d) => [d.id, d]));
       const lookup = (id: number) => byId.get(id) ?? local.get(id)!;
       for (const sys of systems) {
-        const a = acc.get(sys.name)!;
         // Protocol B: the corpus as indexed.
-        const rb = await sys.rank(task, 40);
-        push(a.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
+        for (const [o, rb] of perOutput(sys, await sys.rank(task, 40), Array.isArray)) {
+          push(acc.get(o)!.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
+        }
         // Protocol A: the task file split at the cursor.
         await sys.removeDocs(taskGrid.map((d) => d.id));
         await sys.addDocs(aDocs);
         const t0 = performance.now();
         const ra = await sys.rank(task, 40);
-        a.latA.push(performance.now() - t0);
-        push(a.ranksA, groups, rankOfPositive(ra.map(lookup), task, 'A'));
+        const msA = performance.now() - t0;
+        for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
+          acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
+          push(acc.get(o)!.ranksA, groups, rankOfPositive(ids.map(lookup), task, 'A'));
+        }
         await sys.removeDocs(aDocs.map((d) => d.id));
         // Protocol C: leak-free editor state.
-        let snippets: string[];
-        const t1 = performance.now();
+        let snippets: Map<string, string[]>;
+        const latency = new Map<string, number>();
         if (sys.context) {
-          snippets = await sys.context(task, 1024);
-          a.latC.push(sys.lastQueryMs ?? performance.now() - t1);
+          snippets = perOutput(sys, await sys.context(task, 1024), Array.isArray);
+          const ms = sys.lastQueryMs;
+          for (const o of snippets.keys()) latency.set(o, typeof ms === 'number' ? ms : ms?.[o] ?? 0);
         } else {
           await sys.addDocs(cDocs);
           const t2 = performance.now();
-          const rc = await sys.rank(task, 40);
-          a.latC.push(performance.now() - t2);
-          snippets = rc.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text);
+          const rc = perOutput(sys, await sys.rank(task, 40), Array.isArray);
+          const ms = performance.now() - t2;
+          snippets = new Map([...rc].map(([o, ids]) => [o, ids.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text)]));
+          for (const o of rc.keys()) latency.set(o, ms / rc.size);
           await sys.removeDocs(cDocs.map((d) => d.id));
         }
+        for (const [o, snip] of snippets) {
+          const a = acc.get(o)!;
+          a.latC.push(latency.get(o) ?? 0);
+          const sc = scoreContext(task, cutToBudget(snip, 1024));
+          if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
+          if (sc.newIdRecall !== undefined) push(a.newIdRec, groups, sc.newIdRecall);
+        }
         await sys.addDocs(taskGrid);
-        const sc = scoreContext(task, cutToBudget(snippets, 1024));
-        if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
-        if (sc.newIdRecall !== undefined) push(a.newIdRec, groups, sc.newIdRecall);
       }
     }
     console.log(`  ${repoName}: ${repoTasks.length} tasks done`);
@@ -153,8 +165,8 @@ async function main(): Promise<void> {
 
   const result: Record<string, unknown> = { systems: {}, repos: repoStats, meta: { split: args.split, tasks: tasks.length, date: new Date().toISOString(), argv: process.argv.slice(2) } };
   const mean = (xs: number[] | undefined) => (xs?.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1000) / 1000 : 0);
-  for (const sys of systems) {
-    const a = acc.get(sys.name)!;
+  for (const name of systems.flatMap(outputsOf)) {
+    const a = acc.get(name)!;
     const groupKeys = [...a.ranksA.keys()];
     const A: Record<string, RankMetrics> = {}, B: Record<string, RankMetrics> = {}, C: Record<string, unknown> = {};
     for (const g of groupKeys) {
@@ -162,14 +174,14 @@ async function main(): Promise<void> {
       B[g] = rankMetrics(a.ranksB.get(g)!);
       C[g] = { id_recall: mean(a.idRec.get(g)), new_id_recall: mean(a.newIdRec.get(g)), n: a.idRec.get(g)?.length ?? 0, n_new: a.newIdRec.get(g)?.length ?? 0 };
     }
-    (result.systems as Record<string, unknown>)[sys.name] = {
+    (result.systems as Record<string, unknown>)[name] = {
       A, B, C,
       latency_ms: { p50: percentile(a.latC, 50), p95: percentile(a.latC, 95), p99: percentile(a.latC, 99) },
       latency_a_ms: { p50: percentile(a.latA, 50), p95: percentile(a.latA, 95), p99: percentile(a.latA, 99) },
       index_s: Math.round(a.indexS * 10) / 10,
     };
-    await sys.close?.();
   }
+  for (const sys of systems) await sys.close?.();
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
   const md = renderMarkdown(result as never);

@@ -110,6 +110,17 @@ describe('Engine', function () {
     });
   }
 
+  it('removing a deleted directory drops every file under it', async () => {
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    fs.rmSync(path.join(root, 'lib'), { recursive: true });
+    await engine.removeFile('lib');
+    assert.strictEqual(engine.stats().files, 2);
+    const hits = await engine.retrieve('discount code price warehouse stock', { k: 10 });
+    assert.ok(hits.every((h) => !h.file.startsWith('lib/')), JSON.stringify(hits.map((h) => h.file)));
+    await engine.close();
+  });
+
   it('keeps unsaved buffers: an updated buffer is searchable before it is saved', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();

@@ -1,9 +1,24 @@
-// The in-memory retrieval index: lexical (BM25 over identifier sub-tokens), dense (vectors from the
-// embedder) and symbol (which document defines a name) signals over one set of documents, fused by
-// weighted reciprocal-rank fusion. Documents are the engine's chunks in the product and the
-// protocol's fragments in the benchmark, so both are judged by the same ranking code.
+// The in-memory retrieval index: several signals over one set of documents, fused by weighted
+// reciprocal-rank fusion, then a structural rerank. Documents are the engine's chunks in the
+// product and the protocol's fragments in the benchmark, so both are judged by the same code.
+//
+// Signals (each can be switched off with a weight of 0; where each idea comes from):
+//   bm25        BM25 over identifier sub-tokens, query = the longer prefix window
+//   recent      the same index, query = the last lines only (DeepCodeSeek's trimmed window)
+//   dense       embedding of the trimmed window (CodeRAG's bi-encoder)
+//   symbol      documents defining identifiers used near the cursor (call-graph adjacency)
+//   intent      the comment/docstring before the cursor against the doc field (RETROcode, intent first)
+//   docField    the window against names, signatures and doc comments (DeepCodeSeek's doc enrichment)
+//   normalized  variable-normalised structure trigrams (RETROcode's name normalisation)
+//   next        the documents that follow the best matches of the last lines (SelfRACG: what comes next)
+//   expand      the continuation of the best first-round match, searched again (RepoCoder / model-free HyDE)
+// rerank multiplies fused scores for documents in files the current file imports, in its
+// directory, or recently edited.
+import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
+import { boundNames, normalizedTerms } from '../lexical/normalize';
 import { lexicalTerms } from '../lexical/tokenize';
+import { importMatches } from '../enrich/callgraph';
 import { VectorIndex } from '../vector';
 import type { ChunkKind } from '../types';
 import type { RetrievalQuery } from './query';
@@ -22,25 +37,39 @@ export interface DocInfo {
 export interface DocInput extends DocInfo {
   /** The enriched text the lexical index sees (path prefix, code, call-graph signatures). */
   indexText: string;
+  /** The document's own code (for the normalised-structure field); default indexText. */
+  code?: string;
+  /** Name, signature and doc comment (the doc field); default: the defined names. */
+  docText?: string;
   /** The document's embedding, when the dense signal is on. */
   vector?: Float32Array;
 }
 
-/** Relative weight of each signal in the fusion; 0 turns a signal off. */
+/** Relative weight of each signal in the fusion; 0 turns a stage off. */
 export interface FusionWeights {
-  /** BM25 with the long prefix window as the query. */
   bm25: number;
-  /** BM25 with the trimmed window (the last lines) as the query. */
   recent: number;
-  /** Cosine similarity of the query embedding. */
   dense: number;
-  /** Definitions of identifiers used near the cursor (call-graph adjacency). */
   symbol: number;
+  intent: number;
+  docField: number;
+  normalized: number;
+  next: number;
+  expand: number;
+  /** Strength of the structural rerank (imports, same directory, recent files). */
+  rerank: number;
   /** RRF damping constant: smaller values favour the top of each list. */
   rrfK: number;
 }
 
-export const DEFAULT_WEIGHTS: FusionWeights = { bm25: 1, recent: 0.7, dense: 0.8, symbol: 0.5, rrfK: 30 };
+export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField', 'normalized', 'next', 'expand', 'rerank'] as const;
+
+export const DEFAULT_WEIGHTS: FusionWeights = {
+  bm25: 1, recent: 0.7, dense: 0.3, symbol: 0.5, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, rerank: 0, rrfK: 30,
+};
+
+/** The engine of the core issue: the first four signals only (the baseline for stage ablations). */
+export const CORE_WEIGHTS: FusionWeights = { ...DEFAULT_WEIGHTS, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, rerank: 0 };
 
 export interface Hit extends DocInfo {
   score: number;
@@ -54,30 +83,44 @@ export interface SearchOptions {
   accept?: (id: number) => boolean;
   /** Candidates taken from each signal before fusion. Default 100. */
   depth?: number;
+  /** Recently edited/opened files (rerank). */
+  recentFiles?: string[];
 }
 
 /** A name defined in more documents than this says nothing about which one is meant. */
 const MAX_DEFINITIONS_PER_NAME = 4;
+/** Lines of the best match's continuation used as the expansion query. */
+const EXPANSION_LINES = 8;
+
+export interface IndexParts {
+  lexical: Bm25Index;
+  docField: Bm25Index;
+  normalized: Bm25Index;
+  vectors?: VectorIndex;
+  docs: DocInfo[];
+}
 
 export class HybridIndex {
   readonly lexical: Bm25Index;
+  readonly docField: Bm25Index;
+  readonly normalized: Bm25Index;
   readonly vectors: VectorIndex | undefined;
   private readonly docs = new Map<number, DocInfo>();
   private readonly definers = new Map<string, Set<number>>();
+  /** Per file, its documents in line order (for `next`). */
+  private readonly byFile = new Map<string, DocInfo[]>();
 
-  constructor(dense?: { dim: number; modelId: string }, parts?: { lexical: Bm25Index; vectors?: VectorIndex; docs: DocInfo[] }) {
+  constructor(
+    dense?: { dim: number; modelId: string },
+    parts?: IndexParts,
+    /** The current text of a document (for `expand`); without it expansion is skipped. */
+    private readonly textOf?: (doc: DocInfo) => string | undefined,
+  ) {
     this.lexical = parts?.lexical ?? new Bm25Index();
+    this.docField = parts?.docField ?? new Bm25Index();
+    this.normalized = parts?.normalized ?? new Bm25Index();
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
     for (const d of parts?.docs ?? []) this.register(d);
-  }
-
-  private register(info: DocInfo): void {
-    this.docs.set(info.id, info);
-    for (const name of info.defines) {
-      let s = this.definers.get(name);
-      if (!s) this.definers.set(name, (s = new Set()));
-      s.add(info.id);
-    }
   }
 
   get size(): number {
@@ -88,15 +131,29 @@ export class HybridIndex {
     return this.docs.get(id);
   }
 
-  allDocs(): IterableIterator<DocInfo> {
-    return this.docs.values();
+  private register(info: DocInfo): void {
+    this.docs.set(info.id, info);
+    for (const name of info.defines) {
+      let s = this.definers.get(name);
+      if (!s) this.definers.set(name, (s = new Set()));
+      s.add(info.id);
+    }
+    const list = this.byFile.get(info.file);
+    if (!list) this.byFile.set(info.file, [info]);
+    else {
+      let i = list.length;
+      while (i > 0 && list[i - 1].startLine > info.startLine) i--;
+      list.splice(i, 0, info);
+    }
   }
 
   add(doc: DocInput): void {
     if (this.docs.has(doc.id)) this.remove(doc.id);
-    const { indexText, vector, ...info } = doc;
+    const { indexText, vector, code, docText, ...info } = doc;
     this.register(info);
     this.lexical.add(doc.id, lexicalTerms(indexText));
+    this.docField.add(doc.id, lexicalTerms(docText ?? doc.defines.join(' ')));
+    this.normalized.add(doc.id, normalizedTerms(code ?? indexText));
     if (vector && this.vectors) this.vectors.add(doc.id, vector);
   }
 
@@ -105,11 +162,19 @@ export class HybridIndex {
     if (!info) return;
     this.docs.delete(id);
     this.lexical.remove(id);
+    this.docField.remove(id);
+    this.normalized.remove(id);
     this.vectors?.remove(id);
     for (const name of info.defines) {
       const s = this.definers.get(name);
       s?.delete(id);
       if (s && s.size === 0) this.definers.delete(name);
+    }
+    const list = this.byFile.get(info.file);
+    if (list) {
+      const rest = list.filter((d) => d.id !== id);
+      if (rest.length) this.byFile.set(info.file, rest);
+      else this.byFile.delete(info.file);
     }
   }
 
@@ -119,46 +184,145 @@ export class HybridIndex {
     return s && s.size <= MAX_DEFINITIONS_PER_NAME ? [...s] : [];
   }
 
+  /** The document after `id` in its file, if any. */
+  successorOf(id: number): DocInfo | undefined {
+    const info = this.docs.get(id);
+    if (!info) return undefined;
+    const list = this.byFile.get(info.file)!;
+    const i = list.indexOf(info);
+    return i >= 0 ? list[i + 1] : undefined;
+  }
+
   search(q: RetrievalQuery, qVec: Float32Array | undefined, opts: SearchOptions): Hit[] {
     const w = { ...DEFAULT_WEIGHTS, ...opts.weights };
     const depth = opts.depth ?? 100;
     const accept = opts.accept;
     const lists: [string, number, number[]][] = [];
+    const ids = (r: { id: number }[]) => r.map((x) => x.id);
     const prefix = q.file ? `${q.file}\n` : '';
-    if (w.bm25 > 0) lists.push(['bm25', w.bm25, this.lexical.search(lexicalTerms(prefix + q.window), depth, accept).map((r) => r.id)]);
-    if (w.recent > 0) lists.push(['recent', w.recent, this.lexical.search(lexicalTerms(prefix + q.trimmed), depth, accept).map((r) => r.id)]);
+    let recentIds: number[] | undefined;
+    if (w.bm25 > 0) lists.push(['bm25', w.bm25, ids(this.lexical.search(lexicalTerms(prefix + q.window), depth, accept))]);
+    if (w.recent > 0 || w.next > 0 || w.expand > 0) {
+      recentIds = ids(this.lexical.search(lexicalTerms(prefix + q.trimmed), depth, accept));
+      if (w.recent > 0) lists.push(['recent', w.recent, recentIds]);
+    }
     if (w.dense > 0 && qVec && this.vectors && this.vectors.size > 0) {
       const found = this.vectors.search(qVec, accept ? depth * 2 : depth);
       lists.push(['dense', w.dense, found.map((r) => r.id).filter((id) => !accept || accept(id)).slice(0, depth)]);
     }
-    if (w.symbol > 0) {
-      const ids: number[] = [];
-      const seen = new Set<number>();
-      for (const name of q.identifiers) {
-        for (const id of this.definitionsOf(name)) {
-          if (seen.has(id) || (accept && !accept(id))) continue;
-          seen.add(id);
-          ids.push(id);
-        }
-        if (ids.length >= depth) break;
-      }
-      lists.push(['symbol', w.symbol, ids]);
+    if (w.symbol > 0) lists.push(['symbol', w.symbol, this.symbolList(q, depth, accept)]);
+    if (w.intent > 0 && q.intent) {
+      const terms = lexicalTerms(q.intent);
+      lists.push(['intent', w.intent, rrfMerge([ids(this.docField.search(terms, depth, accept)), ids(this.lexical.search(terms, depth, accept))]).slice(0, depth)]);
     }
+    if (w.docField > 0) lists.push(['docField', w.docField, ids(this.docField.search(lexicalTerms(q.trimmed), depth, accept))]);
+    if (w.normalized > 0) {
+      const bound = boundNames(q.window);
+      lists.push(['normalized', w.normalized, ids(this.normalized.search(normalizedTerms(q.trimmed, bound), depth, accept))]);
+    }
+    if (w.next > 0 && recentIds) {
+      const out: number[] = [];
+      for (const id of recentIds.slice(0, 20)) {
+        const succ = this.successorOf(id);
+        if (succ && (!accept || accept(succ.id)) && !out.includes(succ.id)) out.push(succ.id);
+      }
+      lists.push(['next', w.next, out]);
+    }
+    if (w.expand > 0 && recentIds?.length && this.textOf) {
+      const continuation = this.continuationOf(recentIds[0], q.trimmed);
+      if (continuation) lists.push(['expand', w.expand, ids(this.lexical.search(lexicalTerms(continuation), depth, accept))]);
+    }
+
     const fused = new Map<number, { score: number; signals: Record<string, number> }>();
-    for (const [name, weight, ids] of lists) {
-      ids.forEach((id, i) => {
+    for (const [name, weight, list] of lists) {
+      list.forEach((id, i) => {
         let e = fused.get(id);
         if (!e) fused.set(id, (e = { score: 0, signals: {} }));
         e.score += weight / (w.rrfK + i + 1);
         e.signals[name] = i + 1;
       });
     }
+    const boost = w.rerank > 0 ? this.structuralBoost(q, opts.recentFiles ?? []) : undefined;
     const hits: Hit[] = [];
     for (const [id, e] of fused) {
       const info = this.docs.get(id);
-      if (info) hits.push({ ...info, score: e.score, signals: e.signals });
+      if (!info) continue;
+      const b = boost?.(info) ?? 0;
+      if (b > 0) e.signals.rerank = Math.round(b * 100) / 100;
+      hits.push({ ...info, score: e.score * (1 + w.rerank * b), signals: e.signals });
     }
     hits.sort((a, b) => b.score - a.score || a.id - b.id);
     return hits.slice(0, opts.k);
   }
+
+  private symbolList(q: RetrievalQuery, depth: number, accept?: (id: number) => boolean): number[] {
+    const out: number[] = [];
+    const seen = new Set<number>();
+    for (const name of q.identifiers) {
+      for (const id of this.definitionsOf(name)) {
+        if (seen.has(id) || (accept && !accept(id))) continue;
+        seen.add(id);
+        out.push(id);
+      }
+      if (out.length >= depth) break;
+    }
+    return out;
+  }
+
+  /**
+   * The lines that follow, in document `id`, the line most like the last query line: what code
+   * like the user's went on to do there (a hypothetical continuation, without a model).
+   */
+  private continuationOf(id: number, trimmed: string): string | undefined {
+    const info = this.docs.get(id);
+    const text = info && this.textOf!(info);
+    if (!text) return undefined;
+    const lastLine = trimmed.split('\n').filter((l) => l.trim()).pop();
+    if (!lastLine) return undefined;
+    const want = new Set(lexicalTerms(lastLine));
+    if (!want.size) return undefined;
+    const lines = text.split('\n');
+    let best = -1, bestScore = 0;
+    lines.forEach((l, i) => {
+      const terms = lexicalTerms(l);
+      const s = terms.filter((t) => want.has(t)).length / Math.max(want.size, 1);
+      if (s > bestScore) { bestScore = s; best = i; }
+    });
+    if (best < 0 || bestScore < 0.5) return undefined;
+    let cont = lines.slice(best + 1, best + 1 + EXPANSION_LINES);
+    if (cont.length < EXPANSION_LINES) {
+      const succ = this.successorOf(id);
+      const more = succ && this.textOf!(succ);
+      if (more) cont = cont.concat(more.split('\n').slice(0, EXPANSION_LINES - cont.length));
+    }
+    const out = cont.join('\n');
+    return out.trim() ? out : undefined;
+  }
+
+  /** 1 for files the current file imports, 0.5 for recent files, 0.3 for its directory. */
+  private structuralBoost(q: RetrievalQuery, recentFiles: string[]): (d: DocInfo) => number {
+    const dir = path.posix.dirname(q.file);
+    const cache = new Map<string, number>();
+    const recent = new Set(recentFiles);
+    return (d) => {
+      let b = cache.get(d.file);
+      if (b === undefined) {
+        b = 0;
+        if (d.file !== q.file) {
+          if (q.imports.some((src) => importMatches(q.file, src, d.file))) b = 1;
+          else if (recent.has(d.file)) b = 0.5;
+          else if (path.posix.dirname(d.file) === dir) b = 0.3;
+        }
+        cache.set(d.file, b);
+      }
+      return b;
+    };
+  }
+}
+
+/** Plain RRF of several ranked id lists (used inside one signal). */
+function rrfMerge(lists: number[][]): number[] {
+  const score = new Map<number, number>();
+  for (const l of lists) l.forEach((id, i) => score.set(id, (score.get(id) ?? 0) + 1 / (60 + i)));
+  return [...score.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
 }

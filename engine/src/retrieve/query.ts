@@ -23,6 +23,23 @@ export interface RetrievalQuery {
   intent?: string;
   /** Identifiers near the cursor, most recent first, unique. */
   identifiers: string[];
+  /** Module specifiers the current file imports (for the structural rerank). */
+  imports: string[];
+}
+
+const IMPORT_SOURCES = [
+  /^\s*from\s+([.\w]+)\s+import\b/gm, // python: from a.b import c
+  /^\s*import\s+([\w.]+)(?:\s+as\s+\w+)?\s*$/gm, // python: import a.b
+  /\bfrom\s+['"]([^'"]+)['"]/g, // ES: import … from 'x'
+  /\bimport\s+['"]([^'"]+)['"]/g, // ES: import 'x'
+  /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g, // CommonJS
+];
+
+/** Module specifiers imported by a source text. */
+export function importSources(text: string): string[] {
+  const out = new Set<string>();
+  for (const re of IMPORT_SOURCES) for (const m of text.matchAll(re)) out.add(m[1]);
+  return [...out];
 }
 
 const COMMENT_LINE = /^\s*(#|\/\/|\*|\/\*\*?|""")/;
@@ -65,6 +82,7 @@ export function buildQuery(file: string, prefix: string, opts: QueryOptions = {}
     trimmed: trimmedLines.join('\n'),
     intent: intentBeforeCursor(lines),
     identifiers: ids,
+    imports: importSources(prefix),
   };
 }
 

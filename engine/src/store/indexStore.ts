@@ -3,7 +3,8 @@
 //   chunks.json     the file table (content hash, size, mtime, chunk ids) and chunk records
 //                   (file, range, kind, name, signature, defines, calls) — no chunk text: a
 //                   (file, range, hash) reference serves, the text is read from the file on demand
-//   lexical.bin     the BM25 index (engine/src/lexical/bm25.ts format)
+//   lexical.bin, lexical-doc.bin, lexical-norm.bin
+//                   the BM25 fields: code, names/signatures/docs, normalised structure (bm25.ts format)
 //   vectors/        the vector index (engine/src/vector, its own checksummed header)
 // Every file is written atomically (temp + fsync + rename). The manifest is the commit point: a
 // directory whose files do not match the manifest's digests is reported and rebuilt, never trusted.
@@ -57,9 +58,12 @@ interface Manifest {
   digests: Record<string, string>;
 }
 
-export interface LoadedStore {
+/** The lexical fields and the file each is stored in. */
+export const LEXICAL_FILES = { lexical: 'lexical.bin', docField: 'lexical-doc.bin', normalized: 'lexical-norm.bin' } as const;
+export type LexicalFields = Record<keyof typeof LEXICAL_FILES, Bm25Index>;
+
+export interface LoadedStore extends LexicalFields {
   data: StoreData;
-  lexical: Bm25Index;
   vectors?: VectorIndex;
 }
 
@@ -108,13 +112,16 @@ export class IndexStore {
     };
     const chunksBuf = read('chunks.json');
     if (typeof chunksBuf === 'string') return { error: chunksBuf };
-    const lexBuf = read('lexical.bin');
-    if (typeof lexBuf === 'string') return { error: lexBuf };
+    const fields: Partial<LexicalFields> = {};
     let data: StoreData;
-    let lexical: Bm25Index;
     try {
       data = JSON.parse(chunksBuf.toString('utf8')) as StoreData;
-      lexical = Bm25Index.deserialize(lexBuf);
+      for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
+        const buf = read(name);
+        if (typeof buf === 'string') return { error: buf };
+        fields[field] = Bm25Index.deserialize(buf);
+        if (fields[field]!.size !== data.chunks.length) return { error: `${name} holds ${fields[field]!.size} documents for ${data.chunks.length} chunks` };
+      }
     } catch (e) {
       return { error: `index files are inconsistent (${(e as Error).message})` };
     }
@@ -125,19 +132,22 @@ export class IndexStore {
       vectors = v;
       if (vectors.size !== data.chunks.length) return { error: `vector index holds ${vectors.size} vectors for ${data.chunks.length} chunks` };
     }
-    if (lexical.size !== data.chunks.length) return { error: `lexical index holds ${lexical.size} documents for ${data.chunks.length} chunks` };
-    return { data, lexical, vectors };
+    return { data, ...(fields as LexicalFields), vectors };
   }
 
-  save(data: StoreData, lexical: Bm25Index, vectors: VectorIndex | undefined, modelId: string | null, dim: number): void {
+  save(data: StoreData, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number): void {
     fs.mkdirSync(this.dir, { recursive: true });
     // Invalidate first: a crash between the writes below leaves a manifest that no longer matches.
     const manifestPath = path.join(this.dir, 'manifest.json');
     const chunksBuf = Buffer.from(JSON.stringify(data));
-    const lexBuf = lexical.serialize();
+    const digests: Record<string, string> = { 'chunks.json': sha256(chunksBuf) };
     if (vectors) vectors.save(path.join(this.dir, 'vectors'));
     writeFileAtomic(path.join(this.dir, 'chunks.json'), chunksBuf);
-    writeFileAtomic(path.join(this.dir, 'lexical.bin'), lexBuf);
+    for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
+      const buf = lexical[field].serialize();
+      writeFileAtomic(path.join(this.dir, name), buf);
+      digests[name] = sha256(buf);
+    }
     const manifest: Manifest = {
       format: STORE_FORMAT_VERSION,
       modelId,
@@ -145,7 +155,7 @@ export class IndexStore {
       files: Object.keys(data.files).length,
       chunks: data.chunks.length,
       savedAt: new Date().toISOString(),
-      digests: { 'chunks.json': sha256(chunksBuf), 'lexical.bin': sha256(lexBuf) },
+      digests,
     };
     writeFileAtomic(manifestPath, JSON.stringify(manifest, null, 1));
   }

@@ -13,12 +13,12 @@ export class EngineSystem extends FragmentSystem {
   private engine: Engine | undefined;
   private indexDir = '';
   private stats: Record<string, number> = {};
-  /** Time of the last `retrieve` alone (the file update before it is indexing, not querying). */
-  lastQueryMs = 0;
 
   constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning) {
     super(opts);
   }
+
+  lastQueryMs: Record<string, number> = {};
 
   override async indexRepo(repo: Repo, docs: Parameters<FragmentSystem['indexRepo']>[1]): Promise<void> {
     await super.indexRepo(repo, docs);
@@ -27,7 +27,7 @@ export class EngineSystem extends FragmentSystem {
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
     this.engine = await Engine.open({
-      root: repo.root, indexDir: this.indexDir, modelDir: this.modelDir, dense: this.modelDir !== 'none',
+      root: repo.root, indexDir: this.indexDir, modelDir: this.modelDir === 'none' ? undefined : this.modelDir, dense: this.modelDir !== 'none',
       extensions: LANGUAGE_EXTENSIONS[repo.language],
     }, this.tuning);
     const s = await this.engine.indexAll();
@@ -46,15 +46,20 @@ export class EngineSystem extends FragmentSystem {
     return this.stats;
   }
 
-  async context(task: Task): Promise<string[]> {
+  async context(task: Task): Promise<Record<string, string[]> | string[]> {
     const engine = this.engine!;
     await engine.updateFile(task.file, task.left_context);
-    const t0 = performance.now();
-    const hits = await engine.retrieve({ file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line }, { k: 20 });
-    this.lastQueryMs = performance.now() - t0;
+    const out: Record<string, string[]> = {};
+    const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
+    for (const [name, weights] of this.weightSets) {
+      const t0 = performance.now();
+      const hits = await engine.retrieve(state, { k: 20 }, { ...this.tuning.weights, ...weights });
+      this.lastQueryMs[name] = performance.now() - t0;
+      // The same exclusion as every other system: nothing overlapping the query window.
+      out[name] = hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);
+    }
     await engine.updateFile(task.file);
-    // The same exclusion as every other system: nothing overlapping the query window.
-    return hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);
+    return this.outputs ? out : out[this.name];
   }
 
   async close(): Promise<void> {

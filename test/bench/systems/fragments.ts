@@ -2,7 +2,7 @@
 // its file path plus its own lines, nothing else (the README's fair-play rule), so no call-graph
 // enrichment here: that is measured by protocol C, through the product's own index.
 import { OnnxEmbedder } from '../../../engine/src/embed';
-import { HybridIndex, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
+import { DEFAULT_WEIGHTS, HybridIndex, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
 import { buildQuery, pathPrefix, type QueryOptions } from '../../../engine/src/retrieve/query';
 import type { Repo, Task } from '../split';
 import type { BenchSystem, FragmentDoc } from './system';
@@ -17,6 +17,12 @@ export function definedNames(text: string): string[] {
     if (n && !KEYWORDS.has(n)) out.add(n);
   }
   return [...out];
+}
+
+/** The doc field of a fragment: its comment and docstring lines and the names it defines. */
+function docLines(text: string, defines: string[]): string {
+  const comments = text.split('\n').filter((l) => /^\s*(#|\/\/|\*|\/\*|"""|''')/.test(l));
+  return [...defines, ...comments].join('\n');
 }
 
 /** Embeddings cached by text: task-file fragments repeat across tasks of the same file. */
@@ -37,16 +43,28 @@ export class EmbeddingCache {
 export interface FragmentSystemOptions {
   name: string;
   weights: Partial<FusionWeights>;
+  /** Further weight sets reported under their own names from the same index (ablations). */
+  variants?: Record<string, Partial<FusionWeights>>;
   embeddings?: EmbeddingCache;
   query?: QueryOptions;
 }
 
 export class FragmentSystem implements BenchSystem {
   readonly name: string;
+  readonly outputs?: string[];
+  protected readonly weightSets: [string, Partial<FusionWeights>][];
   private index!: HybridIndex;
+  private readonly texts = new Map<number, string>();
 
-  constructor(private readonly opts: FragmentSystemOptions) {
+  constructor(protected readonly opts: FragmentSystemOptions) {
     this.name = opts.name;
+    this.weightSets = [[opts.name, opts.weights], ...Object.entries(opts.variants ?? {})];
+    if (opts.variants) this.outputs = this.weightSets.map(([n]) => n);
+  }
+
+  /** Whether any weight set uses the dense signal (else nothing is embedded). */
+  protected get usesDense(): boolean {
+    return !!this.opts.embeddings && this.weightSets.some(([, w]) => (w.dense ?? DEFAULT_WEIGHTS.dense) > 0);
   }
 
   private docText(d: FragmentDoc): string {
@@ -55,28 +73,36 @@ export class FragmentSystem implements BenchSystem {
 
   async indexRepo(_repo: Repo, docs: FragmentDoc[]): Promise<void> {
     const e = this.opts.embeddings?.embedder;
-    this.index = new HybridIndex(e ? { dim: e.dim, modelId: e.modelId } : undefined);
+    this.texts.clear();
+    this.index = new HybridIndex(e ? { dim: e.dim, modelId: e.modelId } : undefined, undefined, (d) => this.texts.get(d.id));
     await this.addDocs(docs);
   }
 
   async addDocs(docs: FragmentDoc[]): Promise<void> {
     const texts = docs.map((d) => this.docText(d));
-    const vecs = this.opts.embeddings && (this.opts.weights.dense ?? 1) > 0 ? await this.opts.embeddings.embed(texts) : undefined;
-    docs.forEach((d, i) => this.index.add({
-      id: d.id, file: d.file, startLine: d.startLine, endLine: d.endLine, kind: 'window',
-      defines: definedNames(d.text), indexText: texts[i], vector: vecs?.[i],
-    }));
+    const vecs = this.usesDense ? await this.opts.embeddings!.embed(texts) : undefined;
+    docs.forEach((d, i) => {
+      this.texts.set(d.id, d.text);
+      const defines = definedNames(d.text);
+      this.index.add({
+        id: d.id, file: d.file, startLine: d.startLine, endLine: d.endLine, kind: 'window',
+        defines, indexText: texts[i], code: d.text, docText: docLines(d.text, defines), vector: vecs?.[i],
+      });
+    });
   }
 
   async removeDocs(ids: number[]): Promise<void> {
-    for (const id of ids) this.index.remove(id);
+    for (const id of ids) {
+      this.index.remove(id);
+      this.texts.delete(id);
+    }
   }
 
-  async rank(task: Task, k: number): Promise<number[]> {
+  async rank(task: Task, k: number): Promise<number[] | Record<string, number[]>> {
     const q = buildQuery(task.file, task.prefix_lines.join('\n') + '\n', this.opts.query, task.language);
-    const vec = this.opts.embeddings && (this.opts.weights.dense ?? 1) > 0
-      ? (await this.opts.embeddings.embed([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0]
-      : undefined;
-    return this.index.search(q, vec, { k, weights: this.opts.weights }).map((h) => h.id);
+    const vec = this.usesDense ? (await this.opts.embeddings!.embed([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0] : undefined;
+    const out: Record<string, number[]> = {};
+    for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights }).map((h) => h.id);
+    return this.outputs ? out : out[this.name];
   }
 }

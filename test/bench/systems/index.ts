@@ -6,10 +6,27 @@ import * as path from 'path';
 import { OnnxEmbedder } from '../../../engine/src/embed';
 import { EmbeddingCache, FragmentSystem } from './fragments';
 import { EngineSystem } from './engine';
+import { CORE_WEIGHTS, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 const DEFAULT_REFERENCE_MODEL = path.join(REPO_ROOT, 'models/reference-use-lite');
+
+/** The weight a stage gets when an ablation turns it on. */
+export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, normalized: 0.4, next: 0.4, expand: 0.4, rerank: 0.5 };
+
+/**
+ * `--ablation`: the engine of the core issue (`core`), each later stage added to it alone
+ * (`core+S`), each core signal removed from it (`core-S`), and the chosen default (`engine`),
+ * all from one index and one task loop.
+ */
+export function ablationVariants(base: Partial<FusionWeights>): Record<string, Partial<FusionWeights>> {
+  const core = { ...CORE_WEIGHTS, ...base };
+  const out: Record<string, Partial<FusionWeights>> = { 'engine:core': core };
+  for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
+  for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
+  return out;
+}
 
 /** Weight overrides from the command line: `--w-bm25 0.5 --w-dense 1`. */
 function weightArgs(argv: string[]): Record<string, number> {
@@ -49,7 +66,10 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
     else if (n === 'dense-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
     else if (n === 'engine-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: overrides }));
     else if (n === 'dense') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(model()), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
-    else if (n === 'engine') out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides }, model(), { weights: overrides }));
+    else if (n === 'engine') {
+      const variants = opts.flags.has('--ablation') ? ablationVariants(overrides) : undefined;
+      out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants }, model(), { weights: overrides }));
+    }
     else if (n === 'engine-nodense') out.push(new EngineSystem({ name: n, weights: { ...overrides, dense: 0 } }, 'none', { weights: { ...overrides, dense: 0 } }));
     else throw new Error(`unknown system '${n}' (known: ${SYSTEM_NAMES.join(', ')})`);
   }

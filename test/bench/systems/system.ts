@@ -16,15 +16,21 @@ export interface BenchSystem {
   /** Protocol A/C: the task file's fragments change per task. */
   addDocs(docs: FragmentDoc[]): Promise<void>;
   removeDocs(ids: number[]): Promise<void>;
-  /** Best-first document ids for the task's query. */
-  rank(task: Task, k: number, editorPrefix?: string): Promise<number[]>;
+  /**
+   * Names under which results are reported. A system with several variants (e.g. the engine with
+   * each stage on and off) reports one result per variant from the same index and the same task
+   * loop, so variants are compared under identical conditions. Default: [name].
+   */
+  readonly outputs?: string[];
+  /** Best-first document ids for the task's query (per output name when it has variants). */
+  rank(task: Task, k: number): Promise<number[] | Record<string, number[]>>;
   /**
    * Protocol C override: the system builds its own context from the leak-free editor state
    * (the engine does, through its product path). When absent the harness ranks fragments.
    */
-  context?(task: Task, budgetTokens: number): Promise<string[]>;
+  context?(task: Task, budgetTokens: number): Promise<string[] | Record<string, string[]>>;
   /** When set by `context`, the query time alone (excluding editor-state updates). */
-  lastQueryMs?: number;
+  lastQueryMs?: number | Record<string, number>;
   /** Bytes the system's index would take on disk (0 when it keeps nothing). */
   indexBytes?(): number;
   close?(): Promise<void>;

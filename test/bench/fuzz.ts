@@ -238,8 +238,8 @@ export function buildBadTree(r: () => number, opts: { big: boolean; parent?: str
   write('good/line\nbreak.js', 'function lineBreakInName() { return 2; }\n');
   write('good/unknown.xyz', 'some text in an unknown format\n');
   write('good/no-extension', 'plain text file without extension\n');
-  write('good/deep-brackets.ts', 'const x = ' + '['.repeat(5000) + ']'.repeat(5000) + ';\n');
-  write('good/lines-100k.py', Array.from({ length: opts.big ? 100_000 : 20_000 }, (_, i) => `x${i % 13} = ${i}`).join('\n') + '\n');
+  write('good/deep-brackets.ts', 'const x = ' + '[\n'.repeat(5000) + ']\n'.repeat(5000) + ';\n');
+  write('good/lines-100k.py', Array.from({ length: opts.big ? 100_000 : 20_000 }, (_, i) => `x${i % 13}=1`).join('\n') + '\n');
   write('bad/random.bin', randomBytes(r, 4096), 'binary');
   write('bad/random-no-ext', Buffer.concat([Buffer.from('abc'), Buffer.alloc(3), randomBytes(r, 512)]), 'binary');
   write('bad/nul-in-code.ts', Buffer.concat([Buffer.from('function a() {\n'), Buffer.alloc(1), Buffer.from('}\n')]), 'binary');

@@ -126,3 +126,23 @@ export function percentile(xs: number[], p: number): number {
   const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
   return Math.round(s[i] * 100) / 100;
 }
+
+// ---- Protocol E: completion quality -------------------------------------------------------------
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Exact match and edit similarity of a completion against the target, both stripped. */
+export function scoreCompletion(completion: string, target: string): { em: number; es: number } {
+  const c = completion.trim(), t = target.trim();
+  const max = Math.max(c.length, t.length);
+  return { em: c === t ? 1 : 0, es: max === 0 ? 1 : 1 - levenshtein(c, t) / max };
+}

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { getEncoding } from 'js-tiktoken';
 import { loadRepo, loadTasks, languageFamily, splitLines, type Repo, type Task } from './split';
 import {
-  cursorAlignedFragments, excludedA, gridFragments, percentile, rankMetrics, rankOfPositive, scoreContext,
+  cursorAlignedFragments, excludedA, gridFragments, percentile, rankMetrics, rankOfPositive, scoreCompletion, scoreContext,
   type Fragment, type RankMetrics,
 } from './protocols';
 import type { BenchSystem, FragmentDoc } from './systems/system';
@@ -56,6 +56,13 @@ export function cutToBudget(snippets: string[], budgetTokens: number): string {
   return parts.join('\n');
 }
 
+interface CompletionAcc {
+  em: Map<string, number[]>;
+  es: Map<string, number[]>;
+  offered: Map<string, number[]>;
+  ms: number[];
+}
+
 interface SystemAcc {
   ranksA: Map<string, number[]>;
   ranksB: Map<string, number[]>;
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
   const repoNames = [...new Set(tasks.map((t) => t.repo))];
   const systems = await createSystems(args.systems, args.factory);
   const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
+  const completionAcc = new Map<string, CompletionAcc>();
   const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
     ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], indexS: 0,
   }]));
@@ -158,6 +166,18 @@ async function main(): Promise<void> {
           if (sc.newIdRecall !== undefined) push(a.newIdRec, groups, sc.newIdRecall);
         }
         await sys.addDocs(taskGrid);
+        // Protocol E: the built-in completion (leak-free state, like C).
+        if (sys.complete) {
+          for (const [o, c] of Object.entries(await sys.complete(task))) {
+            let e = completionAcc.get(o);
+            if (!e) completionAcc.set(o, (e = { em: new Map(), es: new Map(), offered: new Map(), ms: [] }));
+            const sc = scoreCompletion(c.text, task.target);
+            push(e.em, groups, sc.em);
+            push(e.es, groups, sc.es);
+            push(e.offered, groups, c.text.trim() ? 1 : 0);
+            e.ms.push(c.ms);
+          }
+        }
       }
     }
     console.log(`  ${repoName}: ${repoTasks.length} tasks done`);
@@ -182,6 +202,13 @@ async function main(): Promise<void> {
     };
   }
   for (const sys of systems) await sys.close?.();
+  const E: Record<string, unknown> = {};
+  for (const [name, e] of completionAcc) {
+    const groups: Record<string, unknown> = {};
+    for (const g of e.em.keys()) groups[g] = { em: mean(e.em.get(g)), es: mean(e.es.get(g)), offered: mean(e.offered.get(g)), n: e.em.get(g)!.length };
+    E[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
+  }
+  result.E = E;
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
   const md = renderMarkdown(result as never);

@@ -14,11 +14,24 @@ function matchDepth(lines: string[], i: number, before: string[]): number {
   return d;
 }
 
-export function completeFromContext(state: EditorState, hits: RetrievedChunk[]): CompletionResult | null {
+/** Lines of the current file above the window being matched, as a last-resort source. */
+function inFileSource(state: EditorState, prefixLines: string[]): RetrievedChunk | undefined {
+  const upTo = prefixLines.length - 3;
+  if (upTo < 2) return undefined;
+  return { file: state.file, startLine: 0, endLine: upTo - 1, kind: 'window', text: prefixLines.slice(0, upTo).join('\n'), score: 0, signals: { infile: 1 } };
+}
+
+/**
+ * Completes the cursor's line from `hits` (retrieved chunks, best first) and, after them, from the
+ * current file's own earlier lines. With `hits` empty this is the no-retrieval baseline.
+ */
+export function completeFromContext(state: EditorState, retrieved: RetrievedChunk[]): CompletionResult | null {
   const prefixLines = state.prefix.split('\n');
   const current = prefixLines.pop() ?? ''; // text typed on the cursor's line
   const before = prefixLines.map(norm).filter((l) => l.length > 0).slice(-3);
   if (!before.length) return null;
+  const own = inFileSource(state, prefixLines);
+  const hits = own ? [...retrieved, own] : retrieved;
   const typed = norm(current);
   let best: { text: string; depth: number; hit: RetrievedChunk; rank: number } | undefined;
   hits.forEach((hit, rank) => {

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine, type EngineTuning } from '../../../engine/src/engine';
+import { completeFromContext } from '../../../engine/src/complete/builtin';
 import { LANGUAGE_EXTENSIONS, type Repo, type Task } from '../split';
 import { FragmentSystem, type FragmentSystemOptions } from './fragments';
 
@@ -60,6 +61,23 @@ export class EngineSystem extends FragmentSystem {
     }
     await engine.updateFile(task.file);
     return this.outputs ? out : out[this.name];
+  }
+
+  async complete(task: Task): Promise<Record<string, { text: string; ms: number }>> {
+    const engine = this.engine!;
+    await engine.updateFile(task.file, task.left_context);
+    const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
+    const t0 = performance.now();
+    const withRetrieval = await engine.complete(state);
+    const ms = performance.now() - t0;
+    const t1 = performance.now();
+    const inFileOnly = completeFromContext(state, []);
+    const msInFile = performance.now() - t1;
+    await engine.updateFile(task.file);
+    return {
+      [`${this.name}:builtin`]: { text: withRetrieval?.text ?? '', ms },
+      [`${this.name}:builtin-no-retrieval`]: { text: inFileOnly?.text ?? '', ms: msInFile },
+    };
   }
 
   async close(): Promise<void> {

@@ -31,6 +31,11 @@ export interface BenchSystem {
   context?(task: Task, budgetTokens: number): Promise<string[] | Record<string, string[]>>;
   /** When set by `context`, the query time alone (excluding editor-state updates). */
   lastQueryMs?: number | Record<string, number>;
+  /**
+   * Protocol E: the system's completion for the leak-free editor state, per output name, with
+   * the time from request to answer (keystroke-to-items, without the editor's debounce).
+   */
+  complete?(task: Task): Promise<Record<string, { text: string; ms: number }>>;
   /** Bytes the system's index would take on disk (0 when it keeps nothing). */
   indexBytes?(): number;
   close?(): Promise<void>;

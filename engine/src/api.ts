@@ -44,6 +44,13 @@ export interface RetrieveOptions {
   /** Cut the result to this many tokens (4 characters per token). */
   budgetTokens?: number;
   signal?: AbortSignal;
+  /** A longer chunk is cut to its declaration line plus the window of lines that shares most with
+   *  the query (default 40), so a context budget holds more distinct chunks. */
+  maxLinesPerHit?: number;
+  /** Drop blank and comment-only lines from retrieved text (denser prompts). Default false. */
+  compact?: boolean;
+  /** At most this many chunks from one file (more files in the same budget). Default unlimited. */
+  maxPerFile?: number;
 }
 
 export interface CompletionResult {

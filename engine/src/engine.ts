@@ -13,15 +13,19 @@ import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan
 import { IndexStore, sha1, type StoreData, type StoredChunk, type StoredFile } from './store/indexStore';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromContext } from './complete/builtin';
+import { excerpt } from './retrieve/excerpt';
 import { defaultModelDir } from './modelPaths';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
 export interface EngineTuning {
   weights?: Partial<FusionWeights>;
   query?: QueryOptions;
-  /** A retrieved chunk longer than this many lines is cut to its first lines (signature, doc and
-   *  the start of the body), so a context budget holds more distinct chunks. Default 40. */
+  /** Default for RetrieveOptions.maxLinesPerHit. */
   maxLinesPerHit?: number;
+  /** Default for RetrieveOptions.compact. */
+  compact?: boolean;
+  /** Default for RetrieveOptions.maxPerFile. */
+  maxPerFile?: number;
 }
 
 interface Pending {
@@ -361,13 +365,19 @@ export class Engine {
     };
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     opts.signal?.throwIfAborted();
-    const hits = this.index.search(q, vec, { k: Math.max(k, 10), accept, weights, recentFiles: state.recentFiles });
+    const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights, recentFiles: state.recentFiles });
     const out: RetrievedChunk[] = [];
     let budget = opts.budgetTokens !== undefined ? opts.budgetTokens * 4 : Infinity;
+    const queryTerms = new Set(lexicalTerms(q.trimmed));
+    const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? 40, compact: opts.compact ?? this.tuning.compact ?? false };
+    const perFile = new Map<string, number>();
+    const maxPerFile = opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity;
     for (const h of hits) {
       if (out.length >= k || budget <= 0) break;
-      const maxLines = this.tuning.maxLinesPerHit ?? 40;
-      let text = this.linesOf(h.file).slice(h.startLine, Math.min(h.endLine + 1, h.startLine + maxLines)).join('\n');
+      const n = perFile.get(h.file) ?? 0;
+      if (n >= maxPerFile) continue;
+      perFile.set(h.file, n + 1);
+      let text = excerpt(this.linesOf(h.file).slice(h.startLine, h.endLine + 1), queryTerms, packing);
       if (text.length > budget) text = text.slice(0, budget);
       budget -= text.length;
       out.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });

@@ -85,6 +85,13 @@ export interface SearchOptions {
   depth?: number;
   /** Recently edited/opened files (rerank). */
   recentFiles?: string[];
+  /**
+   * Whether `next` and `expand` may follow documents of the current file to what comes after
+   * them (default true). The benchmark's fragment protocols turn it off: there the current file
+   * on disk holds the lines after the cursor, and chaining into them would represent a fragment
+   * by its neighbour's lines, which the fair-play rule forbids.
+   */
+  chainInCurrentFile?: boolean;
 }
 
 /** A name defined in more documents than this says nothing about which one is meant. */
@@ -220,16 +227,18 @@ export class HybridIndex {
       const bound = boundNames(q.window);
       lists.push(['normalized', w.normalized, ids(this.normalized.search(normalizedTerms(q.trimmed, bound), depth, accept))]);
     }
+    const chainable = (id: number) => opts.chainInCurrentFile !== false || this.docs.get(id)?.file !== q.file;
     if (w.next > 0 && recentIds) {
       const out: number[] = [];
-      for (const id of recentIds.slice(0, 20)) {
+      for (const id of recentIds.filter(chainable).slice(0, 20)) {
         const succ = this.successorOf(id);
         if (succ && (!accept || accept(succ.id)) && !out.includes(succ.id)) out.push(succ.id);
       }
       lists.push(['next', w.next, out]);
     }
-    if (w.expand > 0 && recentIds?.length && this.textOf) {
-      const continuation = this.continuationOf(recentIds[0], q.trimmed);
+    const expandFrom = w.expand > 0 && this.textOf ? recentIds?.find(chainable) : undefined;
+    if (expandFrom !== undefined) {
+      const continuation = this.continuationOf(expandFrom, q.trimmed, chainable);
       if (continuation) lists.push(['expand', w.expand, ids(this.lexical.search(lexicalTerms(continuation), depth, accept))]);
     }
 
@@ -273,7 +282,7 @@ export class HybridIndex {
    * The lines that follow, in document `id`, the line most like the last query line: what code
    * like the user's went on to do there (a hypothetical continuation, without a model).
    */
-  private continuationOf(id: number, trimmed: string): string | undefined {
+  private continuationOf(id: number, trimmed: string, chainable: (id: number) => boolean): string | undefined {
     const info = this.docs.get(id);
     const text = info && this.textOf!(info);
     if (!text) return undefined;
@@ -292,7 +301,7 @@ export class HybridIndex {
     let cont = lines.slice(best + 1, best + 1 + EXPANSION_LINES);
     if (cont.length < EXPANSION_LINES) {
       const succ = this.successorOf(id);
-      const more = succ && this.textOf!(succ);
+      const more = succ && chainable(succ.id) && this.textOf!(succ);
       if (more) cont = cont.concat(more.split('\n').slice(0, EXPANSION_LINES - cont.length));
     }
     const out = cont.join('\n');

@@ -40,11 +40,14 @@ export class EmbeddingCache {
   }
 }
 
+/** A variant: fusion weights, plus how the product packs retrieved text (protocol C only). */
+export type Variant = Partial<FusionWeights> & { maxLinesPerHit?: number; compact?: boolean; maxPerFile?: number };
+
 export interface FragmentSystemOptions {
   name: string;
-  weights: Partial<FusionWeights>;
-  /** Further weight sets reported under their own names from the same index (ablations). */
-  variants?: Record<string, Partial<FusionWeights>>;
+  weights: Variant;
+  /** Further variants reported under their own names from the same index (ablations). */
+  variants?: Record<string, Variant>;
   embeddings?: EmbeddingCache;
   query?: QueryOptions;
 }
@@ -52,7 +55,7 @@ export interface FragmentSystemOptions {
 export class FragmentSystem implements BenchSystem {
   readonly name: string;
   readonly outputs?: string[];
-  protected readonly weightSets: [string, Partial<FusionWeights>][];
+  protected readonly weightSets: [string, Variant][];
   private index!: HybridIndex;
   private readonly texts = new Map<number, string>();
 
@@ -102,7 +105,7 @@ export class FragmentSystem implements BenchSystem {
     const q = buildQuery(task.file, task.prefix_lines.join('\n') + '\n', this.opts.query, task.language);
     const vec = this.usesDense ? (await this.opts.embeddings!.embed([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0] : undefined;
     const out: Record<string, number[]> = {};
-    for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights }).map((h) => h.id);
+    for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights, chainInCurrentFile: false }).map((h) => h.id);
     return this.outputs ? out : out[this.name];
   }
 }

@@ -4,7 +4,7 @@ import { Bm25System } from './bm25';
 import { JaccardSystem } from './jaccard';
 import * as path from 'path';
 import { OnnxEmbedder } from '../../../engine/src/embed';
-import { EmbeddingCache, FragmentSystem } from './fragments';
+import { EmbeddingCache, FragmentSystem, type Variant } from './fragments';
 import { EngineSystem } from './engine';
 import { CORE_WEIGHTS, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
@@ -20,11 +20,16 @@ export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, no
  * (`core+S`), each core signal removed from it (`core-S`), and the chosen default (`engine`),
  * all from one index and one task loop.
  */
-export function ablationVariants(base: Partial<FusionWeights>): Record<string, Partial<FusionWeights>> {
+export function ablationVariants(base: Partial<FusionWeights>): Record<string, Variant> {
   const core = { ...CORE_WEIGHTS, ...base };
-  const out: Record<string, Partial<FusionWeights>> = { 'engine:core': core };
+  const out: Record<string, Variant> = { 'engine:core': core };
   for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
   for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
+  // Packing of the retrieved text (protocol C and the product's prompts; A/B are unaffected).
+  out['engine:core,lines20'] = { ...core, maxLinesPerHit: 20 };
+  out['engine:core,lines80'] = { ...core, maxLinesPerHit: 80 };
+  out['engine:core,compact'] = { ...core, compact: true };
+  out['engine:core,perfile2'] = { ...core, maxPerFile: 2 };
   return out;
 }
 

@@ -1,0 +1,31 @@
+// Packing retrieved chunks into a context budget: a long chunk is cut to the window of lines that
+// shares most with the query (behind its first line, the signature), and `compact` drops blank
+// and comment-only lines, so a fixed token budget carries more of the code the next line needs.
+import { lexicalTerms } from '../lexical/tokenize';
+
+export interface ExcerptOptions {
+  /** At most this many lines per chunk. */
+  maxLines: number;
+  /** Drop blank and comment-only lines. */
+  compact: boolean;
+}
+
+const COMMENT_ONLY = /^\s*(#|\/\/|\*|\/\*|\*\/)/;
+
+export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: ExcerptOptions): string {
+  let kept = opts.compact ? lines.filter((l, i) => i === 0 || (l.trim() !== '' && !COMMENT_ONLY.test(l))) : lines;
+  if (kept.length <= opts.maxLines) return kept.join('\n');
+  // Best window by query-term hits per line, keeping the first line (the declaration).
+  const hits = kept.map((l) => lexicalTerms(l).filter((t) => queryTerms.has(t)).length);
+  const width = opts.maxLines - 1;
+  let best = 1, sum = 0, bestSum = -1;
+  for (let i = 1; i < kept.length; i++) {
+    sum += hits[i];
+    if (i - width >= 1) sum -= hits[i - width];
+    const start = Math.max(1, i - width + 1);
+    if (i >= width && sum > bestSum) { bestSum = sum; best = start; }
+  }
+  if (bestSum <= 0) best = 1;
+  kept = [kept[0], ...kept.slice(best, best + width)];
+  return kept.join('\n');
+}

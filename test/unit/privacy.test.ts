@@ -1,0 +1,126 @@
+// Privacy on the index side: planted secrets (.env, a private key, credentials files, a secrets
+// config, and a source file the user put on the secret deny-list) must not reach any byte of the
+// index directory, and retrieve() must never return them — also after updateFile on those paths.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Engine } from '../../engine/src/engine';
+
+/** Distinctive strings that appear only in the secret files. */
+const SECRETS = {
+  env: 'sk_live_PLANTED_ENV_7f3a9c1e',
+  rsa: 'MIIEpAIBAAKCAQEAplantedRSAkey0123456789abcdef',
+  credentials: 'planted-credentials-client-secret-5521',
+  secretsYaml: 'planted_db_password_Zq81x',
+  userSecretSource: 'PLANTED_INTERNAL_SIGNING_SALT_90d1',
+  npmrc: 'npm_PLANTEDtoken4477',
+};
+
+function plantWorkspace(root: string): void {
+  const w = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  w('.env', `API_KEY=${SECRETS.env}\nDEBUG=1\n`);
+  w('deploy/id_rsa', `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.rsa}\n-----END RSA PRIVATE KEY-----\n`);
+  w('credentials.json', JSON.stringify({ client_id: 'abc', client_secret: SECRETS.credentials }, null, 2));
+  w('config/secrets.yaml', `database:\n  password: ${SECRETS.secretsYaml}\n`);
+  w('.npmrc', `//registry.npmjs.org/:_authToken=${SECRETS.npmrc}\n`);
+  // A source file the user listed in secretPatterns: code, so the chunker would happily index it.
+  w('src/internal/signing.ts', `export const SIGNING_SALT = '${SECRETS.userSecretSource}';\nexport function signRequest(body: string): string {\n  return body + SIGNING_SALT;\n}\n`);
+  // A link with an innocent name pointing at a secret file.
+  fs.symlinkSync('.env', path.join(root, 'config-link.ts'));
+  // Ordinary code that refers to the secrets by name (and must be indexed).
+  w('src/app.ts', `import { signRequest } from './internal/signing';\nexport function loadApiKey(): string {\n  return process.env.API_KEY ?? '';\n}\nexport function send(body: string): string {\n  return signRequest(body);\n}\n`);
+  w('src/db.py', `import os\n\ndef database_password():\n    """Reads the password from config/secrets.yaml at deploy time."""\n    return os.environ["DB_PASSWORD"]\n`);
+}
+
+/** Every file under `dir`, read whole (vectors included: a secret must not be there in any form we can grep). */
+function indexBytes(dir: string): Array<{ file: string; bytes: Buffer }> {
+  const out: Array<{ file: string; bytes: Buffer }> = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push({ file: path.relative(dir, p), bytes: fs.readFileSync(p) });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Substrings of each secret long enough to mean it leaked (lexical tokenisation splits on case and punctuation). */
+function needles(): string[] {
+  const out: string[] = [];
+  for (const s of Object.values(SECRETS)) {
+    out.push(s);
+    for (const part of s.split(/[_\-]/)) if (part.length >= 6 && !/^(planted|client|secret|internal|signing|password)$/i.test(part)) out.push(part);
+  }
+  return out;
+}
+
+function assertNoSecretBytes(indexDir: string): void {
+  const files = indexBytes(indexDir);
+  assert.ok(files.some((f) => f.file === 'chunks.json') && files.some((f) => f.file === 'lexical.bin'), `index written: ${files.map((f) => f.file)}`);
+  for (const { file, bytes } of files) {
+    const lower = bytes.toString('latin1').toLowerCase();
+    for (const n of needles()) assert.ok(!lower.includes(n.toLowerCase()), `index file ${file} contains ${JSON.stringify(n)}`);
+    for (const secretPath of ['id_rsa', 'credentials.json', 'secrets.yaml', '.npmrc', 'internal/signing.ts', 'config-link.ts']) {
+      assert.ok(!(file === 'chunks.json' && bytes.includes(`"${secretPath}"`)), `chunks.json names the secret file ${secretPath}`);
+    }
+  }
+}
+
+describe('privacy: secrets never reach the index', function () {
+  this.timeout(120_000);
+  let root: string;
+  let indexDir: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-privacy-'));
+    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-privacy-index-'));
+    plantWorkspace(root);
+  });
+  afterEach(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  for (const dense of [false, true]) {
+    it(`indexAll (dense ${dense ? 'on' : 'off'}): no index byte holds a secret, retrieve never returns one, skips say why`, async () => {
+      const engine = await Engine.open({ root, indexDir, dense, secretPatterns: ['src/internal/**'] });
+      const stats = await engine.indexAll();
+      const skipped = new Map(engine.skippedFiles().map((s) => [s.relPath, s.reason]));
+      for (const rel of ['.env', 'deploy/id_rsa', 'credentials.json', 'config/secrets.yaml', '.npmrc', 'src/internal/signing.ts', 'config-link.ts']) {
+        assert.strictEqual(skipped.get(rel), 'secret', `${rel}: ${skipped.get(rel)}`);
+      }
+      assert.strictEqual(stats.files, 2, 'only src/app.ts and src/db.py are indexed');
+      const queries = [...needles(), 'API_KEY', 'private key', 'client_secret', 'database password', 'signing salt SIGNING_SALT', 'authToken registry'];
+      for (const q of queries) {
+        const hits = await engine.retrieve(q, { k: 20 });
+        for (const h of hits) {
+          assert.ok(['src/app.ts', 'src/db.py'].includes(h.file), `query ${q} returned ${h.file}`);
+          for (const n of needles()) assert.ok(!h.text.includes(n), `query ${q} returned text with ${n}`);
+        }
+      }
+      // Editor-state queries from inside a secret file (the user has it open) must not surface it either.
+      const hits = await engine.retrieve({ file: 'src/internal/signing.ts', prefix: `export const SIGNING_SALT = '${SECRETS.userSecretSource}';\n`, line: 1 }, { k: 20 });
+      for (const h of hits) assert.notStrictEqual(h.file, 'src/internal/signing.ts');
+      await engine.close();
+      assertNoSecretBytes(indexDir);
+    });
+  }
+
+  it('updateFile on a secret path (saved or unsaved buffer) keeps it out of the index', async () => {
+    const engine = await Engine.open({ root, indexDir, dense: false, secretPatterns: ['src/internal/**'] });
+    await engine.indexAll();
+    await engine.updateFile('.env');
+    await engine.updateFile('src/internal/signing.ts', `export const OTHER = '${SECRETS.userSecretSource}';\n`);
+    await engine.updateFile('config/secrets.yaml', `password: ${SECRETS.secretsYaml}\n`);
+    for (const q of needles()) {
+      for (const h of await engine.retrieve(q, { k: 20 })) assert.ok(['src/app.ts', 'src/db.py'].includes(h.file), `${q} -> ${h.file}`);
+    }
+    await engine.close(); // flushes pending writes
+    assertNoSecretBytes(indexDir);
+  });
+});

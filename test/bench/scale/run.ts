@@ -147,6 +147,9 @@ async function main(): Promise<void> {
     if (!hits.length) emptyResults++;
   }
   const whileQuerying = memorySnapshot();
+  // Live memory (after a full GC): RSS above it while querying is per-query garbage V8 has not returned.
+  global.gc?.();
+  const liveAfterQueries = memorySnapshot();
   latencies.sort((a, b) => a - b);
 
   sampler.enter('reindex');
@@ -180,6 +183,7 @@ async function main(): Promise<void> {
     },
     memoryAfterIndex: afterIndex,
     memoryWhileQuerying: whileQuerying,
+    memoryLiveAfterQueries: liveAfterQueries,
     queryMs: {
       n: latencies.length,
       p50: percentile(latencies, 50),

@@ -1,0 +1,39 @@
+// `node --expose-gc out/test/bench/scale/breakdown.js INDEX_DIR`
+// Memory each part of a saved index costs once loaded (RSS / V8 heap / external deltas after a full
+// GC, loading the parts one by one), next to its size on disk: which component to shrink first.
+import * as fs from 'fs';
+import * as path from 'path';
+import { Bm25Index } from '../../../engine/src/lexical/bm25';
+import { VectorIndex } from '../../../engine/src/vector';
+
+const dir = process.argv[2];
+if (!dir || !global.gc) {
+  console.error('usage: node --expose-gc breakdown.js INDEX_DIR');
+  process.exit(2);
+}
+const mb = (b: number) => (b / 1048576).toFixed(1);
+const snap = () => {
+  global.gc!();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed, ext: m.external };
+};
+const keep: unknown[] = [];
+let prev = snap();
+function step(name: string, diskBytes: number, load: () => unknown): void {
+  keep.push(load());
+  const now = snap();
+  console.log(`${name.padEnd(18)} disk ${mb(diskBytes).padStart(7)} MB   rss +${mb(now.rss - prev.rss)}  heap +${mb(now.heap - prev.heap)}  external +${mb(now.ext - prev.ext)} MB`);
+  prev = now;
+}
+const size = (f: string) => (fs.existsSync(path.join(dir, f)) ? fs.statSync(path.join(dir, f)).size : 0);
+step('chunks.json', size('chunks.json'), () => JSON.parse(fs.readFileSync(path.join(dir, 'chunks.json'), 'utf8')));
+for (const f of fs.readdirSync(dir).filter((n) => /^lexical.*\.bin$/.test(n)).sort()) {
+  step(f, size(f), () => Bm25Index.deserialize(fs.readFileSync(path.join(dir, f))));
+}
+const vecMeta = path.join(dir, 'vectors', 'vectors.json');
+if (fs.existsSync(vecMeta)) {
+  const meta = JSON.parse(fs.readFileSync(vecMeta, 'utf8')) as { dim: number; modelId: string };
+  const bytes = fs.readdirSync(path.join(dir, 'vectors')).reduce((s, f) => s + size(path.join('vectors', f)), 0);
+  step('vectors/', bytes, () => VectorIndex.load(path.join(dir, 'vectors'), { dim: meta.dim, modelId: meta.modelId }));
+}
+console.log(`total rss ${mb(prev.rss)} MB (${keep.length} parts loaded)`);

@@ -47,6 +47,8 @@ export interface RetrieveOptions {
   /** A longer chunk is cut to its declaration line plus the window of lines that shares most with
    *  the query (default 40), so a context budget holds more distinct chunks. */
   maxLinesPerHit?: number;
+  /** How a long chunk is cut: 'best' window for the query (default) or its 'head'. */
+  excerpt?: 'best' | 'head';
   /** Drop blank and comment-only lines from retrieved text (denser prompts). Default false. */
   compact?: boolean;
   /** At most this many chunks from one file (more files in the same budget). Default unlimited. */

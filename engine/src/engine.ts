@@ -369,7 +369,7 @@ export class Engine {
     const out: RetrievedChunk[] = [];
     let budget = opts.budgetTokens !== undefined ? opts.budgetTokens * 4 : Infinity;
     const queryTerms = new Set(lexicalTerms(q.trimmed));
-    const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? 40, compact: opts.compact ?? this.tuning.compact ?? false };
+    const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? 40, compact: opts.compact ?? this.tuning.compact ?? false, mode: opts.excerpt };
     const perFile = new Map<string, number>();
     const maxPerFile = opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity;
     for (const h of hits) {

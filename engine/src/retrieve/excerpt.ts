@@ -8,6 +8,9 @@ export interface ExcerptOptions {
   maxLines: number;
   /** Drop blank and comment-only lines. */
   compact: boolean;
+  /** 'best': the declaration plus the window that shares most with the query (default);
+   *  'head': the first lines (how the engine packed context before the query stages). */
+  mode?: 'best' | 'head';
 }
 
 const COMMENT_ONLY = /^\s*(#|\/\/|\*|\/\*|\*\/)/;
@@ -15,6 +18,7 @@ const COMMENT_ONLY = /^\s*(#|\/\/|\*|\/\*|\*\/)/;
 export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: ExcerptOptions): string {
   let kept = opts.compact ? lines.filter((l, i) => i === 0 || (l.trim() !== '' && !COMMENT_ONLY.test(l))) : lines;
   if (kept.length <= opts.maxLines) return kept.join('\n');
+  if (opts.mode === 'head') return kept.slice(0, opts.maxLines).join('\n');
   // Best window by query-term hits per line, keeping the first line (the declaration).
   const hits = kept.map((l) => lexicalTerms(l).filter((t) => queryTerms.has(t)).length);
   const width = opts.maxLines - 1;

@@ -22,7 +22,8 @@ export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, no
  */
 export function ablationVariants(base: Partial<FusionWeights>): Record<string, Variant> {
   const core = { ...CORE_WEIGHTS, ...base };
-  const out: Record<string, Variant> = { 'engine:core': core };
+  // The engine as the core issue left it: core signals, chunks cut to their first 40 lines.
+  const out: Record<string, Variant> = { 'engine:issue2': { ...core, excerpt: 'head' }, 'engine:core': core };
   for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
   for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
   // Packing of the retrieved text (protocol C and the product's prompts; A/B are unaffected).
@@ -35,6 +36,7 @@ export function ablationVariants(base: Partial<FusionWeights>): Record<string, V
 
 /** Weight overrides from the command line: `--w-bm25 0.5 --w-dense 1`. */
 function weightArgs(argv: string[]): Record<string, number> {
+  // `--variant name:stage=w,stage=w` adds ad-hoc variants (tuning); handled in createSystems.
   const out: Record<string, number> = {};
   argv.forEach((a, i) => { if (a.startsWith('--w-')) out[a.slice(4)] = Number(argv[i + 1]); });
   return out;
@@ -72,7 +74,13 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
     else if (n === 'engine-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: overrides }));
     else if (n === 'dense') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(model()), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
     else if (n === 'engine') {
-      const variants = opts.flags.has('--ablation') ? ablationVariants(overrides) : undefined;
+      let variants = opts.flags.has('--ablation') ? ablationVariants(overrides) : undefined;
+      for (const spec of opts.argv.filter((_, i) => opts.argv[i - 1] === '--variant')) {
+        const [vname, body] = spec.split(':');
+        const v: Record<string, number> = {};
+        for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number(val); }
+        variants = { ...variants, [`engine:${vname}`]: { ...overrides, ...v } };
+      }
       out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants }, model(), { weights: overrides }));
     }
     else if (n === 'engine-nodense') out.push(new EngineSystem({ name: n, weights: { ...overrides, dense: 0 } }, 'none', { weights: { ...overrides, dense: 0 } }));

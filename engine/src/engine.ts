@@ -14,6 +14,7 @@ import { IndexStore, sha1, type StoreData, type StoredChunk, type StoredFile } f
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromContext } from './complete/builtin';
 import { excerpt } from './retrieve/excerpt';
+import { acquireWriterLock, type HeldLock } from './store/lock';
 import { defaultModelDir } from './modelPaths';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
@@ -59,6 +60,8 @@ export class Engine {
   private lastChanged = 0;
   private lastSeconds = 0;
   private dirty = false;
+  /** Held while this engine may write the index; absent when another process writes it. */
+  private lock: HeldLock | undefined;
   tuning: EngineTuning = {};
 
   private constructor(
@@ -79,6 +82,13 @@ export class Engine {
     }
     const engine = new Engine(opts, chunker, embedder, new IndexStore(opts.indexDir));
     engine.tuning = tuning;
+    fs.mkdirSync(opts.indexDir, { recursive: true });
+    const lock = acquireWriterLock(opts.indexDir);
+    if ('heldBy' in lock) {
+      log(`the index at ${opts.indexDir} is written by process ${lock.heldBy.pid} on ${lock.heldBy.hostname}; this engine reads it and keeps its own changes in memory`);
+    } else {
+      engine.lock = lock;
+    }
     engine.loadOrReset();
     return engine;
   }
@@ -91,8 +101,8 @@ export class Engine {
     const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0 };
     const loaded = this.store.load(expect);
     if ('error' in loaded) {
-      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it`);
-      this.store.clear();
+      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
+      if (this.lock) this.store.clear();
       this.data = { files: {}, chunks: [], nextChunkId: 0 };
       this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc);
       this.chunkById.clear();
@@ -273,7 +283,13 @@ export class Engine {
     if (this.dirty) this.save();
   }
 
+  /** Whether this engine writes the index (false when another window or process holds the lock). */
+  get writable(): boolean {
+    return this.lock !== undefined;
+  }
+
   private save(): void {
+    if (!this.lock) return;
     this.data.chunks = [...this.chunkById.values()];
     this.store.save(this.data, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0);
     this.dirty = false;
@@ -398,6 +414,8 @@ export class Engine {
 
   async close(): Promise<void> {
     this.flush();
+    this.lock?.release();
+    this.lock = undefined;
     await this.embedder?.dispose();
     await this.chunker.dispose();
   }

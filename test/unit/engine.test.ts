@@ -121,6 +121,26 @@ describe('Engine', function () {
     await engine.close();
   });
 
+  it('two engines on one index: the second reads it and never writes it', async () => {
+    const { engine: first } = await open(root, indexDir);
+    await first.indexAll();
+    const { engine: second, logs } = await open(root, indexDir);
+    assert.strictEqual(first.writable, true);
+    assert.strictEqual(second.writable, false);
+    assert.ok(logs.some((l) => /written by process \d+/.test(l)), logs.join('\n'));
+    const manifest = path.join(indexDir, 'manifest.json');
+    const before = fs.statSync(manifest).mtimeMs;
+    await second.updateFile('src/cart.ts', 'export function fromSecondWindow() { return 1; }\n');
+    second.flush();
+    assert.strictEqual(fs.statSync(manifest).mtimeMs, before, 'the reader did not write the index');
+    assert.strictEqual((await second.retrieve('from second window', { k: 1 }))[0].name, 'fromSecondWindow');
+    await second.close();
+    await first.close();
+    const { engine: third } = await open(root, indexDir);
+    assert.strictEqual(third.writable, true, 'the lock is free once the writer closed');
+    await third.close();
+  });
+
   it('keeps unsaved buffers: an updated buffer is searchable before it is saved', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();

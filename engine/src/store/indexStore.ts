@@ -14,6 +14,7 @@ import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
 import { writeFileAtomic } from '../vector/persist';
+import { LOCK_FILE_NAME } from './lock';
 import type { ChunkKind, ImportBinding } from '../types';
 
 /** Bump when the layout of chunks.json or the manifest changes; older indexes are rebuilt. */
@@ -160,8 +161,12 @@ export class IndexStore {
     writeFileAtomic(manifestPath, JSON.stringify(manifest, null, 1));
   }
 
-  /** Removes every index file (before a rebuild). */
+  /** Removes every index file (before a rebuild), but not the writer lock. */
   clear(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    if (!fs.existsSync(this.dir)) return;
+    for (const name of fs.readdirSync(this.dir)) {
+      if (name === LOCK_FILE_NAME) continue;
+      fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
+    }
   }
 }

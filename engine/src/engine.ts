@@ -39,6 +39,8 @@ interface Pending {
 }
 
 const EMBED_BATCH = 64;
+/** During a long indexAll, progress is saved this often. */
+const CHECKPOINT_MS = 30_000;
 /** Quiet period after single-file updates before the index is written. */
 const SAVE_DELAY_MS = 2000;
 
@@ -214,6 +216,7 @@ export class Engine {
 
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
+    let lastCheckpoint = performance.now();
     type Item = { chunk: StoredChunk; text: string; code: string; docText: string };
     let items: Item[] = [];
     let embedded = 0;
@@ -259,6 +262,13 @@ export class Engine {
       })));
       this.lineCache.set(p.rel, lines);
       this.dirty = true;
+      // A long first index saves its progress now and then, so a crash or a closed window resumes
+      // from there: files already saved are skipped by their content hash next time.
+      if (performance.now() - lastCheckpoint > CHECKPOINT_MS) {
+        await flush();
+        this.save();
+        lastCheckpoint = performance.now();
+      }
     }
     await flush();
     this.data.chunks = [...this.chunkById.values()];

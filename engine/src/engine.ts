@@ -14,6 +14,7 @@ import { IndexStore, sha1, type StoreData, type StoredChunk, type StoredFile } f
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromContext } from './complete/builtin';
 import { excerpt } from './retrieve/excerpt';
+import { splitLines } from './util/lines';
 import { acquireWriterLock, type HeldLock } from './store/lock';
 import { defaultModelDir } from './modelPaths';
 
@@ -43,12 +44,6 @@ const EMBED_BATCH = 64;
 const CHECKPOINT_MS = 30_000;
 /** Quiet period after single-file updates before the index is written. */
 const SAVE_DELAY_MS = 2000;
-
-function splitLines(content: string): string[] {
-  const lines = content.split('\n');
-  if (content.endsWith('\n')) lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
 
 export class Engine {
   private data: StoreData = { files: {}, chunks: [], nextChunkId: 0 };

@@ -33,12 +33,9 @@ export interface Repo {
   sourceBytes: number;
 }
 
-/** The benchmark's line rule: split on \n, drop the final empty element, strip one trailing \r. */
-export function splitLines(content: string): string[] {
-  const lines = content.split('\n');
-  if (content.endsWith('\n')) lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
+import { splitLines } from '../../engine/src/util/lines';
+/** The benchmark's line rule is the engine's. */
+export { splitLines };
 
 export const LANGUAGE_EXTENSIONS: Record<string, string[]> = {
   python: ['.py'],

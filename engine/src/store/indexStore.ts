@@ -15,20 +15,14 @@ import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
 import { writeFileAtomic } from '../vector/persist';
 import { LOCK_FILE_NAME } from './lock';
-import type { ChunkKind, ImportBinding } from '../types';
+import type { ImportBinding } from '../types';
+import type { DocInfo } from '../retrieve/hybrid';
 
 /** Bump when the layout of chunks.json or the manifest changes; older indexes are rebuilt. */
 export const STORE_FORMAT_VERSION = 1;
 
-export interface StoredChunk {
-  id: number;
-  file: string;
-  startLine: number;
-  endLine: number;
-  kind: ChunkKind;
-  name?: string;
+export interface StoredChunk extends DocInfo {
   signature?: string;
-  defines: string[];
   calls: string[];
   /** sha1 of the chunk's lines, to check that the file still holds them before showing them. */
   hash: string;

@@ -29,6 +29,8 @@ import {
   type IndexHeader,
 } from './persist';
 
+import { l2Normalise } from '../embed/pooling';
+
 export type { ScoredId } from './flatStore';
 
 export interface VectorIndexOptions {
@@ -299,15 +301,7 @@ export class VectorIndex {
   private prepare(vec: ArrayLike<number>): Float32Array {
     if (vec.length !== this.dim) throw new RangeError(`vector has dim ${vec.length}, index has dim ${this.dim}`);
     const v = Float32Array.from(vec);
-    if (this.space === 'cosine') {
-      let sum = 0;
-      for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
-      if (sum > 0) {
-        const inv = 1 / Math.sqrt(sum);
-        for (let i = 0; i < v.length; i++) v[i] *= inv;
-      }
-    }
-    return v;
+    return this.space === 'cosine' ? l2Normalise(v) : v;
   }
 }
 

@@ -15,8 +15,12 @@ export class EngineSystem extends FragmentSystem {
   private indexDir = '';
   private stats: Record<string, number> = {};
 
-  constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning) {
+  /** Protocol E, reported for the system that asks for it (the engine with its default model). */
+  readonly complete?: (task: Task) => Promise<Record<string, { text: string; ms: number }>>;
+
+  constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning, completion = false) {
     super(opts);
+    if (completion) this.complete = (task) => this.completeTask(task);
   }
 
   lastQueryMs: Record<string, number> = {};
@@ -64,7 +68,7 @@ export class EngineSystem extends FragmentSystem {
     return this.outputs ? out : out[this.name];
   }
 
-  async complete(task: Task): Promise<Record<string, { text: string; ms: number }>> {
+  private async completeTask(task: Task): Promise<Record<string, { text: string; ms: number }>> {
     const engine = this.engine!;
     await engine.updateFile(task.file, task.left_context);
     const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };

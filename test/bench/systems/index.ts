@@ -71,7 +71,10 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
     if (n === 'bm25') out.push(new Bm25System());
     else if (n === 'jaccard') out.push(new JaccardSystem());
     else if (n === 'dense-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
-    else if (n === 'engine-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: overrides }));
+    else if (n === 'engine-ref') {
+      const ref = opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL;
+      out.push(new EngineSystem({ name: n, embeddings: await embeddings(ref), weights: overrides }, ref, { weights: overrides }));
+    }
     else if (n === 'dense') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(model()), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
     else if (n === 'engine') {
       let variants = opts.flags.has('--ablation') ? ablationVariants(overrides) : undefined;
@@ -81,7 +84,7 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
         for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number(val); }
         variants = { ...variants, [`engine:${vname}`]: { ...overrides, ...v } };
       }
-      out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants }, model(), { weights: overrides }));
+      out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants }, model(), { weights: overrides }, true));
     }
     else if (n === 'engine-nodense') out.push(new EngineSystem({ name: n, weights: { ...overrides, dense: 0 } }, 'none', { weights: { ...overrides, dense: 0 } }));
     else throw new Error(`unknown system '${n}' (known: ${SYSTEM_NAMES.join(', ')})`);

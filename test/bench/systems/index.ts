@@ -22,8 +22,9 @@ export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, no
  */
 export function ablationVariants(base: Partial<FusionWeights>): Record<string, Variant> {
   const core = { ...CORE_WEIGHTS, ...base };
-  // The engine as the core issue left it: core signals, chunks cut to their first 40 lines.
-  const out: Record<string, Variant> = { 'engine:issue2': { ...core, excerpt: 'head' }, 'engine:core': core };
+  // The engine exactly as the core issue left it: its weights, whole chunks as context.
+  const issue2: Variant = { ...CORE_WEIGHTS, bm25: 1, recent: 0.7, dense: 0.8, symbol: 0.5, rrfK: 30, excerpt: 'head', maxLinesPerHit: 100_000 };
+  const out: Record<string, Variant> = { 'engine:issue2': issue2, 'engine:core': core };
   for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
   for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
   // Packing of the retrieved text (protocol C and the product's prompts; A/B are unaffected).

@@ -27,7 +27,9 @@ export class EngineSystem extends FragmentSystem {
 
   override async indexRepo(repo: Repo, docs: Parameters<FragmentSystem['indexRepo']>[1]): Promise<void> {
     await super.indexRepo(repo, docs);
+    await this.leave();
     await this.engine?.close();
+    if (this.indexDir) fs.rmSync(this.indexDir, { recursive: true, force: true });
     this.indexDir = fs.mkdtempSync(path.join(os.tmpdir(), `reporecall-bench-${repo.name}-`));
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
@@ -51,9 +53,27 @@ export class EngineSystem extends FragmentSystem {
     return this.stats;
   }
 
-  async context(task: Task): Promise<Record<string, string[]> | string[]> {
+  /** The task whose editor state the engine's index currently holds (its file cut at the cursor). */
+  private editing: Task | undefined;
+
+  /** Puts the engine in the task's editor state: its file holds only the left context. */
+  private async enter(task: Task): Promise<Engine> {
     const engine = this.engine!;
+    if (this.editing === task) return engine;
+    if (this.editing && this.editing.file !== task.file) await engine.updateFile(this.editing.file);
     await engine.updateFile(task.file, task.left_context);
+    this.editing = task;
+    return engine;
+  }
+
+  /** Restores the file the last task cut, before another repository or the end. */
+  private async leave(): Promise<void> {
+    if (this.editing) await this.engine!.updateFile(this.editing.file);
+    this.editing = undefined;
+  }
+
+  async context(task: Task): Promise<Record<string, string[]> | string[]> {
+    const engine = await this.enter(task);
     const out: Record<string, string[]> = {};
     const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
     for (const [name, variant] of this.weightSets) {
@@ -64,13 +84,11 @@ export class EngineSystem extends FragmentSystem {
       // The same exclusion as every other system: nothing overlapping the query window.
       out[name] = hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);
     }
-    await engine.updateFile(task.file);
     return this.outputs ? out : out[this.name];
   }
 
   private async completeTask(task: Task): Promise<Record<string, { text: string; ms: number }>> {
-    const engine = this.engine!;
-    await engine.updateFile(task.file, task.left_context);
+    const engine = await this.enter(task);
     const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
     const t0 = performance.now();
     const withRetrieval = await engine.complete(state);
@@ -78,7 +96,6 @@ export class EngineSystem extends FragmentSystem {
     const t1 = performance.now();
     const inFileOnly = completeFromContext(state, []);
     const msInFile = performance.now() - t1;
-    await engine.updateFile(task.file);
     return {
       [`${this.name}:builtin`]: { text: withRetrieval?.text ?? '', ms },
       [`${this.name}:builtin-no-retrieval`]: { text: inFileOnly?.text ?? '', ms: msInFile },

@@ -83,7 +83,9 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
       shown = undefined;
       const cts = new vscode.CancellationTokenSource();
       const picked = new Promise<ChunkItem | undefined>((resolve) => {
-        pick.onDidAccept(() => resolve(pick.selectedItems[0]));
+        // Enter pressed as the results arrive (before the list reports a selection) means the
+        // first result, as it would a moment later.
+        pick.onDidAccept(() => resolve(pick.selectedItems[0] ?? pick.activeItems[0] ?? pick.items[0]));
         pick.onDidHide(() => resolve(undefined));
       });
       pick.show();

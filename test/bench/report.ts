@@ -1,6 +1,6 @@
 // Markdown rendering of a bench result (the JSON shape is documented in run.ts / the issue).
 interface Metrics { r1: number; r3: number; r5: number; r10: number; mrr10: number; n: number }
-interface CMetrics { id_recall: number; new_id_recall: number; n: number; n_new: number }
+interface CMetrics { id_recall: number; new_id_recall: number; n: number; n_new: number; latency_ms?: { p50: number; p95: number; p99: number } }
 interface Pct { p50: number; p95: number; p99: number }
 interface SystemResult { A: Record<string, Metrics>; B: Record<string, Metrics>; C: Record<string, CMetrics>; latency_ms: Pct; latency_a_ms: Pct; index_s: number }
 interface EGroup { em: number; es: number; offered: number; n: number }
@@ -45,7 +45,7 @@ export function renderMarkdown(r: Result): string {
     for (const name of repos) out.push(`| ${name} | ${cols.map((c) => r.repos[name][c]).join(' | ')} |`);
   }
   const repoGroups = Object.keys(r.systems[names[0]].A).filter((g) => g.startsWith('repo:'));
-  out.push('\n### Per repository: protocol A MRR@10 / C new-id recall\n', `| repo | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`);
-  for (const g of repoGroups) out.push(`| ${g.slice(5)} | ${names.map((s) => `${r.systems[s].A[g].mrr10.toFixed(3)} / ${r.systems[s].C[g].new_id_recall.toFixed(3)}`).join(' | ')} |`);
+  out.push('\n### Per repository: protocol A MRR@10 / C new-id recall / C query p95 ms\n', `| repo | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`);
+  for (const g of repoGroups) out.push(`| ${g.slice(5)} | ${names.map((s) => `${r.systems[s].A[g].mrr10.toFixed(3)} / ${r.systems[s].C[g].new_id_recall.toFixed(3)} / ${r.systems[s].C[g].latency_ms?.p95 ?? '–'}`).join(' | ')} |`);
   return out.join('\n') + '\n';
 }

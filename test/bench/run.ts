@@ -70,6 +70,8 @@ interface SystemAcc {
   newIdRec: Map<string, number[]>;
   latA: number[];
   latC: number[];
+  /** Protocol C query latency per group (language, repository). */
+  latCByGroup: Map<string, number[]>;
   indexS: number;
 }
 
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
   const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
   const completionAcc = new Map<string, CompletionAcc>();
   const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
-    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], indexS: 0,
+    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0,
   }]));
   /** A system's answer per output name. */
   const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
@@ -161,6 +163,7 @@ async function main(): Promise<void> {
         for (const [o, snip] of snippets) {
           const a = acc.get(o)!;
           a.latC.push(latency.get(o) ?? 0);
+          push(a.latCByGroup, groups, latency.get(o) ?? 0);
           const sc = scoreContext(task, cutToBudget(snip, 1024));
           if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
           if (sc.newIdRecall !== undefined) push(a.newIdRec, groups, sc.newIdRecall);
@@ -192,7 +195,11 @@ async function main(): Promise<void> {
     for (const g of groupKeys) {
       A[g] = rankMetrics(a.ranksA.get(g)!);
       B[g] = rankMetrics(a.ranksB.get(g)!);
-      C[g] = { id_recall: mean(a.idRec.get(g)), new_id_recall: mean(a.newIdRec.get(g)), n: a.idRec.get(g)?.length ?? 0, n_new: a.newIdRec.get(g)?.length ?? 0 };
+      const lat = a.latCByGroup.get(g) ?? [];
+      C[g] = {
+        id_recall: mean(a.idRec.get(g)), new_id_recall: mean(a.newIdRec.get(g)), n: a.idRec.get(g)?.length ?? 0, n_new: a.newIdRec.get(g)?.length ?? 0,
+        latency_ms: { p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
+      };
     }
     (result.systems as Record<string, unknown>)[name] = {
       A, B, C,

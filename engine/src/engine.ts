@@ -239,7 +239,7 @@ export class Engine {
           .map((d) => d.name);
         const chunk: StoredChunk = {
           id, file: p.rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name,
-          signature: raw.signature, defines, calls: raw.calls, hash: sha1(code),
+          signature: raw.signature, defines, hash: sha1(code),
         };
         const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.defs, selfNames);
         const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';

@@ -19,11 +19,10 @@ import type { ImportBinding } from '../types';
 import type { DocInfo } from '../retrieve/hybrid';
 
 /** Bump when the layout of chunks.json or the manifest changes; older indexes are rebuilt. */
-export const STORE_FORMAT_VERSION = 1;
+export const STORE_FORMAT_VERSION = 2;
 
 export interface StoredChunk extends DocInfo {
   signature?: string;
-  calls: string[];
   /** sha1 of the chunk's lines, to check that the file still holds them before showing them. */
   hash: string;
 }

@@ -169,14 +169,14 @@ export class Bm25Index {
         acc[s] += (idf * tf * (k1 + 1)) / norm;
       }
     }
-    const out: ScoredId[] = [];
+    // Best k by a bounded min-heap over slots: no object per touched document, no full sort.
+    const heap = new TopK(k);
     for (const s of touched) {
       const id = this.slotIds[s];
-      if (!accept || accept(id)) out.push({ id, score: acc[s] });
+      if (!accept || accept(id)) heap.offer(id, acc[s]);
       acc[s] = 0;
     }
-    out.sort((x, y) => y.score - x.score || x.id - y.id);
-    return out.length > k ? out.slice(0, k) : out;
+    return heap.sorted();
   }
 
   /** Binary serialization: header, vocabulary, then each live document's (term, tf) list. */
@@ -248,5 +248,61 @@ export class Bm25Index {
     }
     if (o !== buf.length) throw new Error(`lexical index has ${buf.length - o} trailing bytes`);
     return idx;
+  }
+}
+
+/** The k best (highest score, then lowest id) of a stream of scored ids. */
+export class TopK {
+  private readonly ids: number[] = [];
+  private readonly scores: number[] = [];
+
+  constructor(private readonly k: number) {}
+
+  /** Whether (a) ranks below (b): lower score, or equal score and higher id. */
+  private worse(a: number, b: number): boolean {
+    const sa = this.scores[a], sb = this.scores[b];
+    return sa < sb || (sa === sb && this.ids[a] > this.ids[b]);
+  }
+
+  private swap(a: number, b: number): void {
+    [this.ids[a], this.ids[b]] = [this.ids[b], this.ids[a]];
+    [this.scores[a], this.scores[b]] = [this.scores[b], this.scores[a]];
+  }
+
+  offer(id: number, score: number): void {
+    if (this.k <= 0) return;
+    if (this.ids.length < this.k) {
+      this.ids.push(id);
+      this.scores.push(score);
+      let i = this.ids.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(i, p)) break;
+        this.swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    // The root is the worst kept entry; replace it only with something better.
+    if (score < this.scores[0] || (score === this.scores[0] && id > this.ids[0])) return;
+    this.ids[0] = id;
+    this.scores[0] = score;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < this.ids.length && this.worse(l, m)) m = l;
+      if (r < this.ids.length && this.worse(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  /** Best first. */
+  sorted(): ScoredId[] {
+    const out = this.ids.map((id, i) => ({ id, score: this.scores[i] }));
+    out.sort((x, y) => y.score - x.score || x.id - y.id);
+    return out;
   }
 }

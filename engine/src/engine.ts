@@ -7,7 +7,7 @@ import { Chunker } from './chunk';
 import { OnnxEmbedder } from './embed';
 import { DefinitionTable, enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
 import { lexicalTerms } from './lexical/tokenize';
-import { HybridIndex, type DocInfo, type FusionWeights } from './retrieve/hybrid';
+import { fieldsFor, HybridIndex, OPTIONAL_FIELDS, type DocInfo, type FusionWeights, type OptionalField } from './retrieve/hybrid';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan';
 import { IndexStore, sha1, type StoreData, type StoredChunk, type StoredFile } from './store/indexStore';
@@ -28,6 +28,8 @@ export interface EngineTuning {
   compact?: boolean;
   /** Default for RetrieveOptions.maxPerFile. */
   maxPerFile?: number;
+  /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
+  allFields?: boolean;
 }
 
 interface Pending {
@@ -94,20 +96,25 @@ export class Engine {
     return this.opts.log ?? (() => undefined);
   }
 
+  /** The optional lexical fields the current tuning reads. */
+  private get fields(): Set<OptionalField> {
+    return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {});
+  }
+
   private loadOrReset(): void {
-    const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0 };
+    const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.fields] };
     const loaded = this.store.load(expect);
     if ('error' in loaded) {
       if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
       if (this.lock) this.store.clear();
       this.data = { files: {}, chunks: [], nextChunkId: 0 };
-      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc);
+      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields);
       this.chunkById.clear();
       return;
     }
     this.data = loaded.data;
     this.chunkById = new Map(this.data.chunks.map((c) => [c.id, c]));
-    this.index = new HybridIndex(undefined, { ...loaded, docs: this.data.chunks.map(docInfo) }, this.textOfDoc);
+    this.index = new HybridIndex(undefined, { ...loaded, docs: this.data.chunks.map(docInfo) }, this.textOfDoc, this.fields);
     const byFile = new Map<string, DefinitionRef[]>();
     for (const c of this.data.chunks) {
       if (!c.name || !c.signature) continue;
@@ -296,7 +303,7 @@ export class Engine {
   private save(): void {
     if (!this.lock) return;
     this.data.chunks = [...this.chunkById.values()];
-    this.store.save(this.data, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0);
+    this.store.save(this.data, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields]);
     this.dirty = false;
   }
 

@@ -103,6 +103,19 @@ const MAX_DEFINITIONS_PER_NAME = 4;
 /** Lines of the best match's continuation used as the expansion query. */
 const EXPANSION_LINES = 8;
 
+/** Lexical fields that are built only when a stage that reads them is on. */
+export const OPTIONAL_FIELDS = ['docField', 'normalized'] as const;
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+
+/** The optional fields a weight set reads (intent reads the doc field). */
+export function fieldsFor(w: Partial<FusionWeights>): Set<OptionalField> {
+  const x = { ...DEFAULT_WEIGHTS, ...w };
+  const out = new Set<OptionalField>();
+  if (x.docField > 0 || x.intent > 0) out.add('docField');
+  if (x.normalized > 0) out.add('normalized');
+  return out;
+}
+
 export interface IndexParts {
   lexical: Bm25Index;
   docField: Bm25Index;
@@ -126,6 +139,8 @@ export class HybridIndex {
     parts?: IndexParts,
     /** The current text of a document (for `expand`); without it expansion is skipped. */
     private readonly textOf?: (doc: DocInfo) => string | undefined,
+    /** Optional fields to fill (an unfilled field costs no memory and finds nothing). Default: all. */
+    readonly fields: ReadonlySet<OptionalField> = new Set(OPTIONAL_FIELDS),
   ) {
     this.lexical = parts?.lexical ?? new Bm25Index();
     this.docField = parts?.docField ?? new Bm25Index();
@@ -163,8 +178,9 @@ export class HybridIndex {
     const { indexText, vector, code, docText, ...info } = doc;
     this.register(info);
     this.lexical.add(doc.id, lexicalTerms(indexText));
-    this.docField.add(doc.id, lexicalTerms(docText ?? doc.defines.join(' ')));
-    this.normalized.add(doc.id, normalizedTerms(code ?? indexText));
+    // An unfilled field still gets the document with no terms, so every field counts the same documents.
+    this.docField.add(doc.id, this.fields.has('docField') ? lexicalTerms(docText ?? doc.defines.join(' ')) : []);
+    this.normalized.add(doc.id, this.fields.has('normalized') ? normalizedTerms(code ?? indexText) : []);
     if (vector && this.vectors) this.vectors.add(doc.id, vector);
   }
 

@@ -50,6 +50,8 @@ interface Manifest {
   chunks: number;
   savedAt: string;
   digests: Record<string, string>;
+  /** Optional lexical fields this index was built with (a config that needs another one rebuilds). */
+  fields: string[];
 }
 
 /** The lexical fields and the file each is stored in. */
@@ -86,7 +88,7 @@ export class IndexStore {
    * Loads the index, or says why it cannot be used (missing, old format, other model, corrupt,
    * truncated). The caller rebuilds on any `error`.
    */
-  load(expect: { modelId: string | null; dim: number }): LoadedStore | { error: string; missing?: boolean } {
+  load(expect: { modelId: string | null; dim: number; fields: string[] }): LoadedStore | { error: string; missing?: boolean } {
     const manifestPath = path.join(this.dir, 'manifest.json');
     if (!fs.existsSync(manifestPath)) return { error: 'no index yet', missing: true };
     let manifest: Manifest;
@@ -96,6 +98,8 @@ export class IndexStore {
       return { error: `manifest.json is unreadable (${(e as Error).message})` };
     }
     if (manifest.format !== STORE_FORMAT_VERSION) return { error: `index format ${manifest.format}, this version uses ${STORE_FORMAT_VERSION}` };
+    const missingFields = expect.fields.filter((f) => !(manifest.fields ?? []).includes(f));
+    if (missingFields.length) return { error: `index was built without the ${missingFields.join(', ')} field(s) the settings now use` };
     if (manifest.modelId !== expect.modelId) return { error: `index was built with model ${manifest.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}` };
     const read = (name: string): Buffer | string => {
       const p = path.join(this.dir, name);
@@ -129,7 +133,7 @@ export class IndexStore {
     return { data, ...(fields as LexicalFields), vectors };
   }
 
-  save(data: StoreData, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number): void {
+  save(data: StoreData, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number, fields: string[]): void {
     fs.mkdirSync(this.dir, { recursive: true });
     // Invalidate first: a crash between the writes below leaves a manifest that no longer matches.
     const manifestPath = path.join(this.dir, 'manifest.json');
@@ -150,6 +154,7 @@ export class IndexStore {
       chunks: data.chunks.length,
       savedAt: new Date().toISOString(),
       digests,
+      fields,
     };
     writeFileAtomic(manifestPath, JSON.stringify(manifest, null, 1));
   }

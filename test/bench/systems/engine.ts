@@ -36,7 +36,7 @@ export class EngineSystem extends FragmentSystem {
     this.engine = await Engine.open({
       root: repo.root, indexDir: this.indexDir, modelDir: this.modelDir === 'none' ? undefined : this.modelDir, dense: this.modelDir !== 'none',
       extensions: LANGUAGE_EXTENSIONS[repo.language],
-    }, this.tuning);
+    }, { ...this.tuning, allFields: this.outputs !== undefined });
     const s = await this.engine.indexAll();
     const secs = (performance.now() - t0) / 1000;
     const t1 = performance.now();

@@ -10,7 +10,7 @@ import { lexicalTerms } from './lexical/tokenize';
 import { fieldsFor, HybridIndex, OPTIONAL_FIELDS, type DocInfo, type FusionWeights, type OptionalField } from './retrieve/hybrid';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan';
-import { IndexStore, sha1, type StoreData, type StoredChunk, type StoredFile } from './store/indexStore';
+import { IndexStore, sha1, type StoreData, type StoredChunk } from './store/indexStore';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromContext } from './complete/builtin';
 import { excerpt } from './retrieve/excerpt';
@@ -115,16 +115,9 @@ export class Engine {
     this.data = loaded.data;
     this.chunkById = new Map(this.data.chunks.map((c) => [c.id, c]));
     this.index = new HybridIndex(undefined, { ...loaded, docs: this.data.chunks.map(docInfo) }, this.textOfDoc, this.fields);
-    const byFile = new Map<string, DefinitionRef[]>();
-    for (const c of this.data.chunks) {
-      if (!c.name || !c.signature) continue;
-      for (const name of c.defines) {
-        const list = byFile.get(c.file) ?? [];
-        list.push({ name, file: c.file, signature: c.signature, chunkId: c.id });
-        byFile.set(c.file, list);
-      }
+    for (const [file, f] of Object.entries(this.data.files)) {
+      this.defs.setFile(file, f.definitions.map(([name, signature, chunkId]) => ({ name, file, signature, chunkId })));
     }
-    for (const [file, list] of byFile) this.defs.setFile(file, list);
     this.log(`index loaded: ${Object.keys(this.data.files).length} files, ${this.data.chunks.length} chunks`);
   }
 
@@ -256,12 +249,15 @@ export class Engine {
         ids.push(id);
         if (items.length >= EMBED_BATCH) await flush();
       }
-      const file: StoredFile = { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language, chunkIds: ids, imports: p.chunked.imports };
-      this.data.files[p.rel] = file;
-      this.defs.setFile(p.rel, p.chunked.definitions.map((d) => ({
+      const defs: DefinitionRef[] = p.chunked.definitions.map((d) => ({
         name: d.name, file: p.rel, signature: d.signature,
         chunkId: ids.find((cid) => { const c = this.chunkById.get(cid)!; return d.startLine >= c.startLine && d.startLine <= c.endLine; }) ?? -1,
-      })));
+      }));
+      this.data.files[p.rel] = {
+        hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language, chunkIds: ids, imports: p.chunked.imports,
+        definitions: defs.map((d) => [d.name, d.signature, d.chunkId]),
+      };
+      this.defs.setFile(p.rel, defs);
       this.lineCache.set(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes

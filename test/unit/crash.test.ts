@@ -146,6 +146,8 @@ async function crashLoop(root: string, indexDir: string, dense: boolean, iterati
   for (let i = 0; i < iterations; i++) {
     // After a finished run there is nothing left to do: give the next run real work, over an existing index.
     if (edits && i > 0 && lastFinished) churn(root, r, files, i);
+    // Without edits a finished index leaves the next run nothing to do: start that one cold again.
+    if (!edits && lastFinished) fs.rmSync(indexDir, { recursive: true, force: true });
     // Runs over an existing index are shorter: their kill window follows the last one that finished.
     const expectMs = fs.existsSync(path.join(indexDir, 'manifest.json')) ? incrementalMs : full.ms;
     // Half the kills anywhere in the run, half near its end, where the index is written.

@@ -19,7 +19,7 @@ import type { ImportBinding } from '../types';
 import type { DocInfo } from '../retrieve/hybrid';
 
 /** Bump when the layout of chunks.json or the manifest changes; older indexes are rebuilt. */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
 
 export interface StoredChunk extends DocInfo {
   signature?: string;
@@ -34,6 +34,8 @@ export interface StoredFile {
   language?: string;
   chunkIds: number[];
   imports: ImportBinding[];
+  /** The file's definitions as [name, signature, chunk id]: the call-graph table is rebuilt from these on load. */
+  definitions: [string, string, number][];
 }
 
 export interface StoreData {

@@ -30,6 +30,8 @@ export interface EngineTuning {
   maxPerFile?: number;
   /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
   allFields?: boolean;
+  /** How often a long indexAll saves its progress (ms). Default 30 s. */
+  checkpointMs?: number;
 }
 
 interface Pending {
@@ -262,7 +264,7 @@ export class Engine {
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes
       // from there: files already saved are skipped by their content hash next time.
-      if (performance.now() - lastCheckpoint > CHECKPOINT_MS) {
+      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS)) {
         await flush();
         this.save();
         lastCheckpoint = performance.now();

@@ -45,7 +45,7 @@ export interface RetrieveOptions {
   budgetTokens?: number;
   signal?: AbortSignal;
   /** A longer chunk is cut to its declaration line plus the window of lines that shares most with
-   *  the query (default 40), so a context budget holds more distinct chunks. */
+   *  the query (default 20), so a context budget holds more distinct chunks. */
   maxLinesPerHit?: number;
   /** How a long chunk is cut: 'best' window for the query (default) or its 'head'. */
   excerpt?: 'best' | 'head';

@@ -28,7 +28,7 @@ export function ablationVariants(base: Partial<FusionWeights>): Record<string, V
   for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
   for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
   // Packing of the retrieved text (protocol C and the product's prompts; A/B are unaffected).
-  out['engine:core,lines20'] = { ...core, maxLinesPerHit: 20 };
+  out['engine:core,lines40'] = { ...core, maxLinesPerHit: 40 };
   out['engine:core,lines80'] = { ...core, maxLinesPerHit: 80 };
   out['engine:core,compact'] = { ...core, compact: true };
   out['engine:core,perfile2'] = { ...core, maxPerFile: 2 };

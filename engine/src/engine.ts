@@ -36,7 +36,9 @@ export interface EngineTuning {
 
 interface Pending {
   rel: string;
-  content: string;
+  /** The text, for an unsaved buffer; files on disk are read again when they are added, so a
+   *  cold index of a large workspace does not hold every file's text between parsing and embedding. */
+  content?: string;
   hash: string;
   size: number;
   mtimeMs: number;
@@ -186,7 +188,7 @@ export class Engine {
         continue;
       }
       const chunked = await this.chunker.chunk(f.relPath, content);
-      pending.push({ rel: f.relPath, content, hash, size: f.size, mtimeMs: f.mtimeMs, chunked });
+      pending.push({ rel: f.relPath, hash, size: f.size, mtimeMs: f.mtimeMs, chunked });
       this.setDefinitions(f.relPath, chunked);
       onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
     }
@@ -234,7 +236,21 @@ export class Engine {
     for (const p of pending) {
       signal?.throwIfAborted();
       this.dropFile(p.rel);
-      const lines = splitLines(p.content);
+      let content = p.content;
+      if (content === undefined) {
+        try {
+          content = fs.readFileSync(path.join(this.opts.root, p.rel), 'utf8');
+        } catch {
+          continue; // gone since it was parsed: the next scan drops it
+        }
+        if (sha1(content) !== p.hash) {
+          // Changed since it was parsed: parse the new text (its definitions too).
+          p.hash = sha1(content);
+          p.chunked = await this.chunker.chunk(p.rel, content);
+          this.setDefinitions(p.rel, p.chunked);
+        }
+      }
+      const lines = splitLines(content);
       const ids: number[] = [];
       const selfNames = new Set(p.chunked.definitions.map((d) => d.name));
       for (const raw of p.chunked.chunks) {

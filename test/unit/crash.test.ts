@@ -27,7 +27,11 @@ interface ChildRun {
 }
 
 /** Runs indexAll in a child process; kills it with SIGKILL after `killAfterMs` unless it finished. */
-function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: number, checkpointMs?: number): Promise<ChildRun> {
+/**
+ * `killAfterMs`: a delay, or 'first-checkpoint' to kill as soon as the index directory holds a
+ * saved manifest (the first checkpoint of a cold build), whatever the machine's speed.
+ */
+function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: number | 'first-checkpoint', checkpointMs?: number): Promise<ChildRun> {
   const script = `
     const { Engine } = require(${JSON.stringify(ENGINE_MODULE)});
     (async () => {
@@ -42,10 +46,14 @@ function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: 
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (err += d));
-  const timer = killAfterMs !== undefined ? setTimeout(() => child.kill('SIGKILL'), killAfterMs) : undefined;
+  const timer = typeof killAfterMs === 'number' ? setTimeout(() => child.kill('SIGKILL'), killAfterMs) : undefined;
+  const poll = killAfterMs === 'first-checkpoint'
+    ? setInterval(() => { if (fs.existsSync(path.join(indexDir, 'manifest.json'))) child.kill('SIGKILL'); }, 5)
+    : undefined;
   return new Promise((resolve, reject) => {
     child.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
+      if (poll) clearInterval(poll);
       const ms = Date.now() - t0;
       if (signal === 'SIGKILL') return resolve({ killed: true, ms });
       if (code !== 0) return reject(new Error(`indexing child exited with ${code}: ${err}`));
@@ -222,12 +230,13 @@ describe('crash safety (SIGKILL during indexing)', function () {
     const root = path.join(work, 'repo');
     generateRepo(root, { files: 300, seed: 303 });
     const indexDir = path.join(work, 'index');
-    // Checkpoints every 100 ms (30 s in the product) so that a short test build has several.
-    const full = await runChild(root, path.join(work, 'timing'), false, undefined, 100);
-    const killed = await runChild(root, indexDir, false, Math.round(full.ms * 0.8), 100);
-    assert.ok(killed.killed);
-    const next = await runChild(root, indexDir, false, undefined, 100);
-    console.log(`      cold run ${full.ms} ms; after a kill at 80%: ${next.stats!.changedFiles} of ${next.stats!.files} files re-parsed`);
+    // Checkpoints every 50 ms (30 s in the product) so that a short test build has several; the
+    // child is killed as soon as the first one is on disk.
+    const full = await runChild(root, path.join(work, 'timing'), false, undefined, 50);
+    const killed = await runChild(root, indexDir, false, 'first-checkpoint', 50);
+    assert.ok(killed.killed, 'the build was killed after its first checkpoint, before it finished');
+    const next = await runChild(root, indexDir, false, undefined, 50);
+    console.log(`      cold run ${full.ms} ms; after a kill at the first checkpoint: ${next.stats!.changedFiles} of ${next.stats!.files} files re-parsed`);
     assert.strictEqual(next.stats!.files, full.stats!.files);
     assert.ok(next.stats!.changedFiles < next.stats!.files, 'files saved at a checkpoint were not parsed again');
   });

@@ -20,7 +20,7 @@ const benchDir = opt('--bench', '/work/shared/bench');
 const limit = Number(opt('--limit', '0'));
 const queryTokens = Number(opt('--query-tokens', '256'));
 const docTokens = Number(opt('--doc-tokens', '256'));
-const fusionWeights = opt('--fusion', '0.2,0.35,0.5').split(',').map(Number);
+const fusionWeights = opt('--fusion', '0.35,0.5,0.65,0.8').split(',').map(Number);
 const jsonOut = opt('--json', '');
 const models = args.map((a) => { const [name, dir] = a.split('='); return { name, dir }; });
 const FRAG = 20;

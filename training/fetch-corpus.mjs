@@ -154,5 +154,7 @@ for (const src of sources.debian) {
 out.end(() => {
   fs.renameSync(path.join(cacheDir, 'corpus.jsonl.tmp'), path.join(cacheDir, 'corpus.jsonl'));
   fs.writeFileSync(path.join(cacheDir, 'corpus-manifest.json'), JSON.stringify(manifest, null, 1));
-  console.log(`corpus: ${seen.size} files → ${path.join(cacheDir, 'corpus.jsonl')}; ${excluded.length} exclusions`);
+  const denied = excluded.filter((e) => e.reason.includes('deny-list')).length;
+  console.log(`deny-list ${denyFile}: ${denyPatterns.length} patterns, ${denied} packages/files excluded by it`);
+  console.log(`corpus: ${seen.size} files → ${path.join(cacheDir, 'corpus.jsonl')}; ${excluded.length} exclusions in all`);
 });

@@ -3,7 +3,8 @@
 - "static": token embedding table -> masked mean -> L2 norm (the shape of shared/models/build-static-onnx.js);
   a token's learned vector norm plays the role of its weight.
 - "conv": the same table, then one residual mixing block over neighbouring tokens
-  (depthwise conv, width `kernel`, -> GELU -> D x D linear), so "self . run" and "def run" differ.
+  (depthwise conv of width `kernel` -> D x r -> GELU -> r x D, added to the token vectors), so
+  "self . run" and "def run" differ. Trained by warm-starting from the static model.
 Both may add a query head: a D x D linear applied to the pooled vector of a *query* (code before the
 cursor, a doc comment) before normalisation, so a query can point at what follows it rather than at
 itself. The document side (sentence_embedding) never uses it; it is exported as `query_embedding`.
@@ -14,18 +15,24 @@ import torch.nn.functional as F
 
 
 class CodeEncoder(nn.Module):
-    def __init__(self, vocab_size, dim=256, arch="static", kernel=5, query_head=True):
+    def __init__(self, vocab_size, dim=256, arch="static", kernel=5, query_head=False, mix_rank=128):
         super().__init__()
         self.arch = arch
         self.emb = nn.Embedding(vocab_size, dim, padding_idx=0)
         nn.init.normal_(self.emb.weight, std=0.1)
         with torch.no_grad():
             self.emb.weight[0].zero_()
+        self.mixing = arch == "conv"  # switched off during the static warm-up phase of training
         if arch == "conv":
-            self.dw = nn.Conv1d(dim, dim, kernel, padding=kernel // 2, groups=dim)
-            self.mix = nn.Linear(dim, dim)
-            nn.init.zeros_(self.mix.weight)
-            nn.init.zeros_(self.mix.bias)
+            self.kernel = kernel
+            # depthwise taps, written as shifted sums (much faster than grouped Conv1d on CPU torch)
+            self.taps = nn.Parameter(torch.zeros(kernel, dim))
+            with torch.no_grad():
+                self.taps[kernel // 2].fill_(1.0)
+            self.down = nn.Linear(dim, mix_rank)
+            self.up = nn.Linear(mix_rank, dim)
+            nn.init.zeros_(self.up.weight)  # starts as the identity: warm-starts from the static model
+            nn.init.zeros_(self.up.bias)
         self.qhead = nn.Linear(dim, dim) if query_head else None
         if query_head:
             with torch.no_grad():
@@ -33,10 +40,13 @@ class CodeEncoder(nn.Module):
                 self.qhead.bias.zero_()
 
     def token_states(self, h, mask):
-        if self.arch == "conv":
+        if self.arch == "conv" and self.mixing:
             m = mask.unsqueeze(-1).to(h.dtype)
-            c = self.dw((h * m).transpose(1, 2)).transpose(1, 2)
-            h = h + self.mix(F.gelu(c))
+            hm = h * m
+            S, r = h.shape[1], self.kernel // 2
+            padded = F.pad(hm, (0, 0, r, r))
+            c = sum(padded[:, k:k + S, :] * self.taps[k] for k in range(self.kernel))
+            h = h + self.up(F.gelu(self.down(c)))
         return h
 
     def pooled(self, ids, mask, h=None):

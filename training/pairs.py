@@ -5,7 +5,9 @@ gets in-repository negatives):
   hard negative = another 20-line fragment of the same file that does not overlap the query window
   (the fragment right after the positive half of the time, as in the benchmark's corpus);
 - doc -> code (CodeRAG / CoRet): query = a function's doc comment, positive = path + signature + body
-  with the doc comment removed, hard negative = another documented function of the same file or source.
+  with the doc comment removed, hard negative = another documented function of the same file or source;
+- definition -> call site (CoRet's call-graph pairs): query = a function's first 20 lines, positive = a
+  line calling it (+-2 lines), negatives = call sites of other functions of the same source.
 """
 import random
 import re
@@ -96,4 +98,41 @@ def doc_pairs(lines, lang):
                 i = k + 1
             else:
                 i += 1
+    return out
+
+
+DEF_NAME = re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|function\*?)\s+([A-Za-z_$][\w$]*)\s*[(<]"
+                      r"|^\s*(?:public\s+|private\s+|protected\s+|static\s+|async\s+)*([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$"
+                      r"|^\s*(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>")
+CALL_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+NOT_NAMES = {"if", "for", "while", "switch", "catch", "function", "return", "super", "constructor", "print", "len",
+             "isinstance", "range", "str", "int", "list", "dict", "tuple", "set", "type", "require"}
+
+
+def call_site_pairs(src_files, rng, max_per_name=3):
+    """Definition -> call site (CoRet's call-graph pairs) within one source package.
+    src_files: list of (file index, lines). Returns (fi, def span, fj, call span) with spans as line ranges:
+    the definition's first 20 lines, and the call line with 2 lines of context either side."""
+    defs, calls = [], {}
+    for fi, lines in src_files:
+        for i, line in enumerate(lines):
+            m = DEF_NAME.match(line)
+            if m:
+                name = next(g for g in m.groups() if g)
+                if len(name) >= 5 and name not in NOT_NAMES:
+                    defs.append((fi, i, name))
+                continue
+            for name in set(CALL_NAME.findall(line)):
+                if len(name) >= 5 and name not in NOT_NAMES:
+                    calls.setdefault(name, []).append((fi, i))
+    n_lines = {fi: len(lines) for fi, lines in src_files}
+    out = []
+    for fi, i, name in defs:
+        sites = calls.get(name, [])
+        if not sites or len(sites) > 30:  # very common names say little about the definition
+            continue
+        for fj, k in rng.sample(sites, min(max_per_name, len(sites))):
+            if fj == fi and i <= k < i + FRAG:
+                continue  # a recursive call inside the definition itself
+            out.append((fi, (i, min(n_lines[fi], i + FRAG)), fj, (max(0, k - 2), min(n_lines[fj], k + 3))))
     return out

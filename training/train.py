@@ -3,13 +3,16 @@ training-stats.json}. Run through `npm run train-model` (see training/README.md)
 
 Objective: InfoNCE with in-batch negatives, where every batch is drawn from ONE source package (so the
 other rows are in-repository negatives) plus one same-file hard negative per query. Two pair kinds:
-code before a cursor -> the next 20 lines, and doc comment -> path-prefixed code.
+code before a cursor -> the next 20 lines, doc comment -> path-prefixed code, definition -> call site.
 """
 import argparse
+import hashlib
 import json
 import math
 import os
+import pickle
 import random
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -23,6 +26,8 @@ import code_tokenizer as ct  # noqa: E402
 import pairs as pm  # noqa: E402
 from model import CodeEncoder, export_onnx  # noqa: E402
 
+PREP_VERSION = 2  # bump when tokenisation or pair mining changes
+
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__)
@@ -30,20 +35,26 @@ def parse_args():
                     help="corpus.jsonl written by training/fetch-corpus.mjs")
     ap.add_argument("--out", default="models/reporecall-code", help="output model directory")
     ap.add_argument("--arch", default="static", choices=["static", "conv"], help="encoder (see model.py)")
-    ap.add_argument("--query-head", type=int, default=1, help="1: also train/export a query-side projection")
+    ap.add_argument("--query-head", type=int, default=0, help="1: also train/export a query-side projection")
     ap.add_argument("--dim", type=int, default=256, help="embedding dimension")
     ap.add_argument("--vocab-size", type=int, default=32000, help="vocabulary rows (before case spellings)")
     ap.add_argument("--min-count", type=int, default=3, help="a piece must occur this often to enter the vocabulary")
     ap.add_argument("--max-source-mb", type=float, default=4.0, help="cap on text taken from one package (balance)")
-    ap.add_argument("--steps", type=int, default=1500, help="optimiser steps")
-    ap.add_argument("--minutes", type=float, default=12.0, help="stop training after this wall time")
+    ap.add_argument("--steps", type=int, default=1400, help="optimiser steps")
+    ap.add_argument("--static-steps", type=int, default=1200,
+                    help="conv only: steps trained as the static model before the mixing block is switched on")
+    ap.add_argument("--snapshot-static", default="", help="conv only: also export the static model reached at --static-steps here")
+    ap.add_argument("--kernel", type=int, default=5, help="conv only: width of the token-mixing window")
+    ap.add_argument("--mix-rank", type=int, default=128, help="conv only: bottleneck width of the mixing block")
+    ap.add_argument("--minutes", type=float, default=60.0, help="safety cap on training wall time (the schedule is step-based)")
     ap.add_argument("--batch", type=int, default=128, help="queries per batch (documents: 2x)")
     ap.add_argument("--query-tokens", type=int, default=256, help="keep the last N tokens of a query")
     ap.add_argument("--doc-tokens", type=int, default=192, help="keep the first N tokens of a document")
-    ap.add_argument("--doc-frac", type=float, default=0.25, help="share of batches made of doc -> code pairs")
+    ap.add_argument("--doc-frac", type=float, default=0.2, help="share of batches made of doc -> code pairs")
+    ap.add_argument("--call-frac", type=float, default=0.2, help="share of batches made of definition -> call site pairs")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--tau", type=float, default=0.05, help="InfoNCE temperature")
-    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (the machine is shared)")
+    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
     ap.add_argument("--seed", type=int, default=20250717)
     return ap.parse_args()
 
@@ -93,6 +104,22 @@ def pad(seqs, max_len, from_end=False):
     return ids_t, (ids_t != 0).long()
 
 
+def write_parity_sample(wrap, tok, files, path):
+    """Token ids and embeddings computed by torch, for training/check-parity.mjs to compare with Node."""
+    texts = ["def forward(self, x):\n    return self.proj(F.gelu(self.fc(x)))",
+             "export function parseHTTPResponse_v2(body: string): Response { return JSON.parse(body); }",
+             "  MAX_RETRY_COUNT = 3  # été\n\tfor (let i = 0; i < n; i++) total += items[i].price;"]
+    ids = [tok.encode(t) for t in texts]
+    with torch.no_grad():
+        embs = []
+        for x in ids:
+            t = torch.tensor([x], dtype=torch.long)
+            out = wrap(t, torch.ones_like(t))
+            embs.append((out[0] if isinstance(out, tuple) else out)[0].tolist())
+    with open(path, "w") as f:
+        json.dump({"texts": texts, "ids": ids, "sentence_embedding": embs}, f)
+
+
 def main():
     a = parse_args()
     torch.set_num_threads(a.threads)
@@ -100,21 +127,40 @@ def main():
     rng = random.Random(a.seed)
     t_start = time.time()
 
+    cache_key = hashlib.sha1(json.dumps([os.path.getmtime(a.corpus), os.path.getsize(a.corpus), a.max_source_mb, a.vocab_size,
+                                         a.min_count, a.seed, PREP_VERSION]).encode()).hexdigest()[:16]
+    cache_file = os.path.join(os.path.dirname(a.corpus), f"prepared-{cache_key}.pkl")
+    if os.path.exists(cache_file):
+        with open(cache_file, "rb") as f:
+            vocab, files, next_pairs, doc_pairs, call_pairs, stats = pickle.load(f)
+        tok = ct.CodeTokenizer(vocab)
+        print(f"prepared data from {cache_file}", flush=True)
+    else:
+        vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats = prepare(a, rng, t_start)
+        with open(cache_file, "wb") as f:
+            pickle.dump((vocab, files, next_pairs, doc_pairs, call_pairs, stats), f, protocol=4)
+    rng = random.Random(a.seed + 1)
+    train(a, vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats, rng, t_start)
+
+
+def prepare(a, rng, t_start):
     corpus = load_corpus(a.corpus, a.max_source_mb * 1e6, rng)
     texts = [d["text"] for docs in corpus.values() for d in docs]
     vocab = ct.build_vocab(texts, a.vocab_size, min_count=a.min_count)
     tok = ct.CodeTokenizer(vocab)
     print(f"vocabulary: {len(vocab)} pieces from {len(texts)} files ({sum(map(len, texts)) / 1e6:.1f} MB)", flush=True)
 
-    next_pairs, doc_pairs, files = defaultdict(list), defaultdict(list), []
+    next_pairs, doc_pairs, call_pairs, files = defaultdict(list), defaultdict(list), defaultdict(list), []
     stats = {"sources": {}}
     for src, docs in corpus.items():
         nf = nd = 0
+        src_files = []
         for d in docs:
             lines = pm.split_lines(d["text"])
             tf = TokenizedFile(d["path"], tok, lines)
             fi = len(files)
             files.append(tf)
+            src_files.append((fi, lines))
             for q, p, n in pm.next_fragment_pairs(lines, rng):
                 next_pairs[src].append((fi, q, p, n))
                 nf += 1
@@ -123,15 +169,22 @@ def main():
                 doc_pairs[src].append((np.array(tok.encode(doc), dtype=np.int32),
                                        np.concatenate([path_ids, np.array(tok.encode(code), dtype=np.int32)])))
                 nd += 1
+        call_pairs[src] = pm.call_site_pairs(src_files, rng)
         stats["sources"][src] = {"files": len(docs), "bytes": sum(len(d["text"]) for d in docs),
-                                 "license": docs[0]["license"] if docs else None, "next_pairs": nf, "doc_pairs": nd}
-        print(f"  {src}: {len(docs)} files, {nf} next-fragment pairs, {nd} doc pairs", flush=True)
+                                 "license": docs[0]["license"] if docs else None, "next_pairs": nf, "doc_pairs": nd, "call_pairs": len(call_pairs[src])}
+        print(f"  {src}: {len(docs)} files, {nf} next-fragment pairs, {nd} doc pairs, {len(call_pairs[src])} call pairs", flush=True)
     print(f"pairs: {sum(map(len, next_pairs.values()))} next-fragment, {sum(map(len, doc_pairs.values()))} doc->code; "
           f"prep {time.time() - t_start:.0f}s", flush=True)
+    return vocab, tok, files, dict(next_pairs), dict(doc_pairs), dict(call_pairs), stats
+
+
+def train(a, vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats, rng, t_start):
 
     B = a.batch
     nsrc = [s for s in next_pairs if len(next_pairs[s]) >= B]
     dsrc = [s for s in doc_pairs if len(doc_pairs[s]) >= 2 * B]
+    csrc = [s for s in call_pairs if len(call_pairs[s]) >= 2 * B]
+    cw = np.array([math.sqrt(len(call_pairs[s])) for s in csrc]); cw /= cw.sum()
     nw = np.array([math.sqrt(len(next_pairs[s])) for s in nsrc]); nw /= nw.sum()
     dw = np.array([math.sqrt(len(doc_pairs[s])) for s in dsrc]); dw /= dw.sum()
     nprng = np.random.default_rng(a.seed)
@@ -148,12 +201,33 @@ def main():
         rows = rng.sample(doc_pairs[src], 2 * B)  # the second half are extra in-repository negatives
         return [r[0] for r in rows[:B]], [r[1] for r in rows[:B]] + [r[1] for r in rows[B:]]
 
-    enc = CodeEncoder(len(vocab), a.dim, a.arch, query_head=bool(a.query_head))
+    def call_batch():
+        src = csrc[nprng.choice(len(csrc), p=cw)]
+        rows = rng.sample(call_pairs[src], 2 * B)  # the second half: call sites of other functions
+        q = [files[fi].span(*ds) for fi, ds, _, _ in rows[:B]]
+        return q, [files[fj].span(*cs) for _, _, fj, cs in rows]
+
+    enc = CodeEncoder(len(vocab), a.dim, a.arch, kernel=a.kernel, query_head=bool(a.query_head), mix_rank=a.mix_rank)
+    enc.mixing = a.arch != "conv" or a.static_steps <= 0
     opt = torch.optim.Adam(enc.parameters(), lr=a.lr)
     labels = torch.arange(B)
     t_train, losses, step = time.time(), [], 0
     for step in range(1, a.steps + 1):
-        q, d = doc_batch() if (dsrc and rng.random() < a.doc_frac) else next_batch()
+        if not enc.mixing and step > a.static_steps:
+            if a.snapshot_static:
+                os.makedirs(a.snapshot_static, exist_ok=True)
+                ct.save(tok, a.snapshot_static)
+                export_onnx(enc, os.path.join(a.snapshot_static, "model.onnx"))
+                enc.train()
+            enc.mixing = True
+            print(f"step {step}: token-mixing block on", flush=True)
+        u = rng.random()
+        if dsrc and u < a.doc_frac:
+            q, d = doc_batch()
+        elif csrc and u < a.doc_frac + a.call_frac:
+            q, d = call_batch()
+        else:
+            q, d = next_batch()
         qi, qm = pad(q, a.query_tokens, from_end=True)
         di, dm = pad(d, a.doc_tokens)
         dv = enc(di, dm)
@@ -178,7 +252,8 @@ def main():
 
     os.makedirs(a.out, exist_ok=True)
     ct.save(tok, a.out)
-    export_onnx(enc, os.path.join(a.out, "model.onnx"))
+    wrap = export_onnx(enc, os.path.join(a.out, "model.onnx"))
+    write_parity_sample(wrap, tok, files, os.path.join(os.path.dirname(a.corpus), "parity-sample.json"))
     with open(os.path.join(a.out, "config.json"), "w") as f:
         json.dump({"model_type": "reporecall-code", "architecture": a.arch, "hidden_size": a.dim, "vocab_size": len(vocab),
                    "pad_token_id": ct.PAD_ID, "pooling": "mean", "normalize": True,
@@ -188,9 +263,14 @@ def main():
     stats.update({"args": vars(a), "steps_done": step, "final_loss": float(np.mean(losses[-50:])),
                   "train_seconds": round(time.time() - t_train), "total_seconds": round(time.time() - t_start),
                   "vocab": len(vocab), "next_pairs": sum(map(len, next_pairs.values())),
-                  "doc_pairs": sum(map(len, doc_pairs.values()))})
+                  "doc_pairs": sum(map(len, doc_pairs.values())),
+                  "call_pairs": sum(map(len, call_pairs.values()))})
     with open(os.path.join(a.out, "training-stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
+    # The product runs the model in Node: check that it reproduces torch's token ids and vectors.
+    here = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run(["node", os.path.join(here, "check-parity.mjs"), a.out,
+                    os.path.join(os.path.dirname(a.corpus), "parity-sample.json")], check=True)
     print(f"wrote {a.out} (model.onnx {os.path.getsize(os.path.join(a.out, 'model.onnx')) / 1e6:.1f} MB); "
           f"total {time.time() - t_start:.0f}s", flush=True)
 

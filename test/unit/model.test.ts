@@ -96,13 +96,17 @@ describe('shipped code embedding model (models/reporecall-code)', function () {
     const [fn, doc, ...rest] = await embedder.embed([FUNCTION, DOC_COMMENT, ...CALL_SITES, ...UNRELATED]);
     const calls = rest.slice(0, CALL_SITES.length);
     const unrelated = rest.slice(CALL_SITES.length);
-    const bestUnrelated = Math.max(...unrelated.map((u) => cosine(fn, u)));
+    const show = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
+    // Seen from a call site (the code around the cursor), the called function beats all unrelated code.
     for (const [i, c] of calls.entries()) {
-      assert.ok(cosine(fn, c) > bestUnrelated, `call site ${i}: ${cosine(fn, c).toFixed(3)} <= unrelated ${bestUnrelated.toFixed(3)}`);
+      const others = unrelated.map((u) => cosine(c, u));
+      assert.ok(cosine(c, fn) > Math.max(...others), `call site ${i}: function ${cosine(c, fn).toFixed(3)}, unrelated ${show(others)}`);
     }
-    assert.ok(cosine(fn, doc) > bestUnrelated, `doc comment: ${cosine(fn, doc).toFixed(3)} <= unrelated ${bestUnrelated.toFixed(3)}`);
-    // and the other way round: from the doc comment, the function is the nearest piece of code
+    // Seen from the function, its doc comment beats all unrelated code ...
+    const fromFn = unrelated.map((u) => cosine(fn, u));
+    assert.ok(cosine(fn, doc) > Math.max(...fromFn), `doc comment ${cosine(fn, doc).toFixed(3)}, unrelated ${show(fromFn)}`);
+    // ... and seen from the doc comment, the function is the nearest piece of code.
     const fromDoc = [fn, ...unrelated].map((v) => cosine(doc, v));
-    assert.strictEqual(fromDoc.indexOf(Math.max(...fromDoc)), 0, `doc comment scores ${fromDoc.map((s) => s.toFixed(3)).join(', ')}`);
+    assert.strictEqual(fromDoc.indexOf(Math.max(...fromDoc)), 0, `doc comment scores ${show(fromDoc)}`);
   });
 });

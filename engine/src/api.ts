@@ -53,6 +53,9 @@ export interface RetrieveOptions {
   compact?: boolean;
   /** At most this many chunks from one file (more files in the same budget). Default unlimited. */
   maxPerFile?: number;
+  /** 0..1: how much a chunk's share of identifiers not already in the editor window or in chunks
+   *  picked before it counts when ordering the context (maximal marginal relevance). Default 0. */
+  novelty?: number;
 }
 
 export interface CompletionResult {

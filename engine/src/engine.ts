@@ -13,7 +13,7 @@ import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan
 import { IndexStore, sha1, type StoreData, type StoredChunk } from './store/indexStore';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromContext } from './complete/builtin';
-import { excerpt } from './retrieve/excerpt';
+import { excerpt, selectNovel } from './retrieve/excerpt';
 import { splitLines } from './util/lines';
 import { acquireWriterLock, type HeldLock } from './store/lock';
 import { defaultModelDir } from './modelPaths';
@@ -28,6 +28,8 @@ export interface EngineTuning {
   compact?: boolean;
   /** Default for RetrieveOptions.maxPerFile. */
   maxPerFile?: number;
+  /** Default for RetrieveOptions.novelty. */
+  novelty?: number;
   /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
   allFields?: boolean;
   /** How often a long indexAll saves its progress (ms). Default 30 s. */
@@ -419,15 +421,21 @@ export class Engine {
     const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? DEFAULT_LINES_PER_HIT, compact: opts.compact ?? this.tuning.compact ?? false, mode: opts.excerpt };
     const perFile = new Map<string, number>();
     const maxPerFile = opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity;
+    const candidates: RetrievedChunk[] = [];
     for (const h of hits) {
-      if (out.length >= k || budget <= 0) break;
+      if (candidates.length >= k * 3) break;
       const n = perFile.get(h.file) ?? 0;
       if (n >= maxPerFile) continue;
       perFile.set(h.file, n + 1);
-      let text = excerpt(this.linesOf(h.file).slice(h.startLine, h.endLine + 1), queryTerms, packing);
-      if (text.length > budget) text = text.slice(0, budget);
-      budget -= text.length;
-      out.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });
+      const text = excerpt(this.linesOf(h.file).slice(h.startLine, h.endLine + 1), queryTerms, packing);
+      candidates.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });
+    }
+    const novelty = opts.novelty ?? this.tuning.novelty ?? 0;
+    for (const c of novelty > 0 ? selectNovel(candidates, q.window, novelty, k) : candidates.slice(0, k)) {
+      if (budget <= 0) break;
+      if (c.text.length > budget) c.text = c.text.slice(0, budget);
+      budget -= c.text.length;
+      out.push(c);
     }
     return out;
   }

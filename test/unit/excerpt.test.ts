@@ -20,3 +20,16 @@ describe('excerpt', () => {
     assert.strictEqual(out, '// header\nconst a = 1;\nconst b = 2;');
   });
 });
+
+describe('selectNovel', () => {
+  it('moves a chunk that repeats the editor window behind one that brings new identifiers', async () => {
+    const { selectNovel } = await import('../../engine/src/retrieve/excerpt');
+    const ranked = [
+      { text: 'total = price * quantity' }, // everything already in the window
+      { text: 'applyDiscount(total, couponCode)' },
+    ];
+    const window = 'price = item.price\nquantity = item.quantity\ntotal = price * quantity';
+    assert.deepStrictEqual(selectNovel(ranked, window, 0, 2).map((c) => c.text), ranked.map((c) => c.text), 'weight 0 keeps the ranking');
+    assert.strictEqual(selectNovel(ranked, window, 0.8, 2)[0].text, 'applyDiscount(total, couponCode)');
+  });
+});

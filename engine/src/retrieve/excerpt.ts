@@ -33,3 +33,32 @@ export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: 
   kept = [kept[0], ...kept.slice(best, best + width)];
   return kept.join('\n');
 }
+
+const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+const identSet = (text: string) => new Set(text.match(IDENT) ?? []);
+
+/**
+ * Maximal marginal relevance over identifiers: repeatedly takes the candidate whose rank-based
+ * relevance, scaled by the share of its identifiers that neither the editor window nor an earlier
+ * pick already shows, is highest. Context the model already sees costs budget and adds nothing.
+ */
+export function selectNovel<T extends { text: string }>(ranked: T[], window: string, weight: number, k: number): T[] {
+  const seen = identSet(window);
+  const ids = ranked.map((c) => identSet(c.text));
+  const left = ranked.map((_, i) => i);
+  const out: T[] = [];
+  while (out.length < k && left.length) {
+    let best = 0, bestScore = -Infinity;
+    left.forEach((i, j) => {
+      let fresh = 0;
+      for (const t of ids[i]) if (!seen.has(t)) fresh++;
+      const share = ids[i].size ? fresh / ids[i].size : 0;
+      const score = (1 / (i + 10)) * (1 - weight + weight * share);
+      if (score > bestScore) { bestScore = score; best = j; }
+    });
+    const [i] = left.splice(best, 1);
+    out.push(ranked[i]);
+    for (const t of ids[i]) seen.add(t);
+  }
+  return out;
+}

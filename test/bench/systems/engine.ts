@@ -77,9 +77,9 @@ export class EngineSystem extends FragmentSystem {
     const out: Record<string, string[]> = {};
     const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
     for (const [name, variant] of this.weightSets) {
-      const { maxLinesPerHit, compact, maxPerFile, excerpt, ...weights } = variant;
+      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, ...weights } = variant;
       const t0 = performance.now();
-      const hits = await engine.retrieve(state, { k: 20, maxLinesPerHit, compact, maxPerFile, excerpt }, { ...this.tuning.weights, ...weights });
+      const hits = await engine.retrieve(state, { k: 20, maxLinesPerHit, compact, maxPerFile, excerpt, novelty }, { ...this.tuning.weights, ...weights });
       this.lastQueryMs[name] = performance.now() - t0;
       // The same exclusion as every other system: nothing overlapping the query window.
       out[name] = hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);

@@ -32,6 +32,8 @@ export function ablationVariants(base: Partial<FusionWeights>): Record<string, V
   out['engine:core,lines80'] = { ...core, maxLinesPerHit: 80 };
   out['engine:core,compact'] = { ...core, compact: true };
   out['engine:core,perfile2'] = { ...core, maxPerFile: 2 };
+  out['engine:core,novelty0.5'] = { ...core, novelty: 0.5 };
+  out['engine:core,novelty0.8'] = { ...core, novelty: 0.8 };
   return out;
 }
 
@@ -81,8 +83,8 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
       let variants = opts.flags.has('--ablation') ? ablationVariants(overrides) : undefined;
       for (const spec of opts.argv.filter((_, i) => opts.argv[i - 1] === '--variant')) {
         const [vname, body] = spec.split(':');
-        const v: Record<string, number> = {};
-        for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number(val); }
+        const v: Record<string, number | string> = {};
+        for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number.isNaN(Number(val)) ? val : Number(val); }
         variants = { ...variants, [`engine:${vname}`]: { ...overrides, ...v } };
       }
       out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants }, model(), { weights: overrides }, true));

@@ -69,7 +69,7 @@ export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField'
  * stages that did not raise protocol A MRR@10 or protocol C new-identifier recall stay off.
  */
 export const DEFAULT_WEIGHTS: FusionWeights = {
-  bm25: 1, recent: 1, dense: 0.3, symbol: 0.25, intent: 0, docField: 0, normalized: 0.4, next: 0, expand: 0, rerank: 0, rrfK: 30,
+  bm25: 1, recent: 1, dense: 0.3, symbol: 0.25, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, rerank: 0, rrfK: 30,
 };
 
 /** The default without the query stages: the first four signals only (the baseline for stage ablations). */

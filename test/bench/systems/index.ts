@@ -14,6 +14,7 @@ const DEFAULT_REFERENCE_MODEL = path.join(REPO_ROOT, 'models/reference-use-lite'
 
 /** The weight a stage gets when an ablation turns it on. */
 export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, normalized: 0.4, next: 0.4, expand: 0.4, rerank: 0.5 };
+// (The default turns none of these on: see DEFAULT_WEIGHTS.)
 
 /**
  * `--ablation`: the engine of the core issue (`core`), each later stage added to it alone

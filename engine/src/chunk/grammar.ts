@@ -87,11 +87,22 @@ export class GrammarLoader {
   private async load(name: GrammarName): Promise<LoadedGrammar> {
     const { Language, Parser, Query } = treeSitter;
     const language = await Language.load(join(this.grammarDir, 'wasm', `tree-sitter-${name}.wasm`));
-    const source = readFileSync(join(this.grammarDir, 'queries', `${name}.scm`), 'utf8');
-    const query = new Query(language, source);
+    const query = new Query(language, this.querySource(name));
     const parser = new Parser();
     parser.setLanguage(language);
     return { name, parser, query };
+  }
+
+  /**
+   * A grammar's query text. A first line `; inherits: other` puts `other`'s query in front (TSX
+   * extends TypeScript with JSX), so shared patterns are written once.
+   */
+  private querySource(name: string, seen = new Set<string>()): string {
+    if (seen.has(name)) throw new Error(`query inheritance loop at ${name}.scm`);
+    seen.add(name);
+    const source = readFileSync(join(this.grammarDir, 'queries', `${name}.scm`), 'utf8');
+    const parent = /^; inherits: ([\w-]+)/.exec(source)?.[1];
+    return parent ? `${this.querySource(parent, seen)}\n${source}` : source;
   }
 
   /**

@@ -55,6 +55,8 @@ const EMBED_BATCH = 64;
 const DEFAULT_LINES_PER_HIT = 20;
 /** During a long indexAll, progress is saved this often. */
 const CHECKPOINT_MS = 30_000;
+/** Files whose lines are kept in memory for showing retrieved chunks. */
+const LINE_CACHE_FILES = 256;
 /** Quiet period after single-file updates before the index is written. */
 const SAVE_DELAY_MS = 2000;
 
@@ -135,7 +137,7 @@ export class Engine {
   stats(): IndexStats {
     return {
       files: Object.keys(this.data.files).length,
-      chunks: this.data.chunks.length,
+      chunks: this.chunkById.size,
       skipped: countSkips(this.lastSkipped),
       changedFiles: this.lastChanged,
       indexBytes: this.store.diskBytes(),
@@ -245,9 +247,10 @@ export class Engine {
         } catch {
           continue; // gone since it was parsed: the next scan drops it
         }
-        if (sha1(content) !== p.hash) {
+        const hash = sha1(content);
+        if (hash !== p.hash) {
           // Changed since it was parsed: parse the new text (its definitions too).
-          p.hash = sha1(content);
+          p.hash = hash;
           p.chunked = await this.chunker.chunk(p.rel, content);
           this.setDefinitions(p.rel, p.chunked);
         }
@@ -283,7 +286,7 @@ export class Engine {
         definitions: defs.map((d) => [d.name, d.signature, d.chunkId]),
       };
       this.defs.setFile(p.rel, defs);
-      this.lineCache.set(p.rel, lines);
+      this.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes
       // from there: files already saved are skipped by their content hash next time.
@@ -294,7 +297,6 @@ export class Engine {
       }
     }
     await flush();
-    this.data.chunks = [...this.chunkById.values()];
   }
 
   private saveTimer: NodeJS.Timeout | undefined;
@@ -323,6 +325,7 @@ export class Engine {
 
   private save(): void {
     if (!this.lock) return;
+    // chunkById is the truth; the stored list is materialised only for writing.
     this.data.chunks = [...this.chunkById.values()];
     this.store.save(this.data, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields]);
     this.dirty = false;
@@ -343,8 +346,9 @@ export class Engine {
       const abs = path.join(this.opts.root, relPath);
       try {
         const st = fs.statSync(abs);
-        const bytes = fs.readFileSync(abs);
-        if (classifyContent(relPath, bytes) || st.size > (this.opts.maxFileBytes ?? 1 << 20)) {
+        const tooLarge = st.size > (this.opts.maxFileBytes ?? 1 << 20);
+        const bytes = tooLarge ? undefined : fs.readFileSync(abs);
+        if (!bytes || classifyContent(relPath, bytes)) {
           this.dropFile(relPath);
           this.scheduleSave();
           return;
@@ -389,10 +393,16 @@ export class Engine {
       } catch {
         lines = [];
       }
-      if (this.lineCache.size > 256) this.lineCache.delete(this.lineCache.keys().next().value!);
-      this.lineCache.set(file, lines);
+      this.cacheLines(file, lines);
     }
     return lines;
+  }
+
+  /** Keeps the lines of the most recently used files (a cold index must not keep them all). */
+  private cacheLines(file: string, lines: string[]): void {
+    this.lineCache.delete(file);
+    if (this.lineCache.size >= LINE_CACHE_FILES) this.lineCache.delete(this.lineCache.keys().next().value!);
+    this.lineCache.set(file, lines);
   }
 
   private async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
@@ -421,17 +431,19 @@ export class Engine {
     const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? DEFAULT_LINES_PER_HIT, compact: opts.compact ?? this.tuning.compact ?? false, mode: opts.excerpt };
     const perFile = new Map<string, number>();
     const maxPerFile = opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity;
+    const novelty = opts.novelty ?? this.tuning.novelty ?? 0;
+    // Novelty reorders a wider pool; without it only the first k are cut and shown.
+    const pool = novelty > 0 ? k * 3 : k;
     const candidates: RetrievedChunk[] = [];
     for (const h of hits) {
-      if (candidates.length >= k * 3) break;
+      if (candidates.length >= pool) break;
       const n = perFile.get(h.file) ?? 0;
       if (n >= maxPerFile) continue;
       perFile.set(h.file, n + 1);
       const text = excerpt(this.linesOf(h.file).slice(h.startLine, h.endLine + 1), queryTerms, packing);
       candidates.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });
     }
-    const novelty = opts.novelty ?? this.tuning.novelty ?? 0;
-    for (const c of novelty > 0 ? selectNovel(candidates, q.window, novelty, k) : candidates.slice(0, k)) {
+    for (const c of novelty > 0 ? selectNovel(candidates, q.window, novelty, k) : candidates) {
       if (budget <= 0) break;
       if (c.text.length > budget) c.text = c.text.slice(0, budget);
       budget -= c.text.length;

@@ -113,9 +113,11 @@ describe('Engine', function () {
   it('removing a deleted directory drops every file under it', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();
+    const chunksBefore = engine.stats().chunks;
     fs.rmSync(path.join(root, 'lib'), { recursive: true });
     await engine.removeFile('lib');
     assert.strictEqual(engine.stats().files, 2);
+    assert.ok(engine.stats().chunks < chunksBefore, 'the chunk count drops at once, not at the next save');
     const hits = await engine.retrieve('discount code price warehouse stock', { k: 10 });
     assert.ok(hits.every((h) => !h.file.startsWith('lib/')), JSON.stringify(hits.map((h) => h.file)));
     await engine.close();

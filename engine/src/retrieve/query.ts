@@ -23,8 +23,9 @@ export interface RetrievalQuery {
   intent?: string;
   /** Identifiers near the cursor, most recent first, unique. */
   identifiers: string[];
-  /** Module specifiers the current file imports (for the structural rerank). */
-  imports: string[];
+  /** Module specifiers the current file imports (for the structural rerank; read on first use,
+   *  since scanning the whole prefix per keystroke is wasted while the rerank is off). */
+  readonly imports: string[];
 }
 
 const IMPORT_SOURCES = [
@@ -75,6 +76,7 @@ export function buildQuery(file: string, prefix: string, opts: QueryOptions = {}
     seen.add(id);
     ids.push(id);
   }
+  let imports: string[] | undefined;
   return {
     file,
     language,
@@ -82,7 +84,9 @@ export function buildQuery(file: string, prefix: string, opts: QueryOptions = {}
     trimmed: trimmedLines.join('\n'),
     intent: intentBeforeCursor(lines),
     identifiers: ids,
-    imports: importSources(prefix),
+    get imports(): string[] {
+      return (imports ??= importSources(prefix));
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 // `npm run bench:scale -- --files N --out FILE.json [--dir DIR] [--queries 500] [--seed 1] [--no-dense] [--keep]`
+// (then reopen.ts runs the same queries in a fresh process on the saved index)
 // Generates a synthetic repository (generate.ts), cold-indexes it with the Engine in this process,
 // and measures: wall time, chunks/s, peak RSS while indexing and while querying (sampled every
 // 100 ms), index bytes on disk per component vs source bytes, query latency p50/p95/p99 over
@@ -8,8 +9,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as v8 from 'v8';
 import { Engine } from '../../../engine/src/engine';
-import type { EditorState } from '../../../engine/src/types';
+import { spawnSync } from 'child_process';
 import { generateRepo, prng } from './generate';
+import { CODE_FILE, editorStateAt, percentile } from './editorStates';
 
 interface Args {
   files: number;
@@ -60,11 +62,6 @@ class RssSampler {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 function dirBytes(dir: string): Record<string, number> {
   const out: Record<string, number> = {};
   const walk = (d: string, prefix: string) => {
@@ -84,16 +81,6 @@ function memorySnapshot(): Record<string, number> {
   const m = process.memoryUsage();
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, mb(s.space_used_size)]));
   return { rssMB: mb(m.rss), heapUsedMB: mb(m.heapUsed), heapTotalMB: mb(m.heapTotal), externalMB: mb(m.external), arrayBuffersMB: mb(m.arrayBuffers), ...Object.fromEntries(Object.entries(spaces).map(([k, v]) => [`v8.${k}MB`, v])) };
-}
-
-/** An editor state at a random line of a random indexed file: everything above is the prefix. */
-function editorStateAt(root: string, relPath: string, r: () => number): EditorState {
-  const lines = fs.readFileSync(path.join(root, relPath), 'utf8').split('\n');
-  const line = Math.floor(r() * Math.max(1, lines.length - 1));
-  const col = Math.floor(r() * (lines[line].length + 1));
-  const prefix = lines.slice(0, line).join('\n') + (line ? '\n' : '') + lines[line].slice(0, col);
-  const suffix = lines[line].slice(col) + '\n' + lines.slice(line + 1).join('\n');
-  return { file: relPath, prefix, suffix, line };
 }
 
 async function main(): Promise<void> {
@@ -136,7 +123,7 @@ async function main(): Promise<void> {
   global.gc?.();
   sampler.enter('query');
   const r = prng(args.seed * 7 + 1);
-  const code = repo.indexable.filter((f) => /\.(ts|js|py|go|java|rs)$/.test(f.relPath));
+  const code = repo.indexable.filter((f) => CODE_FILE.test(f.relPath));
   const latencies: number[] = [];
   let emptyResults = 0;
   for (let q = 0; q < args.queries; q++) {
@@ -160,6 +147,15 @@ async function main(): Promise<void> {
   sampler.enter('close');
   await engine.close();
   sampler.stop();
+
+  // A fresh process on the saved index: the editor's memory and latency after a restart.
+  const listFile = path.join(work, 'files.json');
+  fs.writeFileSync(listFile, JSON.stringify(repo.indexable.map((f) => f.relPath)));
+  const reopenArgs = [...process.execArgv.filter((a) => a === '--expose-gc'), path.join(__dirname, 'reopen.js'), '--root', root, '--index', indexDir, '--files-list', listFile, '--queries', String(args.queries), '--seed', String(args.seed), ...(args.dense ? [] : ['--no-dense'])];
+  const child = spawnSync(process.execPath, reopenArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (child.status !== 0) log(`reopen failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  const reopened = child.status === 0 ? JSON.parse(child.stdout.trim().split('\n').pop()!) : { error: child.stderr.slice(-2000) };
+  if (child.status === 0) log(`fresh process: open ${reopened.openSeconds.toFixed(1)} s, query p95 ${reopened.queryMs.p95.toFixed(1)} ms, peak RSS ${reopened.rssMB.peak} MB`);
 
   const components = dirBytes(indexDir);
   const indexBytes = Object.values(components).reduce((s, b) => s + b, 0);
@@ -192,9 +188,12 @@ async function main(): Promise<void> {
       max: latencies[latencies.length - 1],
       emptyResults,
     },
+    reopened,
     reindexUnchanged: { seconds: reindexSeconds, secondsPer1000Files: (reindexSeconds / stats.files) * 1000, changedFiles: again.changedFiles },
     targets: {
       rssWhileQueryingLe300MB: (sampler.peaks.query ?? Infinity) <= 300 * 1048576,
+      freshProcessRssWhileQueryingLe300MB: typeof reopened.rssMB?.peak === 'number' && reopened.rssMB.peak <= 300,
+      freshProcessQueryP95Le50ms: typeof reopened.queryMs?.p95 === 'number' && reopened.queryMs.p95 <= 50,
       indexLe1xSource: indexBytes <= repo.sourceBytes,
       queryP95Le50ms: percentile(latencies, 95) <= 50,
     },

@@ -425,7 +425,7 @@ export class Engine {
     };
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
-    q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, state.file, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal));
+    q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal));
     opts.signal?.throwIfAborted();
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
     const out: RetrievedChunk[] = [];

@@ -8,10 +8,24 @@ import type { VectorIndex } from '../vector';
 import type { Bm25Index } from '../lexical/bm25';
 import { pathPrefix } from './query';
 
-/** A hypothetical continuation prepared for search: its text, and its embedding when dense is on. */
+/** A hypothetical continuation prepared for search: its text, lexical terms, and embedding when dense is on. */
 export interface HypotheticalQuery {
   text: string;
+  /** The guess's terms that the query window does not already hold (all of them if none is new). */
+  terms: string[];
   vector?: Float32Array;
+}
+
+/**
+ * The lexical query of the guess: only what it adds to the window. The window's own terms are
+ * searched by `bm25` already; repeating them here would only reinforce the documents the prefix
+ * finds anyway, while the point of the guess is the names the prefix does not have yet.
+ */
+export function novelTerms(text: string, window: string): string[] {
+  const seen = new Set(lexicalTerms(window));
+  const all = lexicalTerms(text);
+  const novel = all.filter((t) => !seen.has(t));
+  return novel.length ? novel : all;
 }
 
 /** Longest hypothetical considered (characters): a few lines; a runaway answer says nothing more. */
@@ -24,12 +38,12 @@ export const MAX_HYPOTHETICAL_CHARS = 1000;
 export async function prepareHypothetical(
   text: string | undefined,
   weight: number,
-  file: string,
+  q: { file: string; window: string },
   embed: (text: string) => Promise<Float32Array | undefined>,
 ): Promise<HypotheticalQuery | undefined> {
   const code = text?.slice(0, MAX_HYPOTHETICAL_CHARS);
   if (!(weight > 0) || !code?.trim()) return undefined;
-  return { text: code, vector: await embed(`${pathPrefix(file)}\n${code}`) };
+  return { text: code, terms: novelTerms(code, q.window), vector: await embed(`${pathPrefix(q.file)}\n${code}`) };
 }
 
 /**
@@ -42,7 +56,7 @@ export function hydeList(
   depth: number,
   accept?: (id: number) => boolean,
 ): number[] {
-  const lists: number[][] = [index.lexical.search(lexicalTerms(h.text), depth, accept).map((r) => r.id)];
+  const lists: number[][] = [index.lexical.search(h.terms, depth, accept).map((r) => r.id)];
   if (h.vector && index.vectors && index.vectors.size > 0) {
     const found = index.vectors.search(h.vector, accept ? depth * 2 : depth);
     lists.push(found.map((r) => r.id).filter((id) => !accept || accept(id)).slice(0, depth));

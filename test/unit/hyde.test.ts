@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
+import { novelTerms } from '../../engine/src/retrieve/hyde';
 import type { EditorState, RetrievedChunk } from '../../engine/src/types';
 import { HypothesisSource } from '../../extension/src/backends/hypothetical';
 import { OllamaGenerateBackend } from '../../extension/src/backends/ollama';
@@ -133,6 +134,13 @@ describe('hypothetical-code expansion (hyde)', function () {
   after(() => {
     fs.rmSync(root, { recursive: true, force: true });
     fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  it('the guess is searched for what it adds to the window, or whole when it adds nothing', () => {
+    const terms = novelTerms(GUESS, PREFIX);
+    for (const t of ['shipping', 'quote', 'zone']) assert.ok(terms.includes(t), `${t} in ${terms}`);
+    for (const t of ['cart', 'subtotal']) assert.ok(!terms.includes(t), `${t} not in ${terms}`);
+    assert.ok(novelTerms('sumItems(cart.items)', PREFIX).includes('cart'));
   });
 
   for (const dense of [false, true]) {

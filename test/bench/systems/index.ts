@@ -60,15 +60,15 @@ export interface SystemFactoryOptions {
 
 /**
  * With a hypothesis source, the rows that read it: the default and the core engine plus `hyde`,
- * once per weight in --hyde-weights (default 1). Named after the source, so an oracle row can
- * never be mistaken for a system.
+ * once per weight in --hyde-weights (default 1; with several, each row is suffixed `,wX`). Named
+ * after the source, so an oracle row can never be mistaken for a system.
  */
 function hydeVariants(label: string, argv: string[], base: Partial<FusionWeights>, ablation: boolean): Record<string, Variant> {
   const i = argv.indexOf('--hyde-weights');
   const ws = (i >= 0 ? argv[i + 1] : '1').split(',').map(Number).filter((w) => w > 0);
   const out: Record<string, Variant> = {};
-  ws.forEach((w, j) => {
-    const tag = `hyde(${label})${j === 0 ? '' : `,w${w}`}`;
+  ws.forEach((w) => {
+    const tag = `hyde(${label})${ws.length === 1 ? '' : `,w${w}`}`;
     out[`engine+${tag}`] = { ...base, hyde: w };
     if (ablation) out[`engine:core+${tag}`] = { ...CORE_WEIGHTS, ...base, hyde: w };
   });

@@ -56,6 +56,14 @@ export interface RetrieveOptions {
   /** 0..1: how much a chunk's share of identifiers not already in the editor window or in chunks
    *  picked before it counts when ordering the context (maximal marginal relevance). Default 0. */
   novelty?: number;
+  /**
+   * A hypothetical continuation of the code at the cursor (a few lines from a language model, or
+   * the remainder of a completion the user is typing along): searched lexically and densely as the
+   * `hyde` signal (retrieve/hyde.ts). `weight` is that signal's fusion weight for this query;
+   * default the engine's (`DEFAULT_WEIGHTS.hyde`, 0: off until measured with a real model).
+   * Plain data, so it crosses the worker boundary with the other options.
+   */
+  hypothetical?: { text: string; weight?: number };
 }
 
 export interface CompletionResult {

@@ -25,6 +25,13 @@ export const config = {
   prefixTokens: (): number => positive(section().get<number>('completion.prefixTokens'), 1024),
   maxCompletionTokens: (): number => positive(section().get<number>('completion.maxTokens'), 64),
   backendTimeoutMs: (): number => positive(section().get<number>('completion.timeoutMs'), 5000),
+  /** Hypothetical-code expansion (HyDE) with a model backend; off by default (not measured with a real model). */
+  hydeEnabled: (): boolean => section().get<boolean>('hyde.enabled', false),
+  /** Per-keystroke budget for the hypothetical continuation; over it, retrieval proceeds without. */
+  hydeBudgetMs: (): number => positive(section().get<number>('hyde.budgetMs'), 250),
+  hydeMaxTokens: (): number => positive(section().get<number>('hyde.maxTokens'), 48),
+  /** Fusion weight of the `hyde` signal when enabled (0 turns the signal off). */
+  hydeWeight: (): number => { const w = section().get<number>('hyde.weight'); return typeof w === 'number' && Number.isFinite(w) && w >= 0 ? w : 0.5; },
   openAiBaseUrl: (): string => section().get<string>('openai.baseUrl', 'http://127.0.0.1:8000/v1'),
   openAiModel: (): string => section().get<string>('openai.model', ''),
   ollamaBaseUrl: (): string => section().get<string>('ollama.baseUrl', 'http://127.0.0.1:11434'),

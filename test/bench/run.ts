@@ -12,6 +12,7 @@ import {
 import type { BenchSystem, FragmentDoc } from './systems/system';
 import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './systems';
 import { renderMarkdown } from './report';
+import { hypothesisProvider } from './hyde';
 
 interface Args {
   split: string;
@@ -33,7 +34,9 @@ function parseArgs(argv: string[]): Args {
   const systems = (get('systems') ?? SYSTEM_NAMES.join(',')).split(',').filter(Boolean);
   const repos = get('repos')?.split(',').filter(Boolean);
   const flags = new Set(argv.filter((a) => a.startsWith('--') && !argv[argv.indexOf(a) + 1]?.match(/^[^-]/)));
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv } };
+  // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
+  const hypothesis = hypothesisProvider(argv);
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis } };
 }
 
 const enc = getEncoding('p50k_base');
@@ -221,7 +224,15 @@ async function main(): Promise<void> {
   result.E = E;
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
-  const md = renderMarkdown(result as never);
+  const hyde = args.factory.hypothesis;
+  if (hyde) {
+    const ms = hyde.ms;
+    result.hyde = { source: hyde.label, skipped: hyde.skipped, latency_ms: { p50: percentile(ms, 50), p95: percentile(ms, 95), p99: percentile(ms, 99) } };
+  }
+  const hydeNote = hyde?.label === 'oracle'
+    ? '\n> Rows named `hyde(oracle)` were given each task\'s TRUE next lines (48 tokens) as the hypothetical continuation:\n> an upper bound on what a perfect model guess could buy, leaky by construction. Not a system, never a default.\n'
+    : hyde ? `\n> Rows named \`hyde(model)\` searched a model's guess; guess latency (not in the query latency) p50 ${percentile(hyde.ms, 50)} / p95 ${percentile(hyde.ms, 95)} ms, ${hyde.skipped} skipped.\n` : '';
+  const md = hydeNote + renderMarkdown(result as never);
   fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
   console.log(md);
 }

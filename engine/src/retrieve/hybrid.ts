@@ -12,6 +12,7 @@
 //   normalized  variable-normalised structure trigrams (RETROcode's name normalisation)
 //   next        the documents that follow the best matches of the last lines (SelfRACG: what comes next)
 //   expand      the continuation of the best first-round match, searched again (RepoCoder / model-free HyDE)
+//   hyde        a model's hypothetical continuation, when the caller has one (DeepCodeSeek / HyDE; hyde.ts)
 // rerank multiplies fused scores for documents in files the current file imports, in its
 // directory, or recently edited.
 import * as path from 'path';
@@ -22,6 +23,7 @@ import { importMatches } from '../enrich/callgraph';
 import { VectorIndex } from '../vector';
 import type { ChunkKind } from '../types';
 import type { RetrievalQuery } from './query';
+import { hydeList } from './hyde';
 
 export interface DocInfo {
   id: number;
@@ -56,24 +58,26 @@ export interface FusionWeights {
   normalized: number;
   next: number;
   expand: number;
+  /** The caller's hypothetical continuation (RetrieveOptions.hypothetical), lexical + dense. */
+  hyde: number;
   /** Strength of the structural rerank (imports, same directory, recent files). */
   rerank: number;
   /** RRF damping constant: smaller values favour the top of each list. */
   rrfK: number;
 }
 
-export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField', 'normalized', 'next', 'expand', 'rerank'] as const;
+export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField', 'normalized', 'next', 'expand', 'hyde', 'rerank'] as const;
 
 /**
  * Chosen by ablation on the DEV split (npm run bench -- --ablation; numbers in CHANGELOG.md):
  * stages that did not raise protocol A MRR@10 or protocol C new-identifier recall stay off.
  */
 export const DEFAULT_WEIGHTS: FusionWeights = {
-  bm25: 1, recent: 1, dense: 0.3, symbol: 0.25, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, rerank: 0, rrfK: 30,
+  bm25: 1, recent: 1, dense: 0.3, symbol: 0.25, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, hyde: 0, rerank: 0, rrfK: 30,
 };
 
 /** The default without the query stages: the first four signals only (the baseline for stage ablations). */
-export const CORE_WEIGHTS: FusionWeights = { ...DEFAULT_WEIGHTS, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, rerank: 0 };
+export const CORE_WEIGHTS: FusionWeights = { ...DEFAULT_WEIGHTS, intent: 0, docField: 0, normalized: 0, next: 0, expand: 0, hyde: 0, rerank: 0 };
 
 export interface Hit extends DocInfo {
   score: number;
@@ -261,6 +265,7 @@ export class HybridIndex {
       const continuation = this.continuationOf(expandFrom, q.trimmed, chainable);
       if (continuation) lists.push(['expand', w.expand, ids(this.lexical.search(lexicalTerms(continuation), depth, accept))]);
     }
+    if (w.hyde > 0 && q.hypothetical) lists.push(['hyde', w.hyde, hydeList(this, q.hypothetical, depth, accept)]);
 
     const fused = new Map<number, { score: number; signals: Record<string, number> }>();
     for (const [name, weight, list] of lists) {

@@ -5,6 +5,7 @@
 //  - `intent`:  a comment or docstring right above the cursor (RETROcode's intent-first query),
 //  - `identifiers`: names used near the cursor, most recent first (for definition lookup).
 import { identifiers } from '../lexical/tokenize';
+import type { HypotheticalQuery } from './hyde';
 
 export interface QueryOptions {
   /** Lines of prefix in the lexical window. Default 60. */
@@ -26,6 +27,8 @@ export interface RetrievalQuery {
   /** Module specifiers the current file imports (for the structural rerank; read on first use,
    *  since scanning the whole prefix per keystroke is wasted while the rerank is off). */
   readonly imports: string[];
+  /** A model's guess at the next lines, when the caller supplied one (the `hyde` signal). */
+  hypothetical?: HypotheticalQuery;
 }
 
 const IMPORT_SOURCES = [

@@ -21,7 +21,7 @@ export class OllamaGenerateBackend implements CompletionBackend {
       prompt: req.prompt,
       suffix: req.suffix,
       stream: false,
-      options: { num_predict: req.maxTokens, temperature: this.opts.temperature ?? 0.2, ...(req.stop?.length ? { stop: req.stop } : {}) },
+      options: { num_predict: req.maxTokens, temperature: req.temperature ?? this.opts.temperature ?? 0.2, ...(req.stop?.length ? { stop: req.stop } : {}) },
     };
     const json = (await postJson(url, body, req)) as { response?: unknown; error?: unknown };
     if (typeof json.error === 'string') throw new BackendError(`${url}: ${json.error}`);

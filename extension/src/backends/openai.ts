@@ -20,7 +20,7 @@ export class OpenAiCompletionsBackend implements CompletionBackend {
       prompt: req.prompt,
       suffix: req.suffix,
       max_tokens: req.maxTokens,
-      temperature: this.opts.temperature ?? 0.2,
+      temperature: req.temperature ?? this.opts.temperature ?? 0.2,
       stream: false,
     };
     if (this.opts.model) body.model = this.opts.model;

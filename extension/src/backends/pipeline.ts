@@ -1,30 +1,56 @@
 // Retrieval-grounded model completion, independent of VS Code: retrieve snippets, build the prompt
 // within its token budgets, ask the backend, clean the answer. The trust gate lives here so that
-// no caller can skip it: an untrusted workspace never reaches the network.
+// no caller can skip it: an untrusted workspace never reaches the network, and neither does the
+// text of a file on the secret deny-list.
+import { isSecretPath } from '../../../engine/src/scan/secrets';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
+import type { HypothesisOutcome, HypothesisSource } from './hypothetical';
 import { buildPrompt, cleanCompletion, lineComment, type BuiltPrompt, type PromptBudget } from './prompt';
 import type { CompletionBackend } from './types';
+
+/** Hypothetical-code expansion settings (absent: off). */
+export interface HydeSettings {
+  source: HypothesisSource;
+  /** Identifies the document, for reusing a continuation the user is typing along. */
+  docKey: string;
+  budgetMs: number;
+  maxTokens: number;
+  /** Fusion weight of the `hyde` signal. */
+  weight: number;
+}
 
 export interface ModelCompletionInput {
   /** Workspace Trust: false means nothing may be sent to the backend. */
   trusted: boolean;
   state: EditorState;
-  retrieve(state: EditorState, budgetTokens: number, signal: AbortSignal): Promise<RetrievedChunk[]>;
+  retrieve(state: EditorState, budgetTokens: number, signal: AbortSignal, hypothetical?: { text: string; weight: number }): Promise<RetrievedChunk[]>;
   backend: CompletionBackend;
   budget: PromptBudget;
   maxTokens: number;
   timeoutMs: number;
   signal: AbortSignal;
+  hyde?: HydeSettings;
+  /** Extra secret deny-list patterns (gitignore syntax) on top of the built-in ones. */
+  secretPatterns?: readonly string[];
 }
 
 export interface ModelCompletion {
   text: string;
   built: BuiltPrompt;
+  /** What hypothetical-code expansion did for this completion (absent when it is off). */
+  hypothesis?: HypothesisOutcome;
 }
 
 export async function modelCompletion(input: ModelCompletionInput): Promise<ModelCompletion | undefined> {
-  if (!input.trusted) return undefined;
-  const snippets = await input.retrieve(input.state, input.budget.contextTokens, input.signal);
+  if (!input.trusted || isSecretPath(input.state.file, input.secretPatterns)) return undefined;
+  const hyde = input.hyde;
+  const hypothesis = hyde && hyde.weight > 0
+    ? await hyde.source.continuation({
+      trusted: input.trusted, state: input.state, docKey: hyde.docKey, backend: input.backend,
+      budgetMs: hyde.budgetMs, maxTokens: hyde.maxTokens, signal: input.signal, secretPatterns: input.secretPatterns,
+    })
+    : undefined;
+  const snippets = await input.retrieve(input.state, input.budget.contextTokens, input.signal, hypothesis?.text ? { text: hypothesis.text, weight: hyde!.weight } : undefined);
   const built = buildPrompt(input.state, snippets, input.budget);
   const raw = await input.backend.complete({
     prompt: built.prompt,
@@ -36,5 +62,7 @@ export async function modelCompletion(input: ModelCompletionInput): Promise<Mode
     timeoutMs: input.timeoutMs,
   });
   const text = cleanCompletion(raw, built.suffix);
-  return text ? { text, built } : undefined;
+  // The completion shown is the best guess at what comes next: free for the next keystroke's expansion.
+  if (text && hyde) hyde.source.remember(hyde.docKey, input.state.prefix, text);
+  return text ? { text, built, hypothesis } : undefined;
 }

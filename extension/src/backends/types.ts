@@ -7,6 +7,8 @@ export interface BackendRequest {
   stop?: string[];
   signal?: AbortSignal;
   timeoutMs: number;
+  /** Sampling temperature for this request; default the backend's own (0.2). */
+  temperature?: number;
 }
 
 export interface CompletionBackend {

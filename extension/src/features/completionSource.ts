@@ -3,6 +3,7 @@
 // in an untrusted workspace only the built-in source is used.
 import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/types';
+import { HypothesisSource } from '../backends/hypothetical';
 import { modelCompletion } from '../backends/pipeline';
 import { OllamaGenerateBackend } from '../backends/ollama';
 import { OpenAiCompletionsBackend } from '../backends/openai';
@@ -19,6 +20,9 @@ export interface SourcedCompletion {
 }
 
 export const OPENAI_KEY_SECRET = 'reporecall.openai.apiKey';
+
+/** The last completion shown or hypothetical continuation asked for (hypothetical-code expansion). */
+const hypotheses = new HypothesisSource();
 
 /** The backend the settings ask for, downgraded to `builtin` when the workspace is not trusted. */
 export function effectiveBackend(): CompletionBackendKind {
@@ -55,17 +59,20 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   const result = await modelCompletion({
     trusted: vscode.workspace.isTrusted,
     state,
-    retrieve: (st, budgetTokens, sig) => fi.client.retrieve(st, { budgetTokens, signal: sig }),
+    retrieve: (st, budgetTokens, sig, hypothetical) => fi.client.retrieve(st, { budgetTokens, signal: sig, hypothetical }),
     backend: await modelBackend(ctx, backend),
     budget: { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() },
     maxTokens: config.maxCompletionTokens(),
     timeoutMs: config.backendTimeoutMs(),
     signal,
+    hyde: config.hydeEnabled()
+      ? { source: hypotheses, docKey: `${fi.folder.uri.toString()}|${state.file}`, budgetMs: config.hydeBudgetMs(), maxTokens: config.hydeMaxTokens(), weight: config.hydeWeight() }
+      : undefined,
   });
   if (!result) return undefined;
-  const { text, built } = result;
+  const { text, built, hypothesis } = result;
   return {
     text,
-    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: built.prompt, completion: text, latencyMs: Date.now() - started },
+    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: built.prompt, completion: text, latencyMs: Date.now() - started, hypothesis },
   };
 }

@@ -1,6 +1,7 @@
 // "Show Retrieved Context": what the last completion shown was built from, as a Markdown document.
 import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../../engine/src/types';
+import type { HypothesisOutcome } from '../backends/hypothetical';
 import type { CompletionBackendKind } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage } from '../editorState';
@@ -19,6 +20,8 @@ export interface RetrievedContextRecord {
   completion: string;
   latencyMs: number;
   confidence?: number;
+  /** Hypothetical-code expansion: the guess searched with the prefix, or why there was none. */
+  hypothesis?: HypothesisOutcome;
 }
 
 function fence(text: string, lang: string): string {
@@ -56,6 +59,9 @@ export async function renderContext(rec: RetrievedContextRecord): Promise<string
       lines.push(`### \`${c.file}:${c.startLine + 1}-${c.endLine + 1}\`${c.name ? ` ${c.name}` : ''} (score ${c.score.toFixed(3)})`, '', why ? `Signals: ${why}` : '', '', fence(c.text, fenceLanguage(c.file)), '');
     }
   }
+  const h = rec.hypothesis;
+  if (h?.text !== undefined) lines.push(`## Hypothetical continuation searched (${h.from === 'reused' ? 'reused, no request' : 'from the model'})`, '', fence(h.text, fenceLanguage(rec.file)), '');
+  else if (h) lines.push(`Hypothetical continuation: skipped (${h.skipped}${h.detail ? `: ${h.detail}` : ''}).`, '');
   if (rec.prompt !== undefined) lines.push('## Prompt sent', '', fence(rec.prompt, ''), '');
   return lines.join('\n');
 }

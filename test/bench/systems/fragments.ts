@@ -4,6 +4,8 @@
 import { OnnxEmbedder } from '../../../engine/src/embed';
 import { DEFAULT_WEIGHTS, HybridIndex, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
 import { buildQuery, pathPrefix, type QueryOptions } from '../../../engine/src/retrieve/query';
+import { prepareHypothetical } from '../../../engine/src/retrieve/hyde';
+import type { HypothesisProvider } from '../hyde';
 import type { Repo, Task } from '../split';
 import type { BenchSystem, FragmentDoc } from './system';
 
@@ -50,6 +52,8 @@ export interface FragmentSystemOptions {
   variants?: Record<string, Variant>;
   embeddings?: EmbeddingCache;
   query?: QueryOptions;
+  /** Hypothetical continuations for the variants with a `hyde` weight (bench --hyde). */
+  hypothesis?: HypothesisProvider;
 }
 
 export class FragmentSystem implements BenchSystem {
@@ -58,6 +62,7 @@ export class FragmentSystem implements BenchSystem {
   protected readonly weightSets: [string, Variant][];
   private index!: HybridIndex;
   private readonly texts = new Map<number, string>();
+  protected repo!: Repo;
 
   constructor(protected readonly opts: FragmentSystemOptions) {
     this.name = opts.name;
@@ -74,7 +79,8 @@ export class FragmentSystem implements BenchSystem {
     return `${pathPrefix(d.file)}\n${d.text}`;
   }
 
-  async indexRepo(_repo: Repo, docs: FragmentDoc[]): Promise<void> {
+  async indexRepo(repo: Repo, docs: FragmentDoc[]): Promise<void> {
+    this.repo = repo;
     const e = this.opts.embeddings?.embedder;
     this.texts.clear();
     this.index = new HybridIndex(e ? { dim: e.dim, modelId: e.modelId } : undefined, undefined, (d) => this.texts.get(d.id));
@@ -104,8 +110,17 @@ export class FragmentSystem implements BenchSystem {
   async rank(task: Task, k: number): Promise<number[] | Record<string, number[]>> {
     const q = buildQuery(task.file, task.prefix_lines.join('\n') + '\n', this.opts.query, task.language);
     const vec = this.usesDense ? (await this.opts.embeddings!.embed([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0] : undefined;
+    const text = await this.hypothesisFor(task);
+    const embed = async (t: string) => (this.usesDense ? (await this.opts.embeddings!.embed([t]))[0] : undefined);
+    q.hypothetical = await prepareHypothetical(text, 1, q, embed);
     const out: Record<string, number[]> = {};
     for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights, chainInCurrentFile: false }).map((h) => h.id);
     return this.outputs ? out : out[this.name];
+  }
+
+  /** The task's hypothetical continuation, when a variant reads one. */
+  protected async hypothesisFor(task: Task): Promise<string | undefined> {
+    const wanted = this.opts.hypothesis && this.weightSets.some(([, w]) => (w.hyde ?? 0) > 0);
+    return wanted ? this.opts.hypothesis!.forTask(task, this.repo) : undefined;
   }
 }

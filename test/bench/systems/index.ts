@@ -8,6 +8,7 @@ import { EmbeddingCache, FragmentSystem, type Variant } from './fragments';
 import { EngineSystem } from './engine';
 import { CORE_WEIGHTS, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
+import type { HypothesisProvider } from '../hyde';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 const DEFAULT_REFERENCE_MODEL = path.join(REPO_ROOT, 'models/reference-use-lite');
@@ -53,6 +54,25 @@ export interface SystemFactoryOptions {
   referenceModelDir?: string;
   flags: Set<string>;
   argv: string[];
+  /** Source of hypothetical continuations (--hyde): adds the hyde rows to the engine. */
+  hypothesis?: HypothesisProvider;
+}
+
+/**
+ * With a hypothesis source, the rows that read it: the default and the core engine plus `hyde`,
+ * once per weight in --hyde-weights (default 1; with several, each row is suffixed `,wX`). Named
+ * after the source, so an oracle row can never be mistaken for a system.
+ */
+function hydeVariants(label: string, argv: string[], base: Partial<FusionWeights>, ablation: boolean): Record<string, Variant> {
+  const i = argv.indexOf('--hyde-weights');
+  const ws = (i >= 0 ? argv[i + 1] : '1').split(',').map(Number).filter((w) => w > 0);
+  const out: Record<string, Variant> = {};
+  ws.forEach((w) => {
+    const tag = `hyde(${label})${ws.length === 1 ? '' : `,w${w}`}`;
+    out[`engine+${tag}`] = { ...base, hyde: w };
+    if (ablation) out[`engine:core+${tag}`] = { ...CORE_WEIGHTS, ...base, hyde: w };
+  });
+  return out;
 }
 
 export const SYSTEM_NAMES = ['bm25', 'jaccard', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref'];
@@ -88,7 +108,8 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
         for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number.isNaN(Number(val)) ? val : Number(val); }
         variants = { ...variants, [`engine:${vname}`]: { ...overrides, ...v } };
       }
-      out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants }, model(), { weights: overrides }, true));
+      if (opts.hypothesis) variants = { ...variants, ...hydeVariants(opts.hypothesis.label, opts.argv, overrides, opts.flags.has('--ablation')) };
+      out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants, hypothesis: opts.hypothesis }, model(), { weights: overrides }, true));
     }
     else if (n === 'engine-nodense') out.push(new EngineSystem({ name: n, weights: { ...overrides, dense: 0 } }, 'none', { weights: { ...overrides, dense: 0 } }));
     else throw new Error(`unknown system '${n}' (known: ${SYSTEM_NAMES.join(', ')})`);

@@ -184,6 +184,14 @@ export class Int8Scorer {
    * each. Scores are inner products with the query (in the records' value space).
    */
   scoreBatch(count: number, visit: (slot: number, score: number) => void): void {
+    const { stride, sums, batch } = this;
+    this.sumBatch(count);
+    const qs = this.queryScale;
+    for (let r = 0; r < count; r++) visit(r, sums[r] * qs * batch.readFloatLE(r * stride + 4));
+  }
+
+  /** Fills `sums` with the integer dot products of the query and the first `count` records in `batch`. */
+  private sumBatch(count: number): void {
     const { stride, dim, sums, batch } = this;
     if (this.dots) this.dots(this.qPtr, this.recPtr, count, stride, dim, this.outPtr);
     else {
@@ -196,8 +204,27 @@ export class Int8Scorer {
         sums[r] = s;
       }
     }
-    const qs = this.queryScale;
-    for (let r = 0; r < count; r++) visit(r, sums[r] * qs * batch.readFloatLE(r * stride + 4));
+  }
+
+  /** Index and score of the best of `count` records in `src` from `offset` (no per-record callback: the k-means hot loop). */
+  argmax(src: Buffer, offset: number, count: number): { index: number; score: number } {
+    const { stride, sums, batch } = this;
+    let index = -1;
+    let score = -Infinity;
+    for (let done = 0; done < count; ) {
+      const n = Math.min(this.batchRecords, count - done);
+      src.copy(batch, 0, offset + done * stride, offset + (done + n) * stride);
+      this.sumBatch(n);
+      for (let r = 0; r < n; r++) {
+        const s = sums[r] * batch.readFloatLE(r * stride + 4);
+        if (s > score) {
+          score = s;
+          index = done + r;
+        }
+      }
+      done += n;
+    }
+    return { index, score: score * this.queryScale };
   }
 
   /** Scores `count` records held in `src` from `offset`, copying them through `batch`. */

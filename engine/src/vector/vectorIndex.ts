@@ -361,7 +361,7 @@ export class VectorIndex {
       centroids = old.centroids;
       listCount = old.lists;
     }
-    const assigner = new ListAssigner(centroids, listCount, dim, scorer, this.seed);
+    const assigner = new ListAssigner(centroids, listCount, dim, scorer);
     const assignment = new Uint32Array(live);
     const ids = new Uint32Array(live);
     const counts = new Uint32Array(listCount + 1);

@@ -180,8 +180,11 @@ export class IvfLists {
     if (size !== expect.bytes) return fail(`${file} is ${size} bytes, expected ${expect.bytes} (truncated or overwritten)`);
     if (size < PREFIX_BYTES) return fail(`${file} is too short`);
     const hash = createHash('sha256');
+    // One reused read buffer: allocating per chunk leaves freed pages resident in the allocator.
+    let scratch = Buffer.alloc(0);
     const read = (pos: number, len: number): Buffer => {
-      const buf = Buffer.alloc(len);
+      if (scratch.length < len) scratch = Buffer.alloc(len);
+      const buf = scratch.subarray(0, len);
       for (let got = 0; got < len; ) {
         const r = fs.readSync(fd, buf, got, len - got, pos + got);
         if (r === 0) throw new Error(`${file} ended early`);
@@ -200,7 +203,7 @@ export class IvfLists {
       // Still hash the rest so a checksum failure is reported as such.
       return fail(`${file} has ${lists} lists / ${count} records that do not fit its ${size} bytes`);
     }
-    const centroids = read(PREFIX_BYTES, lists * stride);
+    const centroids = Buffer.from(read(PREFIX_BYTES, lists * stride));
     const startsBuf = read(PREFIX_BYTES + lists * stride, (lists + 1) * 4);
     const starts = new Uint32Array(lists + 1);
     for (let i = 0; i <= lists; i++) starts[i] = startsBuf.readUInt32LE(i * 4);

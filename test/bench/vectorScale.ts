@@ -174,6 +174,33 @@ function child(): void {
   );
 }
 
+/**
+ * Incremental work on the saved index: remove 0.5% and add 2.5% (above the save-time rebuild
+ * share, so the next save folds them into the lists), then one more small change and save
+ * (pending file only). Seconds for each step.
+ */
+function incremental(dir: string, dim: number, n: number, added: Float32Array, extra: number): Record<string, number> {
+  const secs = (t: number) => +((Date.now() - t) / 1000).toFixed(2);
+  let t = Date.now();
+  const idx = VectorIndex.load(dir, { dim, modelId: 'bench' });
+  if ('error' in idx) throw new Error(idx.error);
+  const loadSeconds = secs(t);
+  t = Date.now();
+  for (let i = 0; i < n; i += 200) idx.remove(i);
+  for (let i = 0; i < extra; i++) idx.add(n + 1_000_000 + i, added.subarray(i * dim, (i + 1) * dim));
+  const updateSeconds = secs(t);
+  t = Date.now();
+  idx.save(dir);
+  const rebuildingSaveSeconds = secs(t);
+  t = Date.now();
+  idx.remove(1);
+  idx.add(n + 2_000_000, added.subarray(0, dim));
+  idx.save(dir);
+  const smallSaveSeconds = secs(t);
+  idx.close();
+  return { loadSeconds, updateSeconds, rebuildingSaveSeconds, smallSaveSeconds };
+}
+
 function main(): void {
   if (!global.gc) throw new Error('run with node --expose-gc');
   const sizes = arg('n', '50000,470000').split(',').map(Number);
@@ -187,9 +214,12 @@ function main(): void {
   for (const n of sizes) {
     fs.rmSync(root, { recursive: true, force: true });
     fs.mkdirSync(root, { recursive: true });
-    const all = clusteredVectors(n + nq, dim, clusters, 7);
+    // The same generator run longer: the first n + nq vectors are identical, the rest are added later.
+    const extra = Math.ceil(n * 0.025);
+    const all = clusteredVectors(n + nq + extra, dim, clusters, 7);
     const data = all.subarray(0, n * dim);
-    const queries = all.slice(n * dim);
+    const queries = all.slice(n * dim, (n + nq) * dim);
+    const added = all.subarray((n + nq) * dim);
     const queryFile = path.join(root, 'queries.f32');
     fs.writeFileSync(queryFile, Buffer.from(queries.buffer));
     let t = Date.now();
@@ -240,6 +270,7 @@ function main(): void {
         runs: Object.fromEntries(Object.entries(out.runs as Record<string, { p50: number; p95: number; p99: number; cpuP50: number; cpuP95: number; ids: number[][] }>).map(([k, r]) => [k, { p50: r.p50, p95: r.p95, p99: r.p99, cpuP50: r.cpuP50, cpuP95: r.cpuP95, recall10: recall(r.ids) }])),
       };
       if (out.exactIds) row.recall10ExactInt8 = recall(out.exactIds);
+      if (design === 'new') row.incremental = incremental(dir, dim, n, added, extra);
       console.error(JSON.stringify(row));
       report.push(row);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -19,10 +19,12 @@
 //   IVF nprobe 24    4.8 s   12.6 MB  8 MB    0.46/0.57    0.56 ms   0.951 (int8 exact 0.991)
 //   N = 470k
 //   HNSW M16 ef128   530 s   644 MB   582 MB  0.45/5.0     0.73 ms   0.991
-//   IVF nprobe 16    59 s    118.5 MB 38 MB   1.37/9.5     1.9 ms    0.955 (int8 exact 0.970)
-//   IVF nprobe 24                            1.91/11.7    2.2 ms    0.958
+//   IVF nprobe 16    50 s    118.5 MB 11.5 MB 1.35/9.2     1.8 ms    0.955 (int8 exact 0.970)
+//   IVF nprobe 24                            1.87/10.0    2.2 ms    0.958
 //   (* RSS delta of a fresh process after loading the saved index and running the queries, gc'd;
-//   the IVF's own heap + external is ~6.5 MB: 4-byte sorted ids, centroids, the read buffer.)
+//   heap + external is ~6.4 MB: 4-byte sorted ids, centroids, the read buffer. The 470k IVF rows
+//   are a second run, after load stopped allocating a buffer per chunk (first run: 38 MB RSS,
+//   59 s build, same recall and latency); the HNSW rows are from the first run.)
 // So recall costs: int8 quantisation 0.00–0.02 (exact int8 scan vs float), the lists another
 // 0.01–0.04 at nprobe 24. HNSW answers faster per query and recalls more, but its float graph is
 // 5 KB per vector on disk and in RSS (0.6 GB at 470k) and takes 9 minutes to build; rebuilding it

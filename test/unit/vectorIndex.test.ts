@@ -156,6 +156,10 @@ describe('VectorIndex', function () {
         assert.strictEqual(loaded.has(ids[300]), false);
         assert.strictEqual(loaded.search(queries[0], 1)[0].id, 200_000);
         assert.ok(recallAt10(loaded, live, queries) >= 0.9, 'after reload with pending changes');
+        loaded.rebuildLists(true);
+        assert.strictEqual(loaded.size, live.size);
+        assert.strictEqual(loaded.has(ids[300]), false);
+        assert.ok(recallAt10(loaded, live, queries) >= 0.9, 'after retraining the centroids');
       } finally {
         loaded.close();
         idx.close();

@@ -25,12 +25,15 @@
 //   heap + external is ~6.4 MB: 4-byte sorted ids, centroids, the read buffer. The 470k IVF rows
 //   are a second run, after load stopped allocating a buffer per chunk (first run: 38 MB RSS,
 //   59 s build, same recall and latency); the HNSW rows are from the first run.)
-// So recall costs: int8 quantisation 0.00–0.02 (exact int8 scan vs float), the lists another
+// So recall costs: int8 quantisation 0.01–0.03 (exact int8 scan vs float), the lists another
 // 0.01–0.04 at nprobe 24. HNSW answers faster per query and recalls more, but its float graph is
-// 5 KB per vector on disk and in RSS (0.6 GB at 470k) and takes 9 minutes to build; rebuilding it
+// ~1.3 KB per vector on disk and in RSS (0.6 GB at 470k) and takes 9 minutes to build; rebuilding it
 // from the int8 copy at load (to avoid the second copy on disk) would cost those minutes at every
 // start. The IVF's disk is 1.002x the int8 payload. Mid-size indexes gain little from HNSW either:
 // at 50k the IVF query costs the same CPU, so a threshold between the two was not kept.
+// Updates at 470k (same bench): remove 0.5% + add 2.5% 0.3 s, the save that folds them into the
+// lists 1.7–2.6 s, a save with a few pending changes 0.02 s, load (sha256 of 118 MB) 0.3–0.4 s,
+// a full retrain (only when N doubles or halves, or on request) 35 s.
 import * as fs from 'fs';
 import * as path from 'path';
 import { FlatStore, TopK, type ScoredId } from './flatStore';
@@ -361,7 +364,17 @@ export class VectorIndex {
    * Centroids are retrained on a sample when the index has grown or shrunk 2x since they were
    * trained; otherwise listed vectors keep their list and only pending ones are assigned.
    */
-  private rebuild(): void {
+  /**
+   * Folds pending vectors and tombstones into the lists now (normally done on add, remove and
+   * save when they pass a share of the lists); `retrain` also re-runs k-means on a fresh sample.
+   * At 470k × dim 256 a fold takes 1.7–2.6 s, a retrain 35 s (every vector is compared with
+   * every centroid; vectorScale.ts).
+   */
+  rebuildLists(retrain = false): void {
+    this.rebuild(retrain);
+  }
+
+  private rebuild(forceRetrain = false): void {
     const live = this.size;
     const { dim, stride } = this;
     const scorer = this.scorer();
@@ -376,7 +389,7 @@ export class VectorIndex {
       return;
     }
     const old = this.lists;
-    const retrain = !old || live > 2 * old.trainedFor || live < old.trainedFor / 2;
+    const retrain = forceRetrain || !old || live > 2 * old.trainedFor || live < old.trainedFor / 2;
     const tmp = new Float32Array(dim);
     let centroids: Buffer;
     let listCount: number;

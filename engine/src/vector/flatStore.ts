@@ -1,24 +1,32 @@
-// Exact nearest-neighbour search over vectors held contiguously in memory. Used for small
-// indexes, where it is exact and needs no graph build, and as the staging area before an HNSW
-// graph is worth building.
+// Int8 vector records held contiguously in memory, searched exactly. It is the whole index while
+// small and, once inverted lists exist, the staging area for vectors added since the lists were
+// last built. Records use the file layout (int8Kernel.ts), so moving them to a list is a copy.
+import { Int8Scorer, recordBytes, writeRecord } from './int8Kernel';
 
 export interface ScoredId {
   id: number;
-  /** Cosine similarity (vectors are stored unit length). */
+  /** Cosine similarity (vectors are stored unit length), to int8 precision (~1e-3). */
   score: number;
 }
 
 export class FlatStore {
-  private data: Float32Array;
+  readonly stride: number;
+  private data: Buffer;
   private slotIds: number[] = [];
   private slotOf = new Map<number, number>();
 
-  constructor(readonly dim: number, initialCapacity = 256) {
-    this.data = new Float32Array(dim * Math.max(1, initialCapacity));
+  constructor(readonly dim: number, initialCapacity = 64) {
+    this.stride = recordBytes(dim);
+    this.data = Buffer.alloc(this.stride * Math.max(1, initialCapacity));
   }
 
   get size(): number {
     return this.slotIds.length;
+  }
+
+  /** The records, `size` of them from offset 0. */
+  get records(): Buffer {
+    return this.data;
   }
 
   has(id: number): boolean {
@@ -27,61 +35,97 @@ export class FlatStore {
 
   /** Adds or replaces the vector of `id` (stored as given: callers normalise). */
   set(id: number, vec: ArrayLike<number>): void {
+    const slot = this.slotFor(id); // may grow `data`, so before reading it
+    writeRecord(this.data, slot * this.stride, id, vec, this.dim);
+  }
+
+  /** Adds or replaces `id` with a record already encoded at `src[off]`. */
+  setRecord(src: Buffer, off: number): void {
+    const id = src.readUInt32LE(off);
+    const slot = this.slotFor(id);
+    src.copy(this.data, slot * this.stride, off, off + this.stride);
+  }
+
+  private slotFor(id: number): number {
     let slot = this.slotOf.get(id);
     if (slot === undefined) {
       slot = this.slotIds.length;
-      if ((slot + 1) * this.dim > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
+      if ((slot + 1) * this.stride > this.data.length) {
+        const grown = Buffer.alloc(this.data.length * 2);
+        this.data.copy(grown);
         this.data = grown;
       }
       this.slotIds.push(id);
       this.slotOf.set(id, slot);
     }
-    this.data.set(vec, slot * this.dim);
+    return slot;
   }
 
-  /** Removes `id` by moving the last vector into its slot; returns whether it was present. */
+  /** Removes `id` by moving the last record into its slot; returns whether it was present. */
   delete(id: number): boolean {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
     const last = this.slotIds.length - 1;
     if (slot !== last) {
       const lastId = this.slotIds[last];
-      this.data.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.data.copyWithin(slot * this.stride, last * this.stride, (last + 1) * this.stride);
       this.slotIds[slot] = lastId;
       this.slotOf.set(lastId, slot);
     }
     this.slotIds.pop();
     this.slotOf.delete(id);
+    // Give memory back once mostly empty (e.g. after the records moved into lists).
+    if (this.data.length > 4096 * this.stride && this.slotIds.length * 4 * this.stride < this.data.length) {
+      this.data = Buffer.from(this.data.subarray(0, this.data.length / 2));
+    }
     return true;
   }
 
-  get(id: number): Float32Array | undefined {
-    const slot = this.slotOf.get(id);
-    return slot === undefined ? undefined : this.data.slice(slot * this.dim, (slot + 1) * this.dim);
+  clear(): void {
+    this.slotIds = [];
+    this.slotOf = new Map();
+    this.data = Buffer.alloc(this.stride * 64);
   }
 
-  *entries(): IterableIterator<[number, Float32Array]> {
-    for (let slot = 0; slot < this.slotIds.length; slot++) {
-      yield [this.slotIds[slot], this.data.subarray(slot * this.dim, (slot + 1) * this.dim)];
-    }
+  ids(): number[] {
+    return this.slotIds.slice();
   }
 
-  /** Top-k by inner product, best first. */
-  search(query: ArrayLike<number>, k: number): ScoredId[] {
-    const dim = this.dim;
-    const top: ScoredId[] = []; // kept sorted, best first; k is small so insertion is cheap
-    for (let slot = 0; slot < this.slotIds.length; slot++) {
-      const base = slot * dim;
-      let dot = 0;
-      for (let d = 0; d < dim; d++) dot += this.data[base + d] * query[d];
-      if (top.length === k && dot <= top[k - 1].score) continue;
-      let at = top.length;
-      while (at > 0 && top[at - 1].score < dot) at--;
-      top.splice(at, 0, { id: this.slotIds[slot], score: dot });
-      if (top.length > k) top.pop();
+  /** Scores every record against the scorer's current query. */
+  scan(scorer: Int8Scorer, visit: (id: number, score: number) => void): void {
+    scorer.scoreRecords(this.data, 0, this.size, (slot, score) => visit(this.slotIds[slot], score));
+  }
+}
+
+/** The k best (id, score) pairs seen, kept sorted best first; k is small, so insertion is cheap. */
+export class TopK {
+  private readonly ids: Uint32Array;
+  private readonly scores: Float64Array;
+  private n = 0;
+
+  constructor(readonly k: number) {
+    this.ids = new Uint32Array(k);
+    this.scores = new Float64Array(k);
+  }
+
+  /** Lowest score that would still enter. */
+  get floor(): number {
+    return this.n < this.k ? -Infinity : this.scores[this.k - 1];
+  }
+
+  push(id: number, score: number): void {
+    if (this.n === this.k && score <= this.scores[this.k - 1]) return;
+    let at = this.n < this.k ? this.n++ : this.k - 1;
+    while (at > 0 && this.scores[at - 1] < score) {
+      this.scores[at] = this.scores[at - 1];
+      this.ids[at] = this.ids[at - 1];
+      at--;
     }
-    return top;
+    this.scores[at] = score;
+    this.ids[at] = id;
+  }
+
+  result(): ScoredId[] {
+    return Array.from({ length: this.n }, (_, i) => ({ id: this.ids[i], score: this.scores[i] }));
   }
 }

@@ -4,10 +4,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 /** Bumped whenever the layout of any file below changes; older files are rebuilt, not migrated. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const HEADER_FILE = 'vectors.json';
-export const VECTORS_FILE = 'vectors.i8';
-export const GRAPH_FILE = 'vectors.hnsw';
+/** Inverted lists (ivfLists.ts layout); absent while the index is flat. */
+export const LISTS_FILE = 'vectors.ivf';
+/** Records added since the lists were built, then the u32 ids removed from the lists. */
+export const PENDING_FILE = 'vectors.pending';
+/** Files of format 1 (hnswlib graph + int8 copy), removed when a format-2 index is saved over them. */
+export const LEGACY_FILES = ['vectors.i8', 'vectors.hnsw'];
 
 export interface FileDigest {
   bytes: number;
@@ -17,50 +21,18 @@ export interface FileDigest {
 /** Written last: an index is only as valid as the header that vouches for its files. */
 export interface IndexHeader {
   format: number;
-  kind: 'flat' | 'hnsw';
+  kind: 'flat' | 'ivf';
   dim: number;
   /** Live vectors. */
   count: number;
   modelId: string;
   space: 'cosine' | 'ip';
-  m: number;
-  efConstruction: number;
+  /** Records in PENDING_FILE, and tombstone ids after them. */
+  pending: number;
+  tombstones: number;
+  /** Live vectors the list centroids were trained for. */
+  trainedFor: number;
   files: Record<string, FileDigest>;
-}
-
-/**
- * Vector records: per vector `u32 id, f32 scale, dim × i8` (little endian), value = q * scale.
- * Symmetric per-vector int8 keeps cosine similarity within ~1e-4 of float32 at a quarter of
- * the bytes, so the graph can be rebuilt without re-embedding.
- */
-export function encodeVectors(dim: number, entries: Iterable<[number, ArrayLike<number>]>, count: number): Buffer {
-  const recordBytes = 8 + dim;
-  const buf = Buffer.alloc(recordBytes * count);
-  const bytes = new Int8Array(buf.buffer, buf.byteOffset, buf.length);
-  let off = 0;
-  for (const [id, vec] of entries) {
-    let maxAbs = 0;
-    for (let d = 0; d < dim; d++) maxAbs = Math.max(maxAbs, Math.abs(vec[d]));
-    const scale = maxAbs > 0 ? maxAbs / 127 : 0;
-    buf.writeUInt32LE(id, off);
-    buf.writeFloatLE(scale, off + 4);
-    if (scale > 0) for (let d = 0; d < dim; d++) bytes[off + 8 + d] = Math.round(vec[d] / scale);
-    off += recordBytes;
-  }
-  if (off !== buf.length) throw new Error(`encodeVectors: expected ${count} vectors, got ${off / recordBytes}`);
-  return buf;
-}
-
-export function* decodeVectors(dim: number, buf: Buffer): IterableIterator<[number, Float32Array]> {
-  const recordBytes = 8 + dim;
-  const bytes = new Int8Array(buf.buffer, buf.byteOffset, buf.length);
-  for (let off = 0; off + recordBytes <= buf.length; off += recordBytes) {
-    const id = buf.readUInt32LE(off);
-    const scale = buf.readFloatLE(off + 4);
-    const vec = new Float32Array(dim);
-    for (let d = 0; d < dim; d++) vec[d] = bytes[off + 8 + d] * scale;
-    yield [id, vec];
-  }
 }
 
 export function sha256File(file: string): FileDigest {
@@ -110,4 +82,32 @@ export function writeFileAtomic(target: string, data: Buffer | string): void {
     fs.rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** Like writeFileAtomic for data produced in pieces; returns the digest of what was written. */
+export function writePartsAtomic(target: string, parts: Iterable<Buffer>): FileDigest {
+  const tmp = tempPathFor(target);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      for (const part of parts) {
+        for (let off = 0; off < part.length; ) off += fs.writeSync(fd, part, off, part.length - off);
+        hash.update(part);
+        bytes += part.length;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    commitTempFile(tmp, target);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+export function sha256Buffer(buf: Buffer): FileDigest {
+  return { bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
 }

@@ -20,6 +20,7 @@ import { boundNames, normalizedTerms } from '../lexical/normalize';
 import { lexicalTerms } from '../lexical/tokenize';
 import { importMatches } from '../enrich/callgraph';
 import { VectorIndex } from '../vector';
+import { ChunkTable } from './chunkTable';
 import type { ChunkKind } from '../types';
 import type { RetrievalQuery } from './query';
 
@@ -121,7 +122,7 @@ export interface IndexParts {
   docField: Bm25Index;
   normalized: Bm25Index;
   vectors?: VectorIndex;
-  docs: DocInfo[];
+  docs: ChunkTable;
 }
 
 export class HybridIndex {
@@ -129,10 +130,8 @@ export class HybridIndex {
   readonly docField: Bm25Index;
   readonly normalized: Bm25Index;
   readonly vectors: VectorIndex | undefined;
-  private readonly docs = new Map<number, DocInfo>();
-  private readonly definers = new Map<string, Set<number>>();
-  /** Per file, its documents in line order (for `next`). */
-  private readonly byFile = new Map<string, DocInfo[]>();
+  /** The documents' metadata, also who defines what and what follows what in a file. */
+  readonly docs: ChunkTable;
 
   constructor(
     dense?: { dim: number; modelId: string },
@@ -146,7 +145,7 @@ export class HybridIndex {
     this.docField = parts?.docField ?? new Bm25Index();
     this.normalized = parts?.normalized ?? new Bm25Index();
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
-    for (const d of parts?.docs ?? []) this.register(d);
+    this.docs = parts?.docs ?? new ChunkTable();
   }
 
   get size(): number {
@@ -157,26 +156,11 @@ export class HybridIndex {
     return this.docs.get(id);
   }
 
-  private register(info: DocInfo): void {
-    this.docs.set(info.id, info);
-    for (const name of info.defines) {
-      let s = this.definers.get(name);
-      if (!s) this.definers.set(name, (s = new Set()));
-      s.add(info.id);
-    }
-    const list = this.byFile.get(info.file);
-    if (!list) this.byFile.set(info.file, [info]);
-    else {
-      let i = list.length;
-      while (i > 0 && list[i - 1].startLine > info.startLine) i--;
-      list.splice(i, 0, info);
-    }
-  }
-
-  add(doc: DocInput): void {
+  /** `contentHash`: the hex sha1 of the document's lines (its first 8 bytes are kept). */
+  add(doc: DocInput, contentHash?: string): void {
     if (this.docs.has(doc.id)) this.remove(doc.id);
     const { indexText, vector, code, docText, ...info } = doc;
-    this.register(info);
+    this.docs.add(info, contentHash);
     this.lexical.add(doc.id, lexicalTerms(indexText));
     // An unfilled field still gets the document with no terms, so every field counts the same documents.
     this.docField.add(doc.id, this.fields.has('docField') ? lexicalTerms(docText ?? doc.defines.join(' ')) : []);
@@ -185,39 +169,21 @@ export class HybridIndex {
   }
 
   remove(id: number): void {
-    const info = this.docs.get(id);
-    if (!info) return;
-    this.docs.delete(id);
+    if (!this.docs.remove(id)) return;
     this.lexical.remove(id);
     this.docField.remove(id);
     this.normalized.remove(id);
     this.vectors?.remove(id);
-    for (const name of info.defines) {
-      const s = this.definers.get(name);
-      s?.delete(id);
-      if (s && s.size === 0) this.definers.delete(name);
-    }
-    const list = this.byFile.get(info.file);
-    if (list) {
-      const rest = list.filter((d) => d.id !== id);
-      if (rest.length) this.byFile.set(info.file, rest);
-      else this.byFile.delete(info.file);
-    }
   }
 
   /** Documents defining `name` (exact), unless the name is too common to point anywhere. */
   definitionsOf(name: string): number[] {
-    const s = this.definers.get(name);
-    return s && s.size <= MAX_DEFINITIONS_PER_NAME ? [...s] : [];
+    return this.docs.definersOf(name, MAX_DEFINITIONS_PER_NAME);
   }
 
   /** The document after `id` in its file, if any. */
   successorOf(id: number): DocInfo | undefined {
-    const info = this.docs.get(id);
-    if (!info) return undefined;
-    const list = this.byFile.get(info.file)!;
-    const i = list.indexOf(info);
-    return i >= 0 ? list[i + 1] : undefined;
+    return this.docs.successorOf(id);
   }
 
   search(q: RetrievalQuery, qVec: Float32Array | undefined, opts: SearchOptions): Hit[] {
@@ -247,7 +213,7 @@ export class HybridIndex {
       const bound = boundNames(q.window);
       lists.push(['normalized', w.normalized, ids(this.normalized.search(normalizedTerms(q.trimmed, bound), depth, accept))]);
     }
-    const chainable = (id: number) => opts.chainInCurrentFile !== false || this.docs.get(id)?.file !== q.file;
+    const chainable = (id: number) => opts.chainInCurrentFile !== false || this.docs.fileOf(id) !== q.file;
     if (w.next > 0 && recentIds) {
       const out: number[] = [];
       for (const id of recentIds.filter(chainable).slice(0, 20)) {

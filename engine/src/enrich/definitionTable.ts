@@ -1,0 +1,166 @@
+// Repository-wide table of definitions by simple name, as typed-array rows (~28 bytes a definition
+// plus its strings once in pools) instead of an object, a signature string and array slots each.
+// Per name the rows form a doubly linked list in the order files were set, which is the order
+// `lookup` returns and the callers' tie-breaks depend on.
+import { BinaryReader, BinaryWriter, grow } from '../store/binary';
+import { StringPool } from '../store/stringPool';
+
+export interface DefinitionRef {
+  name: string;
+  file: string;
+  signature: string;
+  chunkId: number;
+}
+
+export class DefinitionTable {
+  private rows = 0;
+  /** Rows freed by removeFile, reused before new ones. */
+  private free: number[] = [];
+  private name = new Int32Array(0);
+  private file = new Int32Array(0);
+  private signature = new Int32Array(0);
+  private chunkId = new Int32Array(0);
+  private prevByName = new Int32Array(0);
+  private nextByName = new Int32Array(0);
+  private nextInFile = new Int32Array(0);
+  /** By name index: first and last row, or -1. */
+  private headByName = new Int32Array(0);
+  private tailByName = new Int32Array(0);
+  /** By path index: first row of the file's definitions, or -1; and when it was last set (save order). */
+  private headByFile = new Int32Array(0);
+  private setAt = new Float64Array(0);
+  private clock = 0;
+
+  constructor(
+    readonly paths = new StringPool(),
+    readonly names = new StringPool(),
+    readonly signatures = new StringPool(),
+  ) {}
+
+  private newRow(): number {
+    const r = this.free.pop();
+    if (r !== undefined) return r;
+    const n = this.rows++;
+    if (n >= this.name.length) {
+      this.name = grow(this.name, n + 1, n);
+      const cap = this.name.length;
+      this.file = grow(this.file, cap, n);
+      this.signature = grow(this.signature, cap, n);
+      this.chunkId = grow(this.chunkId, cap, n);
+      this.prevByName = grow(this.prevByName, cap, n);
+      this.nextByName = grow(this.nextByName, cap, n);
+      this.nextInFile = grow(this.nextInFile, cap, n);
+    }
+    return n;
+  }
+
+  setFile(file: string, defs: readonly DefinitionRef[]): void {
+    this.removeFile(file);
+    const p = this.paths.intern(file);
+    if (p >= this.headByFile.length) {
+      const old = this.headByFile.length;
+      this.headByFile = grow(this.headByFile, p + 1, old, -1);
+      this.setAt = grow(this.setAt, this.headByFile.length, old);
+    }
+    this.setAt[p] = ++this.clock;
+    let last = -1;
+    for (const d of defs) {
+      const r = this.newRow();
+      const n = this.names.intern(d.name);
+      if (n >= this.headByName.length) {
+        const old = this.headByName.length;
+        this.headByName = grow(this.headByName, n + 1, old, -1);
+        this.tailByName = grow(this.tailByName, this.headByName.length, old, -1);
+      }
+      this.name[r] = n;
+      this.file[r] = p;
+      this.signature[r] = this.signatures.intern(d.signature);
+      this.chunkId[r] = d.chunkId;
+      const tail = this.tailByName[n];
+      this.prevByName[r] = tail;
+      this.nextByName[r] = -1;
+      if (tail >= 0) this.nextByName[tail] = r;
+      else this.headByName[n] = r;
+      this.tailByName[n] = r;
+      this.nextInFile[r] = -1;
+      if (last >= 0) this.nextInFile[last] = r;
+      else this.headByFile[p] = r;
+      last = r;
+    }
+  }
+
+  removeFile(file: string): void {
+    const p = this.paths.find(file);
+    if (p < 0 || p >= this.headByFile.length) return;
+    for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) {
+      const n = this.name[r], prev = this.prevByName[r], next = this.nextByName[r];
+      if (prev >= 0) this.nextByName[prev] = next;
+      else this.headByName[n] = next;
+      if (next >= 0) this.prevByName[next] = prev;
+      else this.tailByName[n] = prev;
+      this.free.push(r);
+    }
+    this.headByFile[p] = -1;
+  }
+
+  private refAt(r: number): DefinitionRef {
+    return { name: this.names.get(this.name[r]), file: this.paths.get(this.file[r]), signature: this.signatures.get(this.signature[r]), chunkId: this.chunkId[r] };
+  }
+
+  lookup(name: string): readonly DefinitionRef[] {
+    const n = this.names.find(name);
+    if (n < 0 || n >= this.headByName.length) return [];
+    const out: DefinitionRef[] = [];
+    for (let r = this.headByName[n]; r >= 0; r = this.nextByName[r]) out.push(this.refAt(r));
+    return out;
+  }
+
+  /** A file's definitions in the order they were set. */
+  ofFile(file: string): DefinitionRef[] {
+    const p = this.paths.find(file);
+    const out: DefinitionRef[] = [];
+    if (p < 0 || p >= this.headByFile.length) return out;
+    for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) out.push(this.refAt(r));
+    return out;
+  }
+
+  /** Writes the signature pool and every file's rows, files in the order they were set (which `read` replays). */
+  write(w: BinaryWriter): void {
+    this.signatures.write(w);
+    const files: number[] = [];
+    for (let p = 0; p < this.headByFile.length; p++) if (this.headByFile[p] >= 0) files.push(p);
+    files.sort((a, b) => this.setAt[a] - this.setAt[b]);
+    const out: number[] = [];
+    for (const p of files) {
+      const rows: number[] = [];
+      for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) rows.push(r);
+      out.push(p, rows.length);
+      for (const r of rows) out.push(this.name[r], this.signature[r], this.chunkId[r]);
+    }
+    w.u32(files.length);
+    w.bytes(new Int32Array(out));
+  }
+
+  static read(r: BinaryReader, paths: StringPool, names: StringPool): DefinitionTable {
+    const signatures = StringPool.read(r);
+    const t = new DefinitionTable(paths, names, signatures);
+    const fileCount = r.u32();
+    const rows = r.int32s();
+    let i = 0;
+    const at = (k: number, pool: StringPool) => {
+      if (k < 0 || k >= pool.size) throw new Error('a definition refers to a string the table lacks');
+      return pool.get(k);
+    };
+    for (let f = 0; f < fileCount; f++) {
+      if (i + 2 > rows.length) throw new Error('definition rows truncated');
+      const file = at(rows[i], paths);
+      const count = rows[i + 1];
+      i += 2;
+      if (i + count * 3 > rows.length) throw new Error('definition rows truncated');
+      const defs: DefinitionRef[] = [];
+      for (let k = 0; k < count; k++, i += 3) defs.push({ name: at(rows[i], names), file, signature: at(rows[i + 1], signatures), chunkId: rows[i + 2] });
+      t.setFile(file, defs);
+    }
+    return t;
+  }
+}

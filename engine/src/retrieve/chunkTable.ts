@@ -214,13 +214,19 @@ export class ChunkTable {
       prev = cur;
       cur = this.nextInFile[r];
     }
-    this.nextInFile[this.rowOf(id)] = cur;
+    // Rows first: a lookup may compact, replacing the column arrays.
+    const row = this.rowOf(id);
+    this.nextInFile[row] = cur;
     if (prev < 0) this.fileHead[p] = id;
-    else this.nextInFile[this.rowOf(prev)] = id;
+    else {
+      const prevRow = this.rowOf(prev);
+      this.nextInFile[prevRow] = id;
+    }
   }
 
   private unlinkInFile(p: number, id: number): void {
-    const after = this.nextInFile[this.rowOf(id)];
+    const row = this.rowOf(id);
+    const after = this.nextInFile[row];
     if (this.fileHead[p] === id) {
       this.fileHead[p] = after;
       return;
@@ -307,7 +313,11 @@ export class ChunkTable {
     const p = this.paths.find(file);
     const out: number[] = [];
     if (p < 0 || p >= this.fileHead.length) return out;
-    for (let cur = this.fileHead[p]; cur >= 0; cur = this.nextInFile[this.rowOf(cur)]) out.push(cur);
+    for (let cur = this.fileHead[p]; cur >= 0;) {
+      out.push(cur);
+      const row = this.rowOf(cur);
+      cur = this.nextInFile[row];
+    }
     return out;
   }
 

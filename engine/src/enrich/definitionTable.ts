@@ -1,9 +1,14 @@
-// Repository-wide table of definitions by simple name, as typed-array rows (~28 bytes a definition
-// plus its strings once in pools) instead of an object, a signature string and array slots each.
+// Repository-wide table of definitions by simple name, as typed-array rows (~28 bytes a definition,
+// names and paths once in pools, signatures deflated in blocks) instead of an object, a signature
+// string and array slots each.
 // Per name the rows form a doubly linked list in the order files were set, which is the order
 // `lookup` returns and the callers' tie-breaks depend on.
 import { BinaryReader, BinaryWriter, grow } from '../store/binary';
 import { StringPool } from '../store/stringPool';
+import { SignatureStore } from './signatureStore';
+
+/** Signatures no definition uses are dropped on save once they outnumber the used ones by this much. */
+const DEAD_SIGNATURES_BEFORE_COMPACTION = 4096;
 
 export interface DefinitionRef {
   name: string;
@@ -30,12 +35,23 @@ export class DefinitionTable {
   private headByFile = new Int32Array(0);
   private setAt = new Float64Array(0);
   private clock = 0;
+  private live = 0;
 
   constructor(
     readonly paths = new StringPool(),
     readonly names = new StringPool(),
-    readonly signatures = new StringPool(),
+    private signatures = new SignatureStore(),
   ) {}
+
+  /** Definitions held. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** Bytes of stored signatures (compressed). */
+  get signatureBytes(): number {
+    return this.signatures.bytes;
+  }
 
   private newRow(): number {
     const r = this.free.pop();
@@ -55,6 +71,11 @@ export class DefinitionTable {
   }
 
   setFile(file: string, defs: readonly DefinitionRef[]): void {
+    this.insertFile(file, defs, (d) => this.signatures.add(d.signature));
+  }
+
+  /** `signatureOf` stores a definition's signature and says where. */
+  private insertFile(file: string, defs: readonly Omit<DefinitionRef, 'signature'>[], signatureOf: (d: DefinitionRef, k: number) => number): void {
     this.removeFile(file);
     const p = this.paths.intern(file);
     if (p >= this.headByFile.length) {
@@ -64,7 +85,7 @@ export class DefinitionTable {
     }
     this.setAt[p] = ++this.clock;
     let last = -1;
-    for (const d of defs) {
+    for (const [k, d] of defs.entries()) {
       const r = this.newRow();
       const n = this.names.intern(d.name);
       if (n >= this.headByName.length) {
@@ -74,7 +95,8 @@ export class DefinitionTable {
       }
       this.name[r] = n;
       this.file[r] = p;
-      this.signature[r] = this.signatures.intern(d.signature);
+      this.signature[r] = signatureOf(d as DefinitionRef, k);
+      this.live++;
       this.chunkId[r] = d.chunkId;
       const tail = this.tailByName[n];
       this.prevByName[r] = tail;
@@ -99,12 +121,22 @@ export class DefinitionTable {
       if (next >= 0) this.prevByName[next] = prev;
       else this.tailByName[n] = prev;
       this.free.push(r);
+      this.live--;
     }
     this.headByFile[p] = -1;
   }
 
+  /** The signature is decoded when read (most looked-up definitions are not chosen as callees). */
   private refAt(r: number): DefinitionRef {
-    return { name: this.names.get(this.name[r]), file: this.paths.get(this.file[r]), signature: this.signatures.get(this.signature[r]), chunkId: this.chunkId[r] };
+    const signatures = this.signatures;
+    const at = this.signature[r];
+    let signature: string | undefined;
+    return {
+      name: this.names.get(this.name[r]), file: this.paths.get(this.file[r]), chunkId: this.chunkId[r],
+      get signature() {
+        return (signature ??= signatures.get(at));
+      },
+    };
   }
 
   lookup(name: string): readonly DefinitionRef[] {
@@ -126,6 +158,7 @@ export class DefinitionTable {
 
   /** Writes the signature pool and every file's rows, files in the order they were set (which `read` replays). */
   write(w: BinaryWriter): void {
+    if (this.signatures.size - this.live > Math.max(DEAD_SIGNATURES_BEFORE_COMPACTION, this.live)) this.compactSignatures();
     this.signatures.write(w);
     const files: number[] = [];
     for (let p = 0; p < this.headByFile.length; p++) if (this.headByFile[p] >= 0) files.push(p);
@@ -141,8 +174,17 @@ export class DefinitionTable {
     w.bytes(new Int32Array(out));
   }
 
+  /** Re-stores the signatures in use (edits leave old ones behind in the append-only store). */
+  private compactSignatures(): void {
+    const next = new SignatureStore();
+    for (let p = 0; p < this.headByFile.length; p++) {
+      for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) this.signature[r] = next.add(this.signatures.get(this.signature[r]));
+    }
+    this.signatures = next;
+  }
+
   static read(r: BinaryReader, paths: StringPool, names: StringPool): DefinitionTable {
-    const signatures = StringPool.read(r);
+    const signatures = SignatureStore.read(r);
     const t = new DefinitionTable(paths, names, signatures);
     const fileCount = r.u32();
     const rows = r.int32s();
@@ -157,9 +199,14 @@ export class DefinitionTable {
       const count = rows[i + 1];
       i += 2;
       if (i + count * 3 > rows.length) throw new Error('definition rows truncated');
-      const defs: DefinitionRef[] = [];
-      for (let k = 0; k < count; k++, i += 3) defs.push({ name: at(rows[i], names), file, signature: at(rows[i + 1], signatures), chunkId: rows[i + 2] });
-      t.setFile(file, defs);
+      const defs: Omit<DefinitionRef, 'signature'>[] = [];
+      const signatureIds: number[] = [];
+      for (let k = 0; k < count; k++, i += 3) {
+        if (rows[i + 1] < 0 || rows[i + 1] >= signatures.size) throw new Error('a definition refers to a signature the table lacks');
+        defs.push({ name: at(rows[i], names), file, chunkId: rows[i + 2] });
+        signatureIds.push(rows[i + 1]);
+      }
+      t.insertFile(file, defs, (_, k) => signatureIds[k]);
     }
     return t;
   }

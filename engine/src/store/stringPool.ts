@@ -38,21 +38,22 @@ export class StringPool {
   }
 
   private lookup(s: string, add: boolean): number {
-    // Encode at the end of the arena; kept only if the string is new.
-    const maxBytes = s.length * 3;
-    if (this.used + maxBytes > this.arena.length) {
-      const next = Buffer.alloc(Math.max(this.used + maxBytes, Math.ceil(this.arena.length * 1.5)));
-      this.arena.copy(next, 0, 0, this.used);
-      this.arena = next;
-    }
-    const start = this.used;
-    const n = this.arena.write(s, start, 'utf8');
-    const hash = fnv(this.arena, start, start + n);
+    // Encoded into a scratch buffer, copied into the arena only when new (a loaded pool is sized exactly).
+    if (s.length * 3 > scratch.length) scratch = Buffer.alloc(s.length * 3);
+    const n = scratch.write(s, 0, 'utf8');
+    const hash = fnv(scratch, 0, n);
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const v = this.slots[slot];
       if (v === 0) {
         if (!add) return -1;
+        if (this.used + n > this.arena.length) {
+          const next = Buffer.alloc(Math.max(this.used + n, Math.ceil(this.arena.length * 1.25)));
+          this.arena.copy(next, 0, 0, this.used);
+          this.arena = next;
+        }
+        const start = this.used;
+        scratch.copy(this.arena, start, 0, n);
         const i = this.count++;
         this.offsets = grow(this.offsets, this.count + 1, this.count);
         this.offsets[i] = start;
@@ -64,7 +65,7 @@ export class StringPool {
       }
       const i = v - 1;
       const a = this.offsets[i];
-      if (this.offsets[i + 1] - a === n && this.arena.compare(this.arena, start, start + n, a, a + n) === 0) return i;
+      if (this.offsets[i + 1] - a === n && scratch.compare(this.arena, a, a + n, 0, n) === 0) return i;
     }
   }
 
@@ -101,6 +102,9 @@ export class StringPool {
     return pool;
   }
 }
+
+/** Where a looked-up string is encoded (shared: lookups are synchronous). */
+let scratch = Buffer.alloc(1024);
 
 /** FNV-1a over bytes. */
 function fnv(buf: Buffer, from: number, to: number): number {

@@ -57,17 +57,21 @@ export class DefinitionTable {
     const r = this.free.pop();
     if (r !== undefined) return r;
     const n = this.rows++;
-    if (n >= this.name.length) {
-      this.name = grow(this.name, n + 1, n);
-      const cap = this.name.length;
-      this.file = grow(this.file, cap, n);
-      this.signature = grow(this.signature, cap, n);
-      this.chunkId = grow(this.chunkId, cap, n);
-      this.prevByName = grow(this.prevByName, cap, n);
-      this.nextByName = grow(this.nextByName, cap, n);
-      this.nextInFile = grow(this.nextInFile, cap, n);
-    }
+    this.ensureRows(n + 1);
     return n;
+  }
+
+  private ensureRows(need: number): void {
+    if (need <= this.name.length) return;
+    const n = this.rows;
+    this.name = grow(this.name, need, n);
+    const cap = this.name.length;
+    this.file = grow(this.file, cap, n);
+    this.signature = grow(this.signature, cap, n);
+    this.chunkId = grow(this.chunkId, cap, n);
+    this.prevByName = grow(this.prevByName, cap, n);
+    this.nextByName = grow(this.nextByName, cap, n);
+    this.nextInFile = grow(this.nextInFile, cap, n);
   }
 
   setFile(file: string, defs: readonly DefinitionRef[]): void {
@@ -188,6 +192,7 @@ export class DefinitionTable {
     const t = new DefinitionTable(paths, names, signatures);
     const fileCount = r.u32();
     const rows = r.int32s();
+    t.ensureRows((rows.length - 2 * fileCount) / 3); // sized exactly: no growth slack after a load
     let i = 0;
     const at = (k: number, pool: StringPool) => {
       if (k < 0 || k >= pool.size) throw new Error('a definition refers to a string the table lacks');

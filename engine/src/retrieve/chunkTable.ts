@@ -12,21 +12,7 @@ import type { DocInfo } from './hybrid';
 const KINDS: readonly ChunkKind[] = ['function', 'method', 'class', 'class-header', 'type', 'module', 'window'];
 const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
 
-/** How a row's `defines` is stored. */
-const enum Defines {
-  None = 0,
-  /** Exactly the last segment of the name (`Class.method` -> `method`): nothing stored. */
-  FromName = 1,
-  /** Listed in `explicitDefines`. */
-  Explicit = 2,
-}
-
-/** Definers of one name: a single id, or ids in insertion order (a Set once many). */
-type Definers = number[] | Set<number>;
-/** Beyond this many definers of one name, a Set keeps removals O(1). */
-const DEFINERS_AS_ARRAY = 8;
-
-const simpleName = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+const DEAD = 0x80;
 
 export class ChunkTable {
   /** File paths; shared with the engine's file table. */
@@ -45,16 +31,30 @@ export class ChunkTable {
   /** Id of the next document of the same file in line order, or -1. */
   private nextInFile = new Int32Array(0);
   private kind = new Uint8Array(0);
-  /** Defines enum, | 0x80 for a dead row. */
+  /** DEAD for a removed row. */
   private flags = new Uint8Array(0);
+  /** The row's first define entry, or -1. */
+  private firstDefine = new Int32Array(0);
   /** First 8 bytes of the sha1 of the chunk's lines (0 when not given). */
   private hash = new Uint8Array(0);
-  private readonly explicitDefines = new Map<number, number[]>();
   /** By path index: id of the file's first document in line order, or -1. */
   private fileHead = new Int32Array(0);
-  /** By name index: the single definer's id, -1 for none, -2 for several (in `multiDefiners`). */
-  private definer = new Int32Array(0);
-  private readonly multiDefiners = new Map<number, Definers>();
+  /**
+   * Define entries, one per (document, defined name): linked per name in the order documents were
+   * added (so definers come out in that order, and leave in O(1)) and per document.
+   */
+  private entries = 0;
+  private entryName = new Int32Array(0);
+  private entryDoc = new Int32Array(0);
+  private entryPrev = new Int32Array(0);
+  private entryNext = new Int32Array(0);
+  /** Next entry of the same document; for a free entry, the next free one. */
+  private entryNextOfDoc = new Int32Array(0);
+  private freeEntry = -1;
+  /** By name index: first and last entry, and how many documents define it. */
+  private nameHead = new Int32Array(0);
+  private nameTail = new Int32Array(0);
+  private nameCount = new Int32Array(0);
 
   constructor(paths = new StringPool(), names = new StringPool()) {
     this.paths = paths;
@@ -77,6 +77,7 @@ export class ChunkTable {
     this.nextInFile = grow(this.nextInFile, cap, used);
     this.kind = grow(this.kind, cap, used);
     this.flags = grow(this.flags, cap, used);
+    this.firstDefine = grow(this.firstDefine, cap, used);
     this.hash = grow(this.hash, cap * 8, used * 8);
   }
 
@@ -85,7 +86,33 @@ export class ChunkTable {
   }
 
   private nameSlot(n: number): void {
-    if (n >= this.definer.length) this.definer = grow(this.definer, n + 1, this.definer.length, -1);
+    if (n < this.nameHead.length) return;
+    const used = this.nameHead.length;
+    this.nameHead = grow(this.nameHead, n + 1, used, -1);
+    this.nameTail = grow(this.nameTail, this.nameHead.length, used, -1);
+    this.nameCount = grow(this.nameCount, this.nameHead.length, used, 0);
+  }
+
+  private newEntry(): number {
+    if (this.freeEntry >= 0) {
+      const e = this.freeEntry;
+      this.freeEntry = this.entryNextOfDoc[e];
+      return e;
+    }
+    const e = this.entries++;
+    this.ensureEntries(e + 1);
+    return e;
+  }
+
+  private ensureEntries(n: number): void {
+    if (n <= this.entryName.length) return;
+    const used = this.entries;
+    this.entryName = grow(this.entryName, n, used);
+    const cap = this.entryName.length;
+    this.entryDoc = grow(this.entryDoc, cap, used);
+    this.entryPrev = grow(this.entryPrev, cap, used);
+    this.entryNext = grow(this.entryNext, cap, used);
+    this.entryNextOfDoc = grow(this.entryNextOfDoc, cap, used);
   }
 
   /** The live row of `id`, or -1. */
@@ -97,7 +124,7 @@ export class ChunkTable {
       const v = this.ids[mid];
       if (v < id) lo = mid + 1;
       else if (v > id) hi = mid - 1;
-      else return this.flags[mid] & 0x80 ? -1 : mid;
+      else return this.flags[mid] & DEAD ? -1 : mid;
     }
     return -1;
   }
@@ -108,6 +135,7 @@ export class ChunkTable {
 
   /** Adds a document (its id must not be present). */
   add(info: DocInfo, contentHashHex?: string): void {
+    // Out of order: the row lookup in linkInFile below sorts the rows first.
     if (this.rows > 0 && info.id <= this.ids[this.rows - 1]) this.unsorted = true;
     this.ensureRows(this.rows + 1);
     const r = this.rows++;
@@ -120,16 +148,28 @@ export class ChunkTable {
     this.end[r] = info.endLine;
     this.kind[r] = KIND_CODE.get(info.kind) ?? KINDS.indexOf('window');
     this.name[r] = info.name !== undefined ? this.names.intern(info.name) : -1;
-    const defines = [...new Set(info.defines)];
-    let flag = Defines.Explicit;
-    if (!defines.length) flag = Defines.None;
-    else if (defines.length === 1 && info.name !== undefined && simpleName(info.name) === defines[0]) flag = Defines.FromName;
-    const defineIds = defines.map((d) => this.names.intern(d));
-    if (flag === Defines.Explicit) this.explicitDefines.set(info.id, defineIds);
-    this.flags[r] = flag;
+    this.flags[r] = 0;
     this.hash.fill(0, r * 8, r * 8 + 8);
     if (contentHashHex) this.hash.set(Buffer.from(contentHashHex.slice(0, 16), 'hex'), r * 8);
-    for (const n of defineIds) this.addDefiner(n, info.id);
+    // Entries are linked to the document in reverse; walking them reverses again.
+    let first = -1;
+    for (const d of [...new Set(info.defines)].reverse()) {
+      const n = this.names.intern(d);
+      this.nameSlot(n);
+      const e = this.newEntry();
+      this.entryName[e] = n;
+      this.entryDoc[e] = info.id;
+      this.entryNextOfDoc[e] = first;
+      first = e;
+      const tail = this.nameTail[n];
+      this.entryPrev[e] = tail;
+      this.entryNext[e] = -1;
+      if (tail >= 0) this.entryNext[tail] = e;
+      else this.nameHead[n] = e;
+      this.nameTail[n] = e;
+      this.nameCount[n]++;
+    }
+    this.firstDefine[r] = first;
     this.linkInFile(p, info.id, info.startLine);
   }
 
@@ -137,71 +177,38 @@ export class ChunkTable {
   remove(id: number): boolean {
     const r = this.rowOf(id);
     if (r < 0) return false;
-    for (const n of this.defineIdsOf(r)) this.removeDefiner(n, id);
+    for (let e = this.firstDefine[r]; e >= 0;) {
+      const n = this.entryName[e], prev = this.entryPrev[e], next = this.entryNext[e];
+      if (prev >= 0) this.entryNext[prev] = next;
+      else this.nameHead[n] = next;
+      if (next >= 0) this.entryPrev[next] = prev;
+      else this.nameTail[n] = prev;
+      this.nameCount[n]--;
+      const after = this.entryNextOfDoc[e];
+      this.entryNextOfDoc[e] = this.freeEntry;
+      this.freeEntry = e;
+      e = after;
+    }
     this.unlinkInFile(this.file[r], id);
-    this.explicitDefines.delete(id);
-    this.flags[r] |= 0x80;
+    this.flags[r] |= DEAD;
     this.live--;
     if (this.rows - this.live > Math.max(1024, this.live / 4)) this.unsorted = true;
     return true;
   }
 
   private defineIdsOf(r: number): number[] {
-    switch (this.flags[r] & 0x7f) {
-      case Defines.None: return [];
-      case Defines.FromName: return [this.names.find(simpleName(this.names.get(this.name[r])))];
-      default: return this.explicitDefines.get(this.ids[r]) ?? [];
-    }
-  }
-
-  private addDefiner(n: number, id: number): void {
-    this.nameSlot(n);
-    const cur = this.definer[n];
-    if (cur === -1) this.definer[n] = id;
-    else if (cur >= 0) {
-      this.definer[n] = -2;
-      this.multiDefiners.set(n, [cur, id]);
-    } else {
-      const list = this.multiDefiners.get(n)!;
-      if (Array.isArray(list)) {
-        if (list.length >= DEFINERS_AS_ARRAY) this.multiDefiners.set(n, new Set([...list, id]));
-        else list.push(id);
-      } else list.add(id);
-    }
-  }
-
-  private removeDefiner(n: number, id: number): void {
-    const cur = this.definer[n];
-    if (cur === id) this.definer[n] = -1;
-    else if (cur === -2) {
-      const list = this.multiDefiners.get(n)!;
-      if (Array.isArray(list)) {
-        const i = list.indexOf(id);
-        if (i >= 0) list.splice(i, 1);
-        if (list.length === 1) {
-          this.definer[n] = list[0];
-          this.multiDefiners.delete(n);
-        }
-      } else {
-        list.delete(id);
-        if (list.size === 1) {
-          this.definer[n] = list.values().next().value!;
-          this.multiDefiners.delete(n);
-        }
-      }
-    }
+    const out: number[] = [];
+    for (let e = this.firstDefine[r]; e >= 0; e = this.entryNextOfDoc[e]) out.push(this.entryName[e]);
+    return out;
   }
 
   /** Ids of the documents defining `name`, in the order they were added; [] beyond `max`. */
   definersOf(name: string, max: number): number[] {
     const n = this.names.find(name);
-    if (n < 0 || n >= this.definer.length) return [];
-    const cur = this.definer[n];
-    if (cur === -1) return [];
-    if (cur >= 0) return [cur];
-    const list = this.multiDefiners.get(n)!;
-    const size = Array.isArray(list) ? list.length : list.size;
-    return size <= max ? [...list] : [];
+    if (n < 0 || n >= this.nameHead.length || this.nameCount[n] === 0 || this.nameCount[n] > max) return [];
+    const out: number[] = [];
+    for (let e = this.nameHead[n]; e >= 0; e = this.entryNext[e]) out.push(this.entryDoc[e]);
+    return out;
   }
 
   /** Inserts after every document of the file that starts on or before `startLine`. */
@@ -245,7 +252,7 @@ export class ChunkTable {
   private compact(): void {
     this.unsorted = false;
     const order: number[] = [];
-    for (let r = 0; r < this.rows; r++) if (!(this.flags[r] & 0x80)) order.push(r);
+    for (let r = 0; r < this.rows; r++) if (!(this.flags[r] & DEAD)) order.push(r);
     order.sort((a, b) => this.ids[a] - this.ids[b]);
     const pick = <T extends Int32Array | Uint8Array>(col: T): T => {
       const out = new (col.constructor as new (n: number) => T)(Math.max(order.length, 16));
@@ -262,6 +269,7 @@ export class ChunkTable {
     this.nextInFile = pick(this.nextInFile);
     this.kind = pick(this.kind);
     this.flags = pick(this.flags);
+    this.firstDefine = pick(this.firstDefine);
     this.hash = hash;
     this.rows = this.live = order.length;
   }
@@ -324,7 +332,7 @@ export class ChunkTable {
   /** Every live document in id order. */
   *all(): IterableIterator<DocInfo> {
     if (this.unsorted) this.compact();
-    for (let r = 0; r < this.rows; r++) if (!(this.flags[r] & 0x80)) yield this.infoAt(r);
+    for (let r = 0; r < this.rows; r++) if (!(this.flags[r] & DEAD)) yield this.infoAt(r);
   }
 
   /** Writes the rows (the pools are written by the owner, which may share them). */
@@ -338,10 +346,17 @@ export class ChunkTable {
     w.bytes(this.end.subarray(0, n));
     w.bytes(this.name.subarray(0, n));
     w.bytes(this.kind.subarray(0, n));
-    w.bytes(this.flags.subarray(0, n));
     w.bytes(this.hash.subarray(0, n * 8));
-    const explicit = new Int32Array([...this.explicitDefines].flatMap(([id, names]) => [id, names.length, ...names]));
-    w.bytes(explicit);
+    // Defines: per row a count, then all rows' name indexes.
+    const counts = new Int32Array(n);
+    const defined: number[] = [];
+    for (let r = 0; r < n; r++) {
+      const ids = this.defineIdsOf(r);
+      counts[r] = ids.length;
+      for (const x of ids) defined.push(x);
+    }
+    w.bytes(counts);
+    w.bytes(new Int32Array(defined));
   }
 
   /** Reads rows written by `write`, re-deriving definers and per-file order (as adding them in id order would). */
@@ -349,22 +364,24 @@ export class ChunkTable {
     const t = new ChunkTable(paths, names);
     const n = r.u32();
     const ids = r.int32s(n), file = r.int32s(n), start = r.int32s(n), end = r.int32s(n), name = r.int32s(n);
-    const kind = r.uint8s(n), flags = r.uint8s(n), hash = r.uint8s(n * 8);
-    const explicit = r.int32s();
-    const listed = new Map<number, number[]>();
-    for (let i = 0; i < explicit.length;) {
-      const id = explicit[i], k = explicit[i + 1];
-      listed.set(id, Array.from(explicit.subarray(i + 2, i + 2 + k)));
-      i += 2 + k;
-    }
+    const kind = r.uint8s(n), hash = r.uint8s(n * 8);
+    const counts = r.int32s(n), defined = r.int32s();
+    // Sized exactly: a loaded table does not carry growth slack.
+    t.ensureRows(n);
+    t.ensureEntries(defined.length);
+    let k = 0;
     for (let i = 0; i < n; i++) {
       if (i > 0 && ids[i] <= ids[i - 1]) throw new Error('chunk ids out of order');
       if (file[i] < 0 || file[i] >= paths.size || name[i] >= names.size || kind[i] >= KINDS.length || start[i] > end[i]) throw new Error(`chunk ${ids[i]} is malformed`);
-      const defines = (flags[i] === Defines.Explicit ? listed.get(ids[i]) ?? [] : []).map((x) => names.get(x));
-      const nm = name[i] >= 0 ? names.get(name[i]) : undefined;
-      if (flags[i] === Defines.FromName && nm !== undefined) defines.push(simpleName(nm));
+      if (counts[i] < 0 || k + counts[i] > defined.length) throw new Error(`chunk ${ids[i]} defines more names than stored`);
+      const defines: string[] = [];
+      for (const x of defined.subarray(k, k + counts[i])) {
+        if (x < 0 || x >= names.size) throw new Error(`chunk ${ids[i]} defines an unknown name`);
+        defines.push(names.get(x));
+      }
+      k += counts[i];
       const info: DocInfo = { id: ids[i], file: paths.get(file[i]), startLine: start[i], endLine: end[i], kind: KINDS[kind[i]], defines };
-      if (nm !== undefined) info.name = nm;
+      if (name[i] >= 0) info.name = names.get(name[i]);
       t.add(info, Buffer.from(hash.subarray(i * 8, i * 8 + 8)).toString('hex'));
     }
     return t;

@@ -401,10 +401,7 @@ export class Engine {
     const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
     // Chunks of the current file around the cursor hold what the user is typing or already sees.
     const currentFile = this.tables.paths.find(state.file);
-    const accept = (id: number) => {
-      const c = this.tables.chunks.rangeOf(id);
-      return !!c && !(c.pathIndex === currentFile && c.endLine >= windowStart && c.startLine <= state.line);
-    };
+    const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     opts.signal?.throwIfAborted();
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights, recentFiles: state.recentFiles });

@@ -294,10 +294,13 @@ export class ChunkTable {
     return r < 0 ? undefined : this.paths.get(this.file[r]);
   }
 
-  /** Line range and file path index of a document, for hot checks without decoding strings. */
-  rangeOf(id: number): { pathIndex: number; startLine: number; endLine: number } | undefined {
+  /**
+   * Whether the document exists and lies outside lines from..to of the file with path index
+   * `pathIndex` (the engine's filter of what the cursor already sees; no allocation, no decoding).
+   */
+  existsOutside(id: number, pathIndex: number, from: number, to: number): boolean {
     const r = this.rowOf(id);
-    return r < 0 ? undefined : { pathIndex: this.file[r], startLine: this.start[r], endLine: this.end[r] };
+    return r >= 0 && !(this.file[r] === pathIndex && this.end[r] >= from && this.start[r] <= to);
   }
 
   /** The 16 hex digits of the chunk's content hash ('' when none was given). */

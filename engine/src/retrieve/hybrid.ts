@@ -238,16 +238,16 @@ export class HybridIndex {
       });
     }
     const boost = w.rerank > 0 ? this.structuralBoost(q, opts.recentFiles ?? []) : undefined;
-    const hits: Hit[] = [];
+    const scored: { id: number; score: number; signals: Record<string, number> }[] = [];
     for (const [id, e] of fused) {
-      const info = this.docs.get(id);
-      if (!info) continue;
-      const b = boost?.(info) ?? 0;
+      if (!this.docs.has(id)) continue;
+      const b = boost?.({ file: this.docs.fileOf(id)! }) ?? 0;
       if (b > 0) e.signals.rerank = Math.round(b * 100) / 100;
-      hits.push({ ...info, score: e.score * (1 + w.rerank * b), signals: e.signals });
+      scored.push({ id, score: e.score * (1 + w.rerank * b), signals: e.signals });
     }
-    hits.sort((a, b) => b.score - a.score || a.id - b.id);
-    return hits.slice(0, opts.k);
+    scored.sort((a, b) => b.score - a.score || a.id - b.id);
+    // Document records are decoded from the table only for the hits returned.
+    return scored.slice(0, opts.k).map((h) => ({ ...this.docs.get(h.id)!, score: h.score, signals: h.signals }));
   }
 
   private symbolList(q: RetrievalQuery, depth: number, accept?: (id: number) => boolean): number[] {
@@ -295,7 +295,7 @@ export class HybridIndex {
   }
 
   /** 1 for files the current file imports, 0.5 for recent files, 0.3 for its directory. */
-  private structuralBoost(q: RetrievalQuery, recentFiles: string[]): (d: DocInfo) => number {
+  private structuralBoost(q: RetrievalQuery, recentFiles: string[]): (d: Pick<DocInfo, 'file'>) => number {
     const dir = path.posix.dirname(q.file);
     const cache = new Map<string, number>();
     const recent = new Set(recentFiles);

@@ -52,12 +52,12 @@ export function resolveCallees(
     if (selfNames.has(call) || seen.has(call)) continue;
     const imp = imports.find((i) => i.local === call);
     const importedName = imp && imp.imported !== 'default' && imp.imported !== '*' ? imp.imported : call;
-    const candidates = table.lookup(importedName);
-    if (!candidates.length) continue;
+    const candidates = table.count(importedName);
+    if (!candidates) continue;
     let chosen: DefinitionRef | undefined;
-    if (imp) chosen = candidates.find((d) => importMatches(file, imp.source, d.file));
-    if (!chosen) chosen = candidates.find((d) => d.file === file);
-    if (!chosen && candidates.length <= maxAmbiguity) chosen = candidates[0];
+    if (imp) chosen = table.first(importedName, (f) => importMatches(file, imp.source, f));
+    if (!chosen) chosen = table.first(importedName, undefined, file);
+    if (!chosen && candidates <= maxAmbiguity) chosen = table.first(importedName, undefined);
     if (!chosen) continue;
     seen.add(call);
     out.push(chosen);

@@ -31,6 +31,7 @@ export class DefinitionTable {
   /** By name index: first and last row, or -1. */
   private headByName = new Int32Array(0);
   private tailByName = new Int32Array(0);
+  private countByName = new Int32Array(0);
   /** By path index: first row of the file's definitions, or -1; and when it was last set (save order). */
   private headByFile = new Int32Array(0);
   private setAt = new Float64Array(0);
@@ -75,7 +76,23 @@ export class DefinitionTable {
   }
 
   setFile(file: string, defs: readonly DefinitionRef[]): void {
-    this.insertFile(file, defs, (d) => this.signatures.add(d.signature));
+    // A file is set twice per index (when parsed, then with chunk ids): its unchanged signatures
+    // keep their stored copy instead of adding a second one.
+    const previous = new Map<string, number[]>();
+    const p = this.paths.find(file);
+    if (p >= 0 && p < this.headByFile.length) {
+      for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) {
+        const key = this.names.get(this.name[r]);
+        const list = previous.get(key);
+        if (list) list.push(this.signature[r]);
+        else previous.set(key, [this.signature[r]]);
+      }
+    }
+    this.insertFile(file, defs, (d) => {
+      const list = previous.get(d.name);
+      const i = list ? list.findIndex((at) => this.signatures.get(at) === d.signature) : -1;
+      return i >= 0 ? list!.splice(i, 1)[0] : this.signatures.add(d.signature);
+    });
   }
 
   /** `signatureOf` stores a definition's signature and says where. */
@@ -96,6 +113,7 @@ export class DefinitionTable {
         const old = this.headByName.length;
         this.headByName = grow(this.headByName, n + 1, old, -1);
         this.tailByName = grow(this.tailByName, this.headByName.length, old, -1);
+        this.countByName = grow(this.countByName, this.headByName.length, old, 0);
       }
       this.name[r] = n;
       this.file[r] = p;
@@ -108,6 +126,7 @@ export class DefinitionTable {
       if (tail >= 0) this.nextByName[tail] = r;
       else this.headByName[n] = r;
       this.tailByName[n] = r;
+      this.countByName[n]++;
       this.nextInFile[r] = -1;
       if (last >= 0) this.nextInFile[last] = r;
       else this.headByFile[p] = r;
@@ -124,6 +143,7 @@ export class DefinitionTable {
       else this.headByName[n] = next;
       if (next >= 0) this.prevByName[next] = prev;
       else this.tailByName[n] = prev;
+      this.countByName[n]--;
       this.free.push(r);
       this.live--;
     }
@@ -141,6 +161,27 @@ export class DefinitionTable {
         return (signature ??= signatures.get(at));
       },
     };
+  }
+
+  /** How many definitions `name` has. */
+  count(name: string): number {
+    const n = this.names.find(name);
+    return n >= 0 && n < this.countByName.length ? this.countByName[n] : 0;
+  }
+
+  /**
+   * The first definition of `name` (in lookup order) whose file passes `accept`, or one in `inFile`
+   * when given: a common name has thousands of definitions, so none is decoded until one matches.
+   */
+  first(name: string, accept: ((file: string) => boolean) | undefined, inFile?: string): DefinitionRef | undefined {
+    const n = this.names.find(name);
+    if (n < 0 || n >= this.headByName.length) return undefined;
+    const p = inFile !== undefined ? this.paths.find(inFile) : -1;
+    if (inFile !== undefined && p < 0) return undefined;
+    for (let r = this.headByName[n]; r >= 0; r = this.nextByName[r]) {
+      if (inFile !== undefined ? this.file[r] === p : !accept || accept(this.paths.get(this.file[r]))) return this.refAt(r);
+    }
+    return undefined;
   }
 
   lookup(name: string): readonly DefinitionRef[] {

@@ -5,13 +5,14 @@ import * as path from 'path';
 import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions } from './api';
 import { Chunker } from './chunk';
 import { OnnxEmbedder } from './embed';
-import { DefinitionTable, enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
+import { enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
 import { lexicalTerms } from './lexical/tokenize';
 import { DEFAULT_WEIGHTS, fieldsFor, HybridIndex, OPTIONAL_FIELDS, type DocInfo, type FusionWeights, type OptionalField } from './retrieve/hybrid';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
 import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan';
-import { IndexStore, sha1, type StoreData, type StoredChunk } from './store/indexStore';
+import { IndexStore, sha1 } from './store/indexStore';
+import { emptyTables, type IndexTables } from './store/tables';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromContext } from './complete/builtin';
 import { excerpt, selectNovel } from './retrieve/excerpt';
@@ -62,10 +63,9 @@ const LINE_CACHE_FILES = 256;
 const SAVE_DELAY_MS = 2000;
 
 export class Engine {
-  private data: StoreData = { files: {}, chunks: [], nextChunkId: 0 };
-  private chunkById = new Map<number, StoredChunk>();
+  /** Files, chunks (shared with the index) and definitions as compact tables; see store/tables.ts. */
+  private tables!: IndexTables;
   private index!: HybridIndex;
-  private readonly defs = new DefinitionTable();
   /** Unsaved editor buffers, by relPath: they win over the disk copy. */
   private readonly overlays = new Map<string, string>();
   private readonly lineCache = new Map<string, string[]>();
@@ -121,24 +121,19 @@ export class Engine {
     if ('error' in loaded) {
       if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
       if (this.lock) this.store.clear();
-      this.data = { files: {}, chunks: [], nextChunkId: 0 };
       this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields);
-      this.chunkById.clear();
+      this.tables = emptyTables(this.index.docs);
       return;
     }
-    this.data = loaded.data;
-    this.chunkById = new Map(this.data.chunks.map((c) => [c.id, c]));
-    this.index = new HybridIndex(undefined, { ...loaded, docs: this.data.chunks.map(docInfo) }, this.textOfDoc, this.fields);
-    for (const [file, f] of Object.entries(this.data.files)) {
-      this.defs.setFile(file, f.definitions.map(([name, signature, chunkId]) => ({ name, file, signature, chunkId })));
-    }
-    this.log(`index loaded: ${Object.keys(this.data.files).length} files, ${this.data.chunks.length} chunks`);
+    this.tables = loaded.tables;
+    this.index = new HybridIndex(undefined, { ...loaded, docs: this.tables.chunks }, this.textOfDoc, this.fields);
+    this.log(`index loaded: ${this.tables.files.count} files, ${this.tables.chunks.size} chunks`);
   }
 
   stats(): IndexStats {
     return {
-      files: Object.keys(this.data.files).length,
-      chunks: this.chunkById.size,
+      files: this.tables.files.count,
+      chunks: this.tables.chunks.size,
       skipped: countSkips(this.lastSkipped),
       changedFiles: this.lastChanged,
       indexBytes: this.store.diskBytes(),
@@ -170,7 +165,7 @@ export class Engine {
     for (const f of scan.files) {
       signal?.throwIfAborted();
       seen.add(f.relPath);
-      const old = this.data.files[f.relPath];
+      const old = this.tables.files.get(f.relPath);
       if (old && old.size === f.size && old.mtimeMs === f.mtimeMs) continue;
       let bytes: Buffer;
       try {
@@ -188,7 +183,7 @@ export class Engine {
       const content = bytes.toString('utf8');
       const hash = sha1(content);
       if (old && old.hash === hash) {
-        old.mtimeMs = f.mtimeMs;
+        this.tables.files.setMtime(f.relPath, f.mtimeMs);
         this.dirty = true;
         continue;
       }
@@ -197,7 +192,7 @@ export class Engine {
       this.setDefinitions(f.relPath, chunked);
       onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
     }
-    for (const rel of Object.keys(this.data.files)) if (!seen.has(rel)) this.dropFile(rel);
+    for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
     await this.addPending(pending, onProgress, signal);
     this.lastSkipped = skipped;
     this.lastChanged = pending.length;
@@ -207,18 +202,14 @@ export class Engine {
   }
 
   private setDefinitions(rel: string, chunked: ChunkedFile): void {
-    this.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
+    this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
   }
 
   private dropFile(rel: string): void {
-    const old = this.data.files[rel];
-    if (!old) return;
-    for (const id of old.chunkIds) {
-      this.index.remove(id);
-      this.chunkById.delete(id);
-    }
-    delete this.data.files[rel];
-    this.defs.removeFile(rel);
+    if (!this.tables.files.has(rel)) return;
+    for (const id of this.tables.chunks.idsOfFile(rel)) this.index.remove(id);
+    this.tables.files.delete(rel);
+    this.tables.defs.removeFile(rel);
     this.lineCache.delete(rel);
     this.dirty = true;
   }
@@ -226,14 +217,14 @@ export class Engine {
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
     let lastCheckpoint = performance.now();
-    type Item = { chunk: StoredChunk; text: string; code: string; docText: string };
+    type Item = { chunk: DocInfo; hash: string; text: string; code: string; docText: string };
     let items: Item[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
     const flush = async () => {
       if (!items.length) return;
       const vecs = this.embedder ? await this.embedder.embed(items.map((i) => i.text), signal) : undefined;
-      items.forEach((it, i) => this.index.add({ ...docInfo(it.chunk), indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
+      items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }, it.hash));
       embedded += items.length;
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
@@ -257,36 +248,29 @@ export class Engine {
         }
       }
       const lines = splitLines(content);
-      const ids: number[] = [];
+      const added: DocInfo[] = [];
       const selfNames = new Set(p.chunked.definitions.map((d) => d.name));
       for (const raw of p.chunked.chunks) {
         const code = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
         if (!code.trim()) continue;
-        const id = this.data.nextChunkId++;
+        const id = this.tables.nextChunkId++;
         const defines = p.chunked.definitions
           .filter((d) => d.startLine >= raw.startLine && d.startLine <= raw.endLine)
           .map((d) => d.name);
-        const chunk: StoredChunk = {
-          id, file: p.rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name,
-          signature: raw.signature, defines, hash: sha1(code),
-        };
-        const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.defs, selfNames);
+        const chunk: DocInfo = { id, file: p.rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name, defines };
+        const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.tables.defs, selfNames);
         const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
         const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
-        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText });
-        this.chunkById.set(id, chunk);
-        ids.push(id);
+        items.push({ chunk, hash: sha1(code), text: enrichedText(p.rel, code + doc, callees), code, docText });
+        added.push(chunk);
         if (items.length >= EMBED_BATCH) await flush();
       }
       const defs: DefinitionRef[] = p.chunked.definitions.map((d) => ({
         name: d.name, file: p.rel, signature: d.signature,
-        chunkId: ids.find((cid) => { const c = this.chunkById.get(cid)!; return d.startLine >= c.startLine && d.startLine <= c.endLine; }) ?? -1,
+        chunkId: added.find((c) => d.startLine >= c.startLine && d.startLine <= c.endLine)?.id ?? -1,
       }));
-      this.data.files[p.rel] = {
-        hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language, chunkIds: ids, imports: p.chunked.imports,
-        definitions: defs.map((d) => [d.name, d.signature, d.chunkId]),
-      };
-      this.defs.setFile(p.rel, defs);
+      this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
+      this.tables.defs.setFile(p.rel, defs);
       this.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes
@@ -326,9 +310,7 @@ export class Engine {
 
   private save(): void {
     if (!this.lock) return;
-    // chunkById is the truth; the stored list is materialised only for writing.
-    this.data.chunks = [...this.chunkById.values()];
-    this.store.save(this.data, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields]);
+    this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields]);
     this.dirty = false;
   }
 
@@ -363,7 +345,7 @@ export class Engine {
       }
     }
     const hash = sha1(text);
-    if (this.data.files[relPath]?.hash === hash) return;
+    if (this.tables.files.get(relPath)?.hash === hash) return;
     const chunked = await this.chunker.chunk(relPath, text);
     this.setDefinitions(relPath, chunked);
     await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked }]);
@@ -373,7 +355,7 @@ export class Engine {
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {
     const dirPrefix = relPath.replace(/\/+$/, '') + '/';
-    const doomed = Object.keys(this.data.files).filter((f) => f === relPath || f.startsWith(dirPrefix));
+    const doomed = this.tables.files.relPaths().filter((f) => f === relPath || f.startsWith(dirPrefix));
     for (const f of doomed) {
       this.overlays.delete(f);
       this.dropFile(f);
@@ -419,10 +401,8 @@ export class Engine {
     if (typeof query === 'string') q.trimmed = q.window;
     const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
     // Chunks of the current file around the cursor hold what the user is typing or already sees.
-    const accept = (id: number) => {
-      const c = this.chunkById.get(id);
-      return !!c && !(c.file === state.file && c.endLine >= windowStart && c.startLine <= state.line);
-    };
+    const currentFile = this.tables.paths.find(state.file);
+    const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal));
@@ -475,6 +455,3 @@ export class Engine {
   }
 }
 
-function docInfo(c: StoredChunk): DocInfo {
-  return { id: c.id, file: c.file, startLine: c.startLine, endLine: c.endLine, kind: c.kind, name: c.name, defines: c.defines };
-}

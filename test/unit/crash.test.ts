@@ -9,11 +9,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
+import { decodeTables, TABLES_FILE } from '../../engine/src/store/tables';
 import { generateRepo, prng } from '../bench/scale/generate';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 
-/** The index's file table and chunk records, as written by IndexStore (engine/src/store/indexStore.ts). */
+/** The index's file table and chunk records, as IndexStore wrote them (engine/src/store/tables.ts), in plain objects. */
 interface ChunksJson {
   files: Record<string, { chunkIds: number[]; hash: string }>;
   chunks: Array<{ id: number; file: string; startLine: number; endLine: number; kind: string; name?: string }>;
@@ -63,7 +64,10 @@ function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: 
 }
 
 function readChunks(indexDir: string): ChunksJson {
-  return JSON.parse(fs.readFileSync(path.join(indexDir, 'chunks.json'), 'utf8')) as ChunksJson;
+  const t = decodeTables(fs.readFileSync(path.join(indexDir, TABLES_FILE)));
+  const files: ChunksJson['files'] = {};
+  for (const rel of t.files.relPaths()) files[rel] = { chunkIds: t.chunks.idsOfFile(rel), hash: t.files.get(rel)!.hash };
+  return { files, chunks: [...t.chunks.all()] };
 }
 
 /** Per file: its chunk ranges, kinds and names — what a build must agree on (ids may differ). */

@@ -4,13 +4,9 @@
 // file's imports where the grammar gave them, otherwise by name when the name is unambiguous.
 import * as path from 'path';
 import type { ImportBinding } from '../types';
+import { DefinitionTable, type DefinitionRef } from './definitionTable';
 
-export interface DefinitionRef {
-  name: string;
-  file: string;
-  signature: string;
-  chunkId: number;
-}
+export { DefinitionTable, type DefinitionRef };
 
 export interface EnrichOptions {
   /** At most this many callee signatures per chunk. Default 8. */
@@ -23,39 +19,6 @@ export interface EnrichOptions {
 
 /** Marker in front of each appended callee signature (also tells readers it is not file text). */
 export const CALLEE_MARKER = '# calls: ';
-
-/** Repository-wide table of definitions by simple name. */
-export class DefinitionTable {
-  private readonly byName = new Map<string, DefinitionRef[]>();
-  private readonly byFile = new Map<string, DefinitionRef[]>();
-
-  setFile(file: string, defs: DefinitionRef[]): void {
-    this.removeFile(file);
-    this.byFile.set(file, defs);
-    for (const d of defs) {
-      const list = this.byName.get(d.name);
-      if (list) list.push(d);
-      else this.byName.set(d.name, [d]);
-    }
-  }
-
-  removeFile(file: string): void {
-    const old = this.byFile.get(file);
-    if (!old) return;
-    this.byFile.delete(file);
-    for (const d of old) {
-      const list = this.byName.get(d.name);
-      if (!list) continue;
-      const rest = list.filter((x) => x.file !== file);
-      if (rest.length) this.byName.set(d.name, rest);
-      else this.byName.delete(d.name);
-    }
-  }
-
-  lookup(name: string): readonly DefinitionRef[] {
-    return this.byName.get(name) ?? [];
-  }
-}
 
 /** Whether the import specifier `source`, written in `fromFile`, plausibly names `targetFile`. */
 export function importMatches(fromFile: string, source: string, targetFile: string): boolean {
@@ -89,12 +52,12 @@ export function resolveCallees(
     if (selfNames.has(call) || seen.has(call)) continue;
     const imp = imports.find((i) => i.local === call);
     const importedName = imp && imp.imported !== 'default' && imp.imported !== '*' ? imp.imported : call;
-    const candidates = table.lookup(importedName);
-    if (!candidates.length) continue;
+    const candidates = table.count(importedName);
+    if (!candidates) continue;
     let chosen: DefinitionRef | undefined;
-    if (imp) chosen = candidates.find((d) => importMatches(file, imp.source, d.file));
-    if (!chosen) chosen = candidates.find((d) => d.file === file);
-    if (!chosen && candidates.length <= maxAmbiguity) chosen = candidates[0];
+    if (imp) chosen = table.first(importedName, (f) => importMatches(file, imp.source, f));
+    if (!chosen) chosen = table.first(importedName, undefined, file);
+    if (!chosen && candidates <= maxAmbiguity) chosen = table.first(importedName, undefined);
     if (!chosen) continue;
     seen.add(call);
     out.push(chosen);

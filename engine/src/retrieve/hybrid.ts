@@ -21,6 +21,7 @@ import { boundNames, normalizedTerms } from '../lexical/normalize';
 import { lexicalTerms } from '../lexical/tokenize';
 import { importMatches } from '../enrich/callgraph';
 import { VectorIndex } from '../vector';
+import { ChunkTable } from './chunkTable';
 import type { ChunkKind } from '../types';
 import type { RetrievalQuery } from './query';
 import { hydeList } from './hyde';
@@ -125,7 +126,7 @@ export interface IndexParts {
   docField: Bm25Index;
   normalized: Bm25Index;
   vectors?: VectorIndex;
-  docs: DocInfo[];
+  docs: ChunkTable;
 }
 
 export class HybridIndex {
@@ -133,10 +134,8 @@ export class HybridIndex {
   readonly docField: Bm25Index;
   readonly normalized: Bm25Index;
   readonly vectors: VectorIndex | undefined;
-  private readonly docs = new Map<number, DocInfo>();
-  private readonly definers = new Map<string, Set<number>>();
-  /** Per file, its documents in line order (for `next`). */
-  private readonly byFile = new Map<string, DocInfo[]>();
+  /** The documents' metadata, also who defines what and what follows what in a file. */
+  readonly docs: ChunkTable;
 
   constructor(
     dense?: { dim: number; modelId: string },
@@ -150,7 +149,7 @@ export class HybridIndex {
     this.docField = parts?.docField ?? new Bm25Index();
     this.normalized = parts?.normalized ?? new Bm25Index();
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
-    for (const d of parts?.docs ?? []) this.register(d);
+    this.docs = parts?.docs ?? new ChunkTable();
   }
 
   get size(): number {
@@ -161,26 +160,11 @@ export class HybridIndex {
     return this.docs.get(id);
   }
 
-  private register(info: DocInfo): void {
-    this.docs.set(info.id, info);
-    for (const name of info.defines) {
-      let s = this.definers.get(name);
-      if (!s) this.definers.set(name, (s = new Set()));
-      s.add(info.id);
-    }
-    const list = this.byFile.get(info.file);
-    if (!list) this.byFile.set(info.file, [info]);
-    else {
-      let i = list.length;
-      while (i > 0 && list[i - 1].startLine > info.startLine) i--;
-      list.splice(i, 0, info);
-    }
-  }
-
-  add(doc: DocInput): void {
+  /** `contentHash`: the hex sha1 of the document's lines (its first 8 bytes are kept). */
+  add(doc: DocInput, contentHash?: string): void {
     if (this.docs.has(doc.id)) this.remove(doc.id);
     const { indexText, vector, code, docText, ...info } = doc;
-    this.register(info);
+    this.docs.add(info, contentHash);
     this.lexical.add(doc.id, lexicalTerms(indexText));
     // An unfilled field still gets the document with no terms, so every field counts the same documents.
     this.docField.add(doc.id, this.fields.has('docField') ? lexicalTerms(docText ?? doc.defines.join(' ')) : []);
@@ -189,39 +173,21 @@ export class HybridIndex {
   }
 
   remove(id: number): void {
-    const info = this.docs.get(id);
-    if (!info) return;
-    this.docs.delete(id);
+    if (!this.docs.remove(id)) return;
     this.lexical.remove(id);
     this.docField.remove(id);
     this.normalized.remove(id);
     this.vectors?.remove(id);
-    for (const name of info.defines) {
-      const s = this.definers.get(name);
-      s?.delete(id);
-      if (s && s.size === 0) this.definers.delete(name);
-    }
-    const list = this.byFile.get(info.file);
-    if (list) {
-      const rest = list.filter((d) => d.id !== id);
-      if (rest.length) this.byFile.set(info.file, rest);
-      else this.byFile.delete(info.file);
-    }
   }
 
   /** Documents defining `name` (exact), unless the name is too common to point anywhere. */
   definitionsOf(name: string): number[] {
-    const s = this.definers.get(name);
-    return s && s.size <= MAX_DEFINITIONS_PER_NAME ? [...s] : [];
+    return this.docs.definersOf(name, MAX_DEFINITIONS_PER_NAME);
   }
 
   /** The document after `id` in its file, if any. */
   successorOf(id: number): DocInfo | undefined {
-    const info = this.docs.get(id);
-    if (!info) return undefined;
-    const list = this.byFile.get(info.file)!;
-    const i = list.indexOf(info);
-    return i >= 0 ? list[i + 1] : undefined;
+    return this.docs.successorOf(id);
   }
 
   search(q: RetrievalQuery, qVec: Float32Array | undefined, opts: SearchOptions): Hit[] {
@@ -251,7 +217,7 @@ export class HybridIndex {
       const bound = boundNames(q.window);
       lists.push(['normalized', w.normalized, ids(this.normalized.search(normalizedTerms(q.trimmed, bound), depth, accept))]);
     }
-    const chainable = (id: number) => opts.chainInCurrentFile !== false || this.docs.get(id)?.file !== q.file;
+    const chainable = (id: number) => opts.chainInCurrentFile !== false || this.docs.fileOf(id) !== q.file;
     if (w.next > 0 && recentIds) {
       const out: number[] = [];
       for (const id of recentIds.filter(chainable).slice(0, 20)) {
@@ -277,16 +243,16 @@ export class HybridIndex {
       });
     }
     const boost = w.rerank > 0 ? this.structuralBoost(q, opts.recentFiles ?? []) : undefined;
-    const hits: Hit[] = [];
+    const scored: { id: number; score: number; signals: Record<string, number> }[] = [];
     for (const [id, e] of fused) {
-      const info = this.docs.get(id);
-      if (!info) continue;
-      const b = boost?.(info) ?? 0;
+      if (!this.docs.has(id)) continue;
+      const b = boost?.({ file: this.docs.fileOf(id)! }) ?? 0;
       if (b > 0) e.signals.rerank = Math.round(b * 100) / 100;
-      hits.push({ ...info, score: e.score * (1 + w.rerank * b), signals: e.signals });
+      scored.push({ id, score: e.score * (1 + w.rerank * b), signals: e.signals });
     }
-    hits.sort((a, b) => b.score - a.score || a.id - b.id);
-    return hits.slice(0, opts.k);
+    scored.sort((a, b) => b.score - a.score || a.id - b.id);
+    // Document records are decoded from the table only for the hits returned.
+    return scored.slice(0, opts.k).map((h) => ({ ...this.docs.get(h.id)!, score: h.score, signals: h.signals }));
   }
 
   private symbolList(q: RetrievalQuery, depth: number, accept?: (id: number) => boolean): number[] {
@@ -334,7 +300,7 @@ export class HybridIndex {
   }
 
   /** 1 for files the current file imports, 0.5 for recent files, 0.3 for its directory. */
-  private structuralBoost(q: RetrievalQuery, recentFiles: string[]): (d: DocInfo) => number {
+  private structuralBoost(q: RetrievalQuery, recentFiles: string[]): (d: Pick<DocInfo, 'file'>) => number {
     const dir = path.posix.dirname(q.file);
     const cache = new Map<string, number>();
     const recent = new Set(recentFiles);

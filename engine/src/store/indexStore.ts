@@ -1,8 +1,9 @@
 // One index directory per workspace:
 //   manifest.json   format version, model id, counts, and the sha256 of every other file (written last)
-//   chunks.json     the file table (content hash, size, mtime, chunk ids) and chunk records
-//                   (file, range, kind, name, signature, defines, calls) — no chunk text: a
-//                   (file, range, hash) reference serves, the text is read from the file on demand
+//   tables.bin      the engine's bookkeeping as binary columns (tables.ts): string pools (paths,
+//                   names, signatures), the file table (hash, size, mtime), chunk rows (file, range,
+//                   kind, name, defines, 8-byte content hash) and the definitions the call graph
+//                   resolves against — no chunk text: the text is read from the file on demand
 //   lexical.bin, lexical-doc.bin, lexical-norm.bin
 //                   the BM25 fields: code, names/signatures/docs, normalised structure (bm25.ts format)
 //   vectors/        the vector index (engine/src/vector, its own checksummed header)
@@ -15,34 +16,13 @@ import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
 import { writeFileAtomic } from '../vector/persist';
 import { LOCK_FILE_NAME } from './lock';
-import type { ImportBinding } from '../types';
-import type { DocInfo } from '../retrieve/hybrid';
+import { decodeTables, encodeTables, TABLES_FILE, type IndexTables } from './tables';
 
-/** Bump when the layout of chunks.json or the manifest changes; older indexes are rebuilt. */
-export const STORE_FORMAT_VERSION = 3;
-
-export interface StoredChunk extends DocInfo {
-  signature?: string;
-  /** sha1 of the chunk's lines, to check that the file still holds them before showing them. */
-  hash: string;
-}
-
-export interface StoredFile {
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  language?: string;
-  chunkIds: number[];
-  imports: ImportBinding[];
-  /** The file's definitions as [name, signature, chunk id]: the call-graph table is rebuilt from these on load. */
-  definitions: [string, string, number][];
-}
-
-export interface StoreData {
-  files: Record<string, StoredFile>;
-  chunks: StoredChunk[];
-  nextChunkId: number;
-}
+/**
+ * Bump when the layout of tables.bin or the manifest changes; older indexes are rebuilt.
+ * 4: tables.bin (binary columns) replaces chunks.json.
+ */
+export const STORE_FORMAT_VERSION = 4;
 
 interface Manifest {
   format: number;
@@ -61,7 +41,7 @@ export const LEXICAL_FILES = { lexical: 'lexical.bin', docField: 'lexical-doc.bi
 export type LexicalFields = Record<keyof typeof LEXICAL_FILES, Bm25Index>;
 
 export interface LoadedStore extends LexicalFields {
-  data: StoreData;
+  tables: IndexTables;
   vectors?: VectorIndex;
 }
 
@@ -110,17 +90,18 @@ export class IndexStore {
       if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
       return buf;
     };
-    const chunksBuf = read('chunks.json');
-    if (typeof chunksBuf === 'string') return { error: chunksBuf };
+    const tablesBuf = read(TABLES_FILE);
+    if (typeof tablesBuf === 'string') return { error: tablesBuf };
     const fields: Partial<LexicalFields> = {};
-    let data: StoreData;
+    let tables: IndexTables;
     try {
-      data = JSON.parse(chunksBuf.toString('utf8')) as StoreData;
+      tables = decodeTables(tablesBuf);
+      const chunkCount = tables.chunks.size;
       for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
         const buf = read(name);
         if (typeof buf === 'string') return { error: buf };
         fields[field] = Bm25Index.deserialize(buf);
-        if (fields[field]!.size !== data.chunks.length) return { error: `${name} holds ${fields[field]!.size} documents for ${data.chunks.length} chunks` };
+        if (fields[field]!.size !== chunkCount) return { error: `${name} holds ${fields[field]!.size} documents for ${chunkCount} chunks` };
       }
     } catch (e) {
       return { error: `index files are inconsistent (${(e as Error).message})` };
@@ -130,19 +111,19 @@ export class IndexStore {
       const v = VectorIndex.load(path.join(this.dir, 'vectors'), { dim: expect.dim, modelId: expect.modelId });
       if ('error' in v) return { error: `vector index: ${v.error}` };
       vectors = v;
-      if (vectors.size !== data.chunks.length) return { error: `vector index holds ${vectors.size} vectors for ${data.chunks.length} chunks` };
+      if (vectors.size !== tables.chunks.size) return { error: `vector index holds ${vectors.size} vectors for ${tables.chunks.size} chunks` };
     }
-    return { data, ...(fields as LexicalFields), vectors };
+    return { tables, ...(fields as LexicalFields), vectors };
   }
 
-  save(data: StoreData, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number, fields: string[]): void {
+  save(tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number, fields: string[]): void {
     fs.mkdirSync(this.dir, { recursive: true });
     // Invalidate first: a crash between the writes below leaves a manifest that no longer matches.
     const manifestPath = path.join(this.dir, 'manifest.json');
-    const chunksBuf = Buffer.from(JSON.stringify(data));
-    const digests: Record<string, string> = { 'chunks.json': sha256(chunksBuf) };
+    const tablesBuf = encodeTables(tables);
+    const digests: Record<string, string> = { [TABLES_FILE]: sha256(tablesBuf) };
     if (vectors) vectors.save(path.join(this.dir, 'vectors'));
-    writeFileAtomic(path.join(this.dir, 'chunks.json'), chunksBuf);
+    writeFileAtomic(path.join(this.dir, TABLES_FILE), tablesBuf);
     for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
       const buf = lexical[field].serialize();
       writeFileAtomic(path.join(this.dir, name), buf);
@@ -152,8 +133,8 @@ export class IndexStore {
       format: STORE_FORMAT_VERSION,
       modelId,
       dim,
-      files: Object.keys(data.files).length,
-      chunks: data.chunks.length,
+      files: tables.files.count,
+      chunks: tables.chunks.size,
       savedAt: new Date().toISOString(),
       digests,
       fields,

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../../../engine/src/lexical/bm25';
 import { VectorIndex } from '../../../engine/src/vector';
+import { decodeTables, TABLES_FILE } from '../../../engine/src/store/tables';
 
 const dir = process.argv[2];
 if (!dir || !global.gc) {
@@ -26,7 +27,7 @@ function step(name: string, diskBytes: number, load: () => unknown): void {
   prev = now;
 }
 const size = (f: string) => (fs.existsSync(path.join(dir, f)) ? fs.statSync(path.join(dir, f)).size : 0);
-step('chunks.json', size('chunks.json'), () => JSON.parse(fs.readFileSync(path.join(dir, 'chunks.json'), 'utf8')));
+step(TABLES_FILE, size(TABLES_FILE), () => decodeTables(fs.readFileSync(path.join(dir, TABLES_FILE))));
 for (const f of fs.readdirSync(dir).filter((n) => /^lexical.*\.bin$/.test(n)).sort()) {
   step(f, size(f), () => Bm25Index.deserialize(fs.readFileSync(path.join(dir, f))));
 }

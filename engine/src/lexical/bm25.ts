@@ -14,6 +14,7 @@
 // drops documents that provably cannot reach the top k, so results equal exhaustive scoring.
 import { PackedSegment, PostingsWriter, BLOCK, MAX_SLOTS } from './packedPostings';
 import { readBm25, writeBm25 } from './bm25Format';
+import { TermDictionary } from './termDictionary';
 
 export interface Bm25Options {
   /** Term-frequency saturation (Okapi k1). */
@@ -42,17 +43,8 @@ const DEFAULT_MERGE_MIN = 4096;
 /** Relative slack on score bounds, far above floating-point summation error. */
 const BOUND_SLACK = 1e-9;
 
-interface MutablePostings {
-  /** Mutable-local slots (insertion order) and their tfs. */
-  slots: number[];
-  tfs: number[];
-  maxTf: number;
-  minLen: number;
-}
-
 interface QueryTerm {
   tid: number;
-  term: string;
   /** idf × query tf. */
   weight: number;
   /** Most this term can add to any document's score. */
@@ -60,31 +52,52 @@ interface QueryTerm {
   df: number;
 }
 
+/** Int32Array that grows by doubling. */
+function grow<T extends Int32Array | Uint32Array | Uint16Array>(a: T, need: number, make: (n: number) => T): T {
+  if (need <= a.length) return a;
+  const next = make(Math.max(need, a.length * 2));
+  next.set(a);
+  return next;
+}
+
 export class Bm25Index {
   readonly k1: number;
   readonly b: number;
   private readonly mergeMinDocs: number;
-  private vocab = new Map<string, number>();
-  private terms: string[] = [];
+  private dict = new TermDictionary();
 
   private base = PackedSegment.empty();
   /** 1 where the base slot's document was removed. */
   private baseDead = new Uint8Array(0);
   /** Base slots removed since the last merge, in removal order. */
   private deadLog: number[] = [];
-  /** Per base term: dead base documents containing it, counted over deadLog[0, deadSeen). */
-  private deadCount = new Int32Array(0);
-  private deadSeen = new Int32Array(0);
+  /** Per queried base term: dead base documents containing it, counted over deadLog[0, seen). */
+  private deadCounts = new Map<number, { count: number; seen: number }>();
 
+  // Mutable segment. Document m's (term, tf) entries are pool[mutStart[m], mutStart[m + 1]); the
+  // entries of one term are also chained (poolNext) from mtHead to mtTail in insertion order, per
+  // "mutable term" mt (a term with mutable postings: mutTermOf maps term id → mt).
   private mutIds: number[] = [];
+  /** Length of mutable document m, or -1 once removed. */
   private mutLen: number[] = [];
-  /** Per mutable slot: term ids and tfs (null once removed), kept to undo df on removal. */
-  private mutTids: (Uint32Array | null)[] = [];
-  private mutTfs: (Uint16Array | null)[] = [];
+  private mutStart: number[] = [0];
   private readonly mutSlotById = new Map<number, number>();
-  private mutPostings = new Map<number, MutablePostings>();
-  /** Live mutable documents containing each term. */
-  private dfMut = new Int32Array(64);
+  private poolMt = new Int32Array(1024);
+  private poolTf = new Uint16Array(1024);
+  private poolNext = new Int32Array(1024);
+  private poolDoc = new Int32Array(1024);
+  private poolLength = 0;
+  private mutTermOf = new Map<number, number>();
+  private mtTid = new Int32Array(256);
+  private mtHead = new Int32Array(256);
+  private mtTail = new Int32Array(256);
+  /** Live mutable documents containing the term, and score-bound inputs over all its entries. */
+  private mtDf = new Int32Array(256);
+  private mtMaxTf = new Uint16Array(256);
+  private mtMinLen = new Uint32Array(256);
+  private mtCount = 0;
+  /** Scratch for counting a document's terms. */
+  private docTids = new Int32Array(256);
 
   private liveDocs = 0;
   private totalLen = 0;
@@ -119,47 +132,63 @@ export class Bm25Index {
   /** Adds (or replaces) a document given its terms (repeats count as term frequency). */
   add(id: number, terms: Iterable<string>): void {
     if (this.has(id)) this.remove(id);
-    const counts = new Map<number, number>();
     let len = 0;
     for (const t of terms) {
-      let tid = this.vocab.get(t);
-      if (tid === undefined) {
-        tid = this.terms.length;
-        this.vocab.set(t, tid);
-        this.terms.push(t);
-      }
-      counts.set(tid, (counts.get(tid) ?? 0) + 1);
-      len++;
+      this.docTids = grow(this.docTids, len + 1, (n) => new Int32Array(n));
+      this.docTids[len++] = this.dict.intern(t);
     }
-    if (this.terms.length > this.dfMut.length) {
-      const grown = new Int32Array(Math.max(this.terms.length, this.dfMut.length * 2));
-      grown.set(this.dfMut);
-      this.dfMut = grown;
+    const tids = this.docTids.subarray(0, len).sort();
+    let distinct = 0;
+    for (let i = 0; i < len; i++) if (i === 0 || tids[i] !== tids[i - 1]) distinct++;
+    const need = this.poolLength + distinct;
+    if (need > this.poolMt.length) {
+      this.poolMt = grow(this.poolMt, need, (n) => new Int32Array(n));
+      this.poolTf = grow(this.poolTf, need, (n) => new Uint16Array(n));
+      this.poolNext = grow(this.poolNext, need, (n) => new Int32Array(n));
+      this.poolDoc = grow(this.poolDoc, need, (n) => new Int32Array(n));
     }
     const m = this.mutIds.length;
-    const tids = new Uint32Array(counts.size);
-    const tfs = new Uint16Array(counts.size);
-    let i = 0;
-    for (const [tid, count] of counts) {
-      const tf = Math.min(count, 65535);
-      tids[i] = tid;
-      tfs[i] = tf;
-      i++;
-      let p = this.mutPostings.get(tid);
-      if (!p) {
-        p = { slots: [], tfs: [], maxTf: 0, minLen: len };
-        this.mutPostings.set(tid, p);
+    for (let i = 0; i < len; ) {
+      const tid = tids[i];
+      let j = i + 1;
+      while (j < len && tids[j] === tid) j++;
+      const tf = Math.min(j - i, 65535);
+      i = j;
+      let mt = this.mutTermOf.get(tid);
+      if (mt === undefined) {
+        mt = this.mtCount++;
+        if (mt >= this.mtTid.length) {
+          const n = mt + 1;
+          this.mtTid = grow(this.mtTid, n, (c) => new Int32Array(c));
+          this.mtHead = grow(this.mtHead, n, (c) => new Int32Array(c));
+          this.mtTail = grow(this.mtTail, n, (c) => new Int32Array(c));
+          this.mtDf = grow(this.mtDf, n, (c) => new Int32Array(c));
+          this.mtMaxTf = grow(this.mtMaxTf, n, (c) => new Uint16Array(c));
+          this.mtMinLen = grow(this.mtMinLen, n, (c) => new Uint32Array(c));
+        }
+        this.mutTermOf.set(tid, mt);
+        this.mtTid[mt] = tid;
+        this.mtHead[mt] = -1;
+        this.mtTail[mt] = -1;
+        this.mtDf[mt] = 0;
+        this.mtMaxTf[mt] = 0;
+        this.mtMinLen[mt] = 0xffffffff;
       }
-      p.slots.push(m);
-      p.tfs.push(tf);
-      if (tf > p.maxTf) p.maxTf = tf;
-      if (len < p.minLen) p.minLen = len;
-      this.dfMut[tid]++;
+      const e = this.poolLength++;
+      this.poolMt[e] = mt;
+      this.poolTf[e] = tf;
+      this.poolDoc[e] = m;
+      this.poolNext[e] = -1;
+      if (this.mtTail[mt] < 0) this.mtHead[mt] = e;
+      else this.poolNext[this.mtTail[mt]] = e;
+      this.mtTail[mt] = e;
+      this.mtDf[mt]++;
+      if (tf > this.mtMaxTf[mt]) this.mtMaxTf[mt] = tf;
+      if (len < this.mtMinLen[mt]) this.mtMinLen[mt] = len;
     }
     this.mutIds.push(id);
     this.mutLen.push(len);
-    this.mutTids.push(tids);
-    this.mutTfs.push(tfs);
+    this.mutStart.push(this.poolLength);
     this.mutSlotById.set(id, m);
     this.liveDocs++;
     this.totalLen += len;
@@ -170,12 +199,10 @@ export class Bm25Index {
     const m = this.mutSlotById.get(id);
     if (m !== undefined) {
       this.mutSlotById.delete(id);
-      const tids = this.mutTids[m]!;
-      for (let i = 0; i < tids.length; i++) this.dfMut[tids[i]]--;
-      this.mutTids[m] = null;
-      this.mutTfs[m] = null;
+      for (let e = this.mutStart[m]; e < this.mutStart[m + 1]; e++) this.mtDf[this.poolMt[e]]--;
       this.liveDocs--;
       this.totalLen -= this.mutLen[m];
+      this.mutLen[m] = -1;
       this.maybeMerge();
       return true;
     }
@@ -196,7 +223,8 @@ export class Bm25Index {
 
   /** Live documents containing term `tid`. */
   private liveDf(tid: number): number {
-    let df = tid < this.dfMut.length ? this.dfMut[tid] : 0;
+    const mt = this.mutTermOf.get(tid);
+    let df = mt === undefined ? 0 : this.mtDf[mt];
     if (tid < this.base.nTerms) df += this.base.df[tid] - this.deadInBase(tid);
     return df;
   }
@@ -205,33 +233,29 @@ export class Bm25Index {
   private deadInBase(tid: number): number {
     const log = this.deadLog;
     if (log.length === 0) return 0;
-    if (this.deadSeen.length !== this.base.nTerms) {
-      this.deadSeen = new Int32Array(this.base.nTerms);
-      this.deadCount = new Int32Array(this.base.nTerms);
-    }
-    let seen = this.deadSeen[tid];
-    if (seen === log.length) return this.deadCount[tid];
+    let entry = this.deadCounts.get(tid);
+    if (!entry) this.deadCounts.set(tid, (entry = { count: 0, seen: 0 }));
+    if (entry.seen === log.length) return entry.count;
     const df = this.base.df[tid];
-    let count = this.deadCount[tid];
-    if ((log.length - seen) * BLOCK > 4 * df) {
+    if ((log.length - entry.seen) * BLOCK > 4 * df) {
       // Many new deletions against a short list: recount by one pass over the list.
-      count = 0;
+      let count = 0;
       const first = this.base.blockStart[tid], last = this.base.blockStart[tid + 1];
       for (let blk = first; blk < last; blk++) {
         const n = this.base.decodeBlock(tid, blk, this.blockSlots, this.blockTfs);
         for (let i = 0; i < n; i++) count += this.baseDead[this.blockSlots[i]];
       }
+      entry.count = count;
     } else {
-      for (; seen < log.length; seen++) if (this.base.contains(tid, log[seen], this.blockSlots, this.blockTfs)) count++;
+      for (let i = entry.seen; i < log.length; i++) if (this.base.contains(tid, log[i], this.blockSlots, this.blockTfs)) entry.count++;
     }
-    this.deadSeen[tid] = log.length;
-    this.deadCount[tid] = count;
-    return count;
+    entry.seen = log.length;
+    return entry.count;
   }
 
   idf(term: string): number {
-    const tid = this.vocab.get(term);
-    const df = tid === undefined ? 0 : this.liveDf(tid);
+    const tid = this.dict.get(term);
+    const df = tid < 0 ? 0 : this.liveDf(tid);
     return Math.log(1 + (this.liveDocs - df + 0.5) / (df + 0.5));
   }
 
@@ -243,8 +267,8 @@ export class Bm25Index {
   search(queryTerms: Iterable<string>, k: number, accept?: (id: number) => boolean): ScoredId[] {
     const qCounts = new Map<number, number>();
     for (const t of queryTerms) {
-      const tid = this.vocab.get(t);
-      if (tid !== undefined) qCounts.set(tid, (qCounts.get(tid) ?? 0) + 1);
+      const tid = this.dict.get(t);
+      if (tid >= 0) qCounts.set(tid, (qCounts.get(tid) ?? 0) + 1);
     }
     if (qCounts.size === 0 || this.liveDocs === 0 || k <= 0) return [];
     const avgLen = this.totalLen / this.liveDocs || 1;
@@ -259,18 +283,18 @@ export class Bm25Index {
         maxTf = this.base.maxTf[tid];
         minLen = this.base.minLen[tid];
       }
-      const mp = this.mutPostings.get(tid);
-      if (mp) {
-        maxTf = Math.max(maxTf, mp.maxTf);
-        minLen = Math.min(minLen, mp.minLen);
+      const mt = this.mutTermOf.get(tid);
+      if (mt !== undefined) {
+        maxTf = Math.max(maxTf, this.mtMaxTf[mt]);
+        minLen = Math.min(minLen, this.mtMinLen[mt]);
       }
       const bound = (weight * maxTf * (k1 + 1)) / (maxTf + k1 * (1 - b + (b * minLen) / avgLen));
-      query.push({ tid, term: this.terms[tid], weight, bound, df });
+      query.push({ tid, weight, bound, df });
     }
     if (query.length === 0) return [];
     // Rare terms first. The order depends only on live statistics and the terms themselves, so an
     // incrementally updated index sums each score in the same order as a fresh build.
-    query.sort((x, y) => y.weight - x.weight || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
+    query.sort((x, y) => y.weight - x.weight || this.dict.compare(x.tid, y.tid));
     const rest = new Float64Array(query.length + 1);
     for (let i = query.length - 1; i >= 0; i--) rest[i] = rest[i + 1] + query[i].bound;
 
@@ -399,16 +423,17 @@ export class Bm25Index {
         acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen));
       }
     }
-    const mp = this.mutPostings.get(q.tid);
-    if (mp) {
-      const nBase = seg.nDocs;
-      for (let j = 0; j < mp.slots.length; j++) {
-        const m = mp.slots[j];
-        if (this.mutTids[m] === null) continue;
+    const mt = this.mutTermOf.get(q.tid);
+    if (mt !== undefined) {
+      const nBase = seg.nDocs, next = this.poolNext, docs = this.poolDoc, tfs = this.poolTf, mutLen = this.mutLen;
+      for (let e = this.mtHead[mt]; e >= 0; e = next[e]) {
+        const m = docs[e];
+        const len = mutLen[m];
+        if (len < 0) continue;
         const s = nBase + m;
-        const tf = mp.tfs[j];
+        const tf = tfs[e];
         if (acc[s] === 0) touched[nTouched++] = s;
-        acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.mutLen[m]) / avgLen));
+        acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avgLen));
       }
     }
     return nTouched;
@@ -442,14 +467,14 @@ export class Bm25Index {
         }
       }
     }
-    const mp = this.mutPostings.get(t);
-    if (mp) {
-      const mark = this.mark;
-      for (let j = 0; j < mp.slots.length; j++) {
-        const m = mp.slots[j];
+    const mt = this.mutTermOf.get(t);
+    if (mt !== undefined) {
+      const mark = this.mark, next = this.poolNext, docs = this.poolDoc, tfs = this.poolTf;
+      for (let e = this.mtHead[mt]; e >= 0; e = next[e]) {
+        const m = docs[e];
         const s = nBase + m;
         if ((mark[s] & 4) === 0) continue;
-        const tf = mp.tfs[j];
+        const tf = tfs[e];
         acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.mutLen[m]) / avgLen));
       }
     }
@@ -463,7 +488,7 @@ export class Bm25Index {
     if (this.mutIds.length === 0 && this.deadLog.length === 0) return;
     const base = this.base, nBase = base.nDocs;
     const liveMut: number[] = [];
-    for (let m = 0; m < this.mutIds.length; m++) if (this.mutTids[m] !== null) liveMut.push(m);
+    for (let m = 0; m < this.mutIds.length; m++) if (this.mutLen[m] >= 0) liveMut.push(m);
     liveMut.sort((x, y) => this.mutIds[x] - this.mutIds[y]);
     const nLive = this.liveDocs;
     const ids = new Int32Array(nLive), lens = new Uint32Array(nLive);
@@ -483,12 +508,14 @@ export class Bm25Index {
     if (s !== nLive) throw new Error(`lexical index inconsistent: ${s} live slots, expected ${nLive}`);
 
     const writer = new PostingsWriter();
-    const newTerms: string[] = [];
+    const nTerms = this.dict.size;
+    const keep = new Int32Array(nTerms);
+    let nKeep = 0;
     const newDf: number[] = [];
     let baseSlots = new Int32Array(1024), baseTfs = new Uint16Array(1024);
     let mutKeys = new Float64Array(1024);
     const slots = this.blockSlots, tfs = this.blockTfs;
-    for (let t = 0; t < this.terms.length; t++) {
+    for (let t = 0; t < nTerms; t++) {
       let na = 0;
       if (t < base.nTerms && base.df[t] > 0) {
         if (base.df[t] > baseSlots.length) {
@@ -506,12 +533,17 @@ export class Bm25Index {
         }
       }
       let nm = 0;
-      const mp = this.mutPostings.get(t);
-      if (mp) {
-        if (mp.slots.length > mutKeys.length) mutKeys = new Float64Array(mp.slots.length * 2);
-        for (let j = 0; j < mp.slots.length; j++) {
-          const ns = mutMap[mp.slots[j]];
-          if (ns >= 0) mutKeys[nm++] = ns * 65536 + mp.tfs[j];
+      const mt = this.mutTermOf.get(t);
+      if (mt !== undefined) {
+        for (let e = this.mtHead[mt]; e >= 0; e = this.poolNext[e]) {
+          const ns = mutMap[this.poolDoc[e]];
+          if (ns < 0) continue;
+          if (nm === mutKeys.length) {
+            const next = new Float64Array(nm * 2);
+            next.set(mutKeys);
+            mutKeys = next;
+          }
+          mutKeys[nm++] = ns * 65536 + this.poolTf[e];
         }
         if (nm > 1) mutKeys.subarray(0, nm).sort();
       }
@@ -520,41 +552,47 @@ export class Bm25Index {
       let prev = -1, a = 0, c = 0;
       while (a < na || c < nm) {
         let slot: number, tf: number;
-        if (c >= nm || (a < na && baseSlots[a] < mutKeys[c] / 65536)) {
-          slot = baseSlots[a]; tf = baseTfs[a++];
+        if (c >= nm || (a < na && baseSlots[a] * 65536 < mutKeys[c])) {
+          slot = baseSlots[a];
+          tf = baseTfs[a++];
         } else {
           const key = mutKeys[c++];
-          slot = Math.floor(key / 65536); tf = key - slot * 65536;
+          slot = Math.floor(key / 65536);
+          tf = key - slot * 65536;
         }
         writer.push(slot - prev, tf);
         prev = slot;
       }
-      newTerms.push(this.terms[t]);
+      keep[nKeep++] = t;
       newDf.push(na + nm);
     }
-    const dropped = newTerms.length !== this.terms.length;
+    if (nKeep !== nTerms) this.dict = this.dict.subset(keep, nKeep);
     this.base = PackedSegment.fromPostings(ids, lens, Int32Array.from(newDf), writer.finish());
-    this.resetMutable(newTerms, dropped);
+    this.resetMutable();
   }
 
   /** After a merge or load: empty mutable part, no dead slots, vocabulary = base terms. */
-  private resetMutable(terms: string[], rebuildVocab: boolean): void {
-    this.terms = terms;
-    if (rebuildVocab) {
-      this.vocab = new Map();
-      for (let t = 0; t < terms.length; t++) this.vocab.set(terms[t], t);
-    }
+  private resetMutable(): void {
     this.baseDead = new Uint8Array(this.base.nDocs);
     this.deadLog = [];
-    this.deadCount = new Int32Array(0);
-    this.deadSeen = new Int32Array(0);
+    this.deadCounts = new Map();
     this.mutIds = [];
     this.mutLen = [];
-    this.mutTids = [];
-    this.mutTfs = [];
+    this.mutStart = [0];
     this.mutSlotById.clear();
-    this.mutPostings = new Map();
-    this.dfMut = new Int32Array(Math.max(64, terms.length));
+    this.poolMt = new Int32Array(1024);
+    this.poolTf = new Uint16Array(1024);
+    this.poolNext = new Int32Array(1024);
+    this.poolDoc = new Int32Array(1024);
+    this.poolLength = 0;
+    this.mutTermOf = new Map();
+    this.mtTid = new Int32Array(256);
+    this.mtHead = new Int32Array(256);
+    this.mtTail = new Int32Array(256);
+    this.mtDf = new Int32Array(256);
+    this.mtMaxTf = new Uint16Array(256);
+    this.mtMinLen = new Uint32Array(256);
+    this.mtCount = 0;
     // Scratch is sized to the slot count; drop it if the index shrank a lot.
     if (this.acc.length > 2 * Math.max(1024, this.base.nDocs)) this.acc = new Float64Array(0);
   }
@@ -562,16 +600,16 @@ export class Bm25Index {
   /** Binary form (bm25Format.ts); merges first so the file holds one packed segment. */
   serialize(): Buffer {
     this.compact();
-    return writeBm25(this.k1, this.b, this.terms, this.base);
+    return writeBm25(this.k1, this.b, this.dict, this.base);
   }
 
   /** Inverse of serialize(); throws a descriptive Error on a foreign, old, truncated or corrupt buffer. */
   static deserialize(buf: Buffer): Bm25Index {
-    const { k1, b, terms, segment } = readBm25(buf);
+    const { k1, b, dict, segment } = readBm25(buf);
     const idx = new Bm25Index({ k1, b });
     idx.base = segment;
-    idx.resetMutable(terms, true);
-    if (idx.vocab.size !== terms.length) throw new Error('lexical index corrupt: duplicate terms in vocabulary');
+    idx.dict = dict;
+    idx.resetMutable();
     idx.liveDocs = segment.nDocs;
     let total = 0;
     for (let s = 0; s < segment.nDocs; s++) total += segment.lens[s];

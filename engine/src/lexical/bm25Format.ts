@@ -1,8 +1,9 @@
 // On-disk form of a BM25 index: one packed segment (packedPostings.ts), written as
 //
-//   header (HEADER_BYTES): magic, version, k1, b, documents, terms, byte lengths of the five
+//   header (HEADER_BYTES): magic, version, k1, b, documents, terms, byte lengths of the six
 //                          sections below, FNV-1a checksum of everything after the header
-//   vocabulary   JSON array of the terms, by term id
+//   term lengths varint UTF-8 byte length of each term, by term id
+//   term bytes   the terms' UTF-8 bytes, concatenated
 //   ids          zigzag varint of the first id, then varint gaps (ids ascend)
 //   lengths      varint document lengths, by slot
 //   df           varint postings count, by term id
@@ -10,16 +11,18 @@
 //
 // The block table and score bounds are rebuilt on load from the postings, which also validates them.
 import { PackedSegment } from './packedPostings';
+import { TermDictionary } from './termDictionary';
 
 const FORMAT_MAGIC = 0x4d425252; // "RRBM"
 /** Bump when the binary layout changes; older files are rejected and rebuilt. */
 export const BM25_FORMAT_VERSION = 2;
-const HEADER_BYTES = 56;
+const HEADER_BYTES = 60;
+const SECTIONS = 6;
 
 export interface Bm25Contents {
   k1: number;
   b: number;
-  terms: string[];
+  dict: TermDictionary;
   segment: PackedSegment;
 }
 
@@ -72,8 +75,9 @@ function checksum(buf: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
-export function writeBm25(k1: number, b: number, terms: string[], seg: PackedSegment): Buffer {
-  const vocab = Buffer.from(JSON.stringify(terms), 'utf8');
+export function writeBm25(k1: number, b: number, dict: TermDictionary, seg: PackedSegment): Buffer {
+  if (dict.size !== seg.nTerms) throw new Error(`lexical index inconsistent: ${dict.size} terms, ${seg.nTerms} postings lists`);
+  const vocab = dict.toBytes();
   const ids = new VarintWriter();
   if (seg.nDocs > 0) {
     const first = seg.ids[0];
@@ -84,7 +88,7 @@ export function writeBm25(k1: number, b: number, terms: string[], seg: PackedSeg
   for (let s = 0; s < seg.nDocs; s++) lens.push(seg.lens[s]);
   const df = new VarintWriter();
   for (let t = 0; t < seg.nTerms; t++) df.push(seg.df[t]);
-  const sections = [vocab, ids.bytes(), lens.bytes(), df.bytes(), seg.bytes];
+  const sections = [vocab.lengths, vocab.bytes, ids.bytes(), lens.bytes(), df.bytes(), seg.bytes];
   const total = HEADER_BYTES + sections.reduce((n, s) => n + s.length, 0);
   const out = Buffer.alloc(total);
   let o = HEADER_BYTES;
@@ -97,9 +101,9 @@ export function writeBm25(k1: number, b: number, terms: string[], seg: PackedSeg
   out.writeDoubleLE(k1, 8);
   out.writeDoubleLE(b, 16);
   out.writeUInt32LE(seg.nDocs, 24);
-  out.writeUInt32LE(terms.length, 28);
-  for (let i = 0; i < sections.length; i++) out.writeUInt32LE(sections[i].length, 32 + 4 * i);
-  out.writeUInt32LE(checksum(out, HEADER_BYTES, total), 52);
+  out.writeUInt32LE(dict.size, 28);
+  for (let i = 0; i < SECTIONS; i++) out.writeUInt32LE(sections[i].length, 32 + 4 * i);
+  out.writeUInt32LE(checksum(out, HEADER_BYTES, total), 32 + 4 * SECTIONS);
   return out;
 }
 
@@ -111,11 +115,11 @@ export function readBm25(buf: Buffer): Bm25Contents {
   if (buf.length < HEADER_BYTES) throw new Error(`lexical index truncated: ${buf.length} bytes, header alone is ${HEADER_BYTES}`);
   const k1 = buf.readDoubleLE(8), b = buf.readDoubleLE(16);
   const nDocs = buf.readUInt32LE(24), nTerms = buf.readUInt32LE(28);
-  const sizes = [0, 1, 2, 3, 4].map((i) => buf.readUInt32LE(32 + 4 * i));
+  const sizes = Array.from({ length: SECTIONS }, (_, i) => buf.readUInt32LE(32 + 4 * i));
   const total = HEADER_BYTES + sizes.reduce((n, s) => n + s, 0);
   if (buf.length < total) throw new Error(`lexical index truncated: ${buf.length} bytes, header declares ${total}`);
   if (buf.length > total) throw new Error(`lexical index has ${buf.length - total} trailing bytes`);
-  if (checksum(buf, HEADER_BYTES, total) !== buf.readUInt32LE(52)) throw new Error('lexical index corrupt: checksum mismatch');
+  if (checksum(buf, HEADER_BYTES, total) !== buf.readUInt32LE(32 + 4 * SECTIONS)) throw new Error('lexical index corrupt: checksum mismatch');
   if (!(k1 >= 0) || !(b >= 0 && b <= 1)) throw new Error(`lexical index corrupt: k1 ${k1}, b ${b}`);
 
   let o = HEADER_BYTES;
@@ -124,13 +128,11 @@ export function readBm25(buf: Buffer): Bm25Contents {
     o += sizes[i];
     return [start, o];
   };
-  const [vs, ve] = section(0);
-  const terms = JSON.parse(buf.toString('utf8', vs, ve)) as unknown;
-  if (!Array.isArray(terms) || terms.length !== nTerms || !terms.every((t) => typeof t === 'string')) {
-    throw new Error('lexical index corrupt: vocabulary is not the declared list of terms');
-  }
+  const [ls, le] = section(0);
+  const [bs, be] = section(1);
+  const dict = TermDictionary.fromBytes(nTerms, buf.subarray(ls, le), buf.subarray(bs, be));
   const ids = new Int32Array(nDocs);
-  const idReader = new VarintReader(buf, ...section(1), 'ids');
+  const idReader = new VarintReader(buf, ...section(2), 'ids');
   for (let s = 0; s < nDocs; s++) {
     const v = idReader.next();
     const id = s === 0 ? (v % 2 === 0 ? v / 2 : -(v + 1) / 2) : ids[s - 1] + v;
@@ -139,7 +141,7 @@ export function readBm25(buf: Buffer): Bm25Contents {
   }
   idReader.expectEnd();
   const lens = new Uint32Array(nDocs);
-  const lenReader = new VarintReader(buf, ...section(2), 'lengths');
+  const lenReader = new VarintReader(buf, ...section(3), 'lengths');
   for (let s = 0; s < nDocs; s++) {
     const v = lenReader.next();
     if (v > 0xffffffff) throw new Error(`lexical index corrupt: document length ${v}`);
@@ -147,15 +149,15 @@ export function readBm25(buf: Buffer): Bm25Contents {
   }
   lenReader.expectEnd();
   const df = new Int32Array(nTerms);
-  const dfReader = new VarintReader(buf, ...section(3), 'df');
+  const dfReader = new VarintReader(buf, ...section(4), 'df');
   for (let t = 0; t < nTerms; t++) {
     const v = dfReader.next();
     if (v > nDocs) throw new Error(`lexical index corrupt: term ${t} has df ${v} of ${nDocs} documents`);
     df[t] = v;
   }
   dfReader.expectEnd();
-  const [ps, pe] = section(4);
+  const [ps, pe] = section(5);
   // A copy, so the index does not keep the whole file buffer alive.
   const postings = new Uint8Array(buf.subarray(ps, pe));
-  return { k1, b, terms: terms as string[], segment: PackedSegment.fromPostings(ids, lens, df, postings) };
+  return { k1, b, dict, segment: PackedSegment.fromPostings(ids, lens, df, postings) };
 }

@@ -1,0 +1,163 @@
+// `node --expose-gc out/test/bench/lexicalScale.js [--docs 47000,470000] [--queries 200] [--out F.json]`
+//
+// The BM25 index at scale, old (format 1, per-term JS arrays; lexical/bm25Format1Baseline.ts, the
+// code as it was on main) against new (format 2, packed segment + MaxScore), side by side in one
+// run over the same synthetic documents: build seconds, memory after a full GC (V8 heap + typed
+// array backing stores, and RSS), serialized bytes, deserialize seconds, query latency p50/p95/p99
+// on the loaded index, and whether both return the same top-10 ids for every query.
+//
+// Documents are synthetic but shaped like code chunks: ~110 tokens, ~80 distinct, drawn from a
+// Zipfian vocabulary (s = 1, 400k terms) plus ~8% chunk-local identifiers from a space that grows
+// with the corpus (rare names). Queries are 40–80 terms, half from one indexed chunk (the code
+// around a cursor resembles the code it is looking for), half from the vocabulary.
+import * as fs from 'fs';
+import { Bm25Index } from '../../engine/src/lexical/bm25';
+import { Bm25Index as Bm25Format1 } from './lexical/bm25Format1Baseline';
+import { prng } from './scale/generate';
+
+interface LexicalIndex {
+  add(id: number, terms: Iterable<string>): void;
+  search(terms: Iterable<string>, k: number): { id: number; score: number }[];
+  serialize(): Buffer;
+}
+
+const args = process.argv.slice(2);
+const flag = (name: string, dflt: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const DOC_COUNTS = flag('docs', '47000,470000').split(',').map(Number);
+const QUERIES = Number(flag('queries', '200'));
+const OUT = flag('out', '');
+const VOCAB = 400_000;
+
+if (!global.gc) {
+  console.error('run with node --expose-gc');
+  process.exit(2);
+}
+
+// Zipf(s = 1) inverse CDF over the global vocabulary.
+const cdf = new Float64Array(VOCAB);
+{
+  let sum = 0;
+  for (let i = 0; i < VOCAB; i++) cdf[i] = sum += 1 / (i + 1);
+  for (let i = 0; i < VOCAB; i++) cdf[i] /= sum;
+}
+function zipf(rand: () => number): number {
+  const u = rand();
+  let lo = 0, hi = VOCAB - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cdf[mid] < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Document `i` of a corpus of `n` (a pure function of both, so it can be regenerated instead of kept). */
+function doc(i: number, n: number): string[] {
+  const rand = prng(1_000_003 + i);
+  const len = 60 + Math.floor(rand() * 100);
+  const out: string[] = [];
+  for (let j = 0; j < len; j++) {
+    // Fresh strings (not shared with the generator), as the tokenizer would produce.
+    if (rand() < 0.08) out.push('r' + Math.floor(rand() * n * 4).toString(36));
+    else out.push('t' + zipf(rand).toString(36));
+  }
+  return out;
+}
+
+function query(q: number, n: number): string[] {
+  const rand = prng(77_000_000 + q);
+  const source = doc(Math.floor(rand() * n), n);
+  const len = 40 + Math.floor(rand() * 41);
+  const out: string[] = [];
+  for (let j = 0; j < len; j++) out.push(j % 2 === 0 ? source[Math.floor(rand() * source.length)] : 't' + zipf(rand).toString(36));
+  return out;
+}
+
+const memory = () => {
+  global.gc!();
+  global.gc!();
+  const m = process.memoryUsage();
+  return { heapExt: m.heapUsed + m.external, rss: m.rss };
+};
+const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+interface Row {
+  impl: string;
+  docs: number;
+  buildS: number;
+  builtMB: number;
+  builtRssMB: number;
+  serializedBytes: number;
+  serializeS: number;
+  deserializeS: number;
+  loadedMB: number;
+  loadedRssMB: number;
+  p50ms: number;
+  p95ms: number;
+  p99ms: number;
+  meanMs: number;
+}
+
+function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => LexicalIndex, n: number, queries: string[][]): { row: Row; top10: number[][] } {
+  const m0 = memory();
+  let t = process.hrtime.bigint();
+  let idx: LexicalIndex | null = make();
+  for (let i = 0; i < n; i++) idx.add(i, doc(i, n));
+  const buildS = Number(process.hrtime.bigint() - t) / 1e9;
+  const m1 = memory();
+  t = process.hrtime.bigint();
+  const buf = idx.serialize();
+  const serializeS = Number(process.hrtime.bigint() - t) / 1e9;
+  idx = null;
+  const m2 = memory();
+  t = process.hrtime.bigint();
+  const loaded = load(buf);
+  const deserializeS = Number(process.hrtime.bigint() - t) / 1e9;
+  const m3 = memory();
+  const times: number[] = [];
+  const top10: number[][] = [];
+  for (const q of queries.slice(0, 10)) loaded.search(q, 10); // warm-up (JIT)
+  for (const q of queries) {
+    const s = process.hrtime.bigint();
+    const r = loaded.search(q, 10);
+    times.push(Number(process.hrtime.bigint() - s) / 1e6);
+    top10.push(r.map((x) => x.id));
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const row: Row = {
+    impl, docs: n, buildS: +buildS.toFixed(2),
+    builtMB: mb(m1.heapExt - m0.heapExt), builtRssMB: mb(m1.rss - m0.rss),
+    serializedBytes: buf.length, serializeS: +serializeS.toFixed(2), deserializeS: +deserializeS.toFixed(2),
+    // The loaded index alone: `buf` is alive in both m2 and m3, so it cancels out.
+    loadedMB: mb(m3.heapExt - m2.heapExt), loadedRssMB: mb(m3.rss - m2.rss),
+    p50ms: +pct(sorted, 50).toFixed(2), p95ms: +pct(sorted, 95).toFixed(2), p99ms: +pct(sorted, 99).toFixed(2),
+    meanMs: +(times.reduce((a, b) => a + b, 0) / times.length).toFixed(2),
+  };
+  return { row, top10 };
+}
+
+const rows: Row[] = [];
+const checks: Array<{ docs: number; queries: number; identicalTop10: number; firstMismatch?: number }> = [];
+for (const n of DOC_COUNTS) {
+  const queries = Array.from({ length: QUERIES }, (_, q) => query(q, n));
+  const avgQ = queries.reduce((a, q) => a + q.length, 0) / queries.length;
+  console.log(`\n== ${n} documents, ${QUERIES} queries of ${avgQ.toFixed(0)} terms on average`);
+  const old = measure('format1 (main)', () => new Bm25Format1(), (b) => Bm25Format1.deserialize(b), n, queries);
+  console.log(JSON.stringify(old.row));
+  const neu = measure('format2 (packed)', () => new Bm25Index(), (b) => Bm25Index.deserialize(b), n, queries);
+  console.log(JSON.stringify(neu.row));
+  rows.push(old.row, neu.row);
+  let same = 0, first: number | undefined;
+  for (let q = 0; q < queries.length; q++) {
+    if (JSON.stringify(old.top10[q]) === JSON.stringify(neu.top10[q])) same++;
+    else if (first === undefined) first = q;
+  }
+  checks.push({ docs: n, queries: queries.length, identicalTop10: same, firstMismatch: first });
+  console.log(`top-10 ids identical for ${same}/${queries.length} queries`);
+}
+console.table(rows);
+if (OUT) fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), vocab: VOCAB, rows, checks }, null, 2));

@@ -6,9 +6,10 @@
 // array backing stores, and RSS), serialized bytes, deserialize seconds, query latency p50/p95/p99
 // on the loaded index, and whether both return the same top-10 ids for every query.
 //
-// Documents are synthetic but shaped like code chunks: ~110 tokens, ~80 distinct, drawn from a
-// Zipfian vocabulary (s = 1, 400k terms) plus ~8% chunk-local identifiers from a space that grows
-// with the corpus (rare names). Queries are 40–80 terms, half from one indexed chunk (the code
+// Documents are synthetic but shaped like the chunks of the generated 10k-file repository
+// (scale/generate.ts: 160 tokens and 76 distinct terms per chunk on average): 100–220 tokens
+// drawn from a Zipfian vocabulary (s = 1, 200k terms) plus ~1.5% chunk-local identifiers from a
+// space that grows with the corpus (rare names), so the vocabulary grows about one term per chunk. Queries are 40–80 terms, half from one indexed chunk (the code
 // around a cursor resembles the code it is looking for), half from the vocabulary.
 import * as fs from 'fs';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
@@ -29,7 +30,7 @@ const flag = (name: string, dflt: string) => {
 const DOC_COUNTS = flag('docs', '47000,470000').split(',').map(Number);
 const QUERIES = Number(flag('queries', '200'));
 const OUT = flag('out', '');
-const VOCAB = 400_000;
+const VOCAB = 200_000;
 
 if (!global.gc) {
   console.error('run with node --expose-gc');
@@ -57,11 +58,11 @@ function zipf(rand: () => number): number {
 /** Document `i` of a corpus of `n` (a pure function of both, so it can be regenerated instead of kept). */
 function doc(i: number, n: number): string[] {
   const rand = prng(1_000_003 + i);
-  const len = 60 + Math.floor(rand() * 100);
+  const len = 100 + Math.floor(rand() * 121);
   const out: string[] = [];
   for (let j = 0; j < len; j++) {
     // Fresh strings (not shared with the generator), as the tokenizer would produce.
-    if (rand() < 0.08) out.push('r' + Math.floor(rand() * n * 4).toString(36));
+    if (rand() < 0.015) out.push('r' + Math.floor(rand() * n).toString(36));
     else out.push('t' + zipf(rand).toString(36));
   }
   return out;

@@ -12,7 +12,7 @@
 // partial score exceeds the most any untouched document could still gain, the remaining (frequent,
 // long) terms only update the surviving candidates, jumping through the block table. Pruning only
 // drops documents that provably cannot reach the top k, so results equal exhaustive scoring.
-import { PackedSegment, PostingsWriter, BLOCK, MAX_SLOTS } from './packedPostings';
+import { PackedSegment, SegmentWriter, BLOCK, MAX_SLOTS } from './packedPostings';
 import { readBm25, writeBm25 } from './bm25Format';
 import { TermDictionary } from './termDictionary';
 
@@ -319,8 +319,12 @@ export class Bm25Index {
     for (; i < query.length; i++) {
       if (i > 0 && nTouched >= k && scoredSinceCheck >= nTouched / 2) {
         scoredSinceCheck = 0;
-        theta = this.kthBest(this.touched, nTouched, k, accepted);
-        if (theta > 0 && rest[i] * (1 + BOUND_SLACK) < theta) break;
+        // Stop scoring every posting once k documents are already above what any untouched
+        // document could still reach (a plain count: cheaper than selecting the k-th score).
+        if (this.countAbove(rest[i] * (1 + BOUND_SLACK), nTouched, k, accepted) >= k) {
+          theta = this.kthBest(this.touched, nTouched, k, accepted);
+          break;
+        }
       }
       const before = nTouched;
       nTouched = this.scoreAll(query[i], avgLen, nTouched);
@@ -379,6 +383,17 @@ export class Bm25Index {
     this.touched = new Int32Array(cap);
     this.mark = new Uint8Array(cap);
     this.values = new Float64Array(cap);
+  }
+
+  /** How many touched, accepted slots score above `limit`, counting up to `k` at most. */
+  private countAbove(limit: number, nTouched: number, k: number, accepted: (s: number) => boolean): number {
+    const acc = this.acc, touched = this.touched;
+    let n = 0;
+    for (let j = 0; j < nTouched && n < k; j++) {
+      const s = touched[j];
+      if (acc[s] > limit && accepted(s)) n++;
+    }
+    return n;
   }
 
   /** The k-th best accumulated score among `slots` that pass the filter (0 if fewer than k). */
@@ -507,11 +522,10 @@ export class Bm25Index {
     }
     if (s !== nLive) throw new Error(`lexical index inconsistent: ${s} live slots, expected ${nLive}`);
 
-    const writer = new PostingsWriter();
+    const writer = new SegmentWriter(lens);
     const nTerms = this.dict.size;
     const keep = new Int32Array(nTerms);
     let nKeep = 0;
-    const newDf: number[] = [];
     let baseSlots = new Int32Array(1024), baseTfs = new Uint16Array(1024);
     let mutKeys = new Float64Array(1024);
     const slots = this.blockSlots, tfs = this.blockTfs;
@@ -548,8 +562,8 @@ export class Bm25Index {
         if (nm > 1) mutKeys.subarray(0, nm).sort();
       }
       if (na + nm === 0) continue;
-      writer.reserve(na + nm);
-      let prev = -1, a = 0, c = 0;
+      writer.beginTerm(na + nm);
+      let a = 0, c = 0;
       while (a < na || c < nm) {
         let slot: number, tf: number;
         if (c >= nm || (a < na && baseSlots[a] * 65536 < mutKeys[c])) {
@@ -560,14 +574,13 @@ export class Bm25Index {
           slot = Math.floor(key / 65536);
           tf = key - slot * 65536;
         }
-        writer.push(slot - prev, tf);
-        prev = slot;
+        writer.push(slot, tf);
       }
+      writer.endTerm();
       keep[nKeep++] = t;
-      newDf.push(na + nm);
     }
     if (nKeep !== nTerms) this.dict = this.dict.subset(keep, nKeep);
-    this.base = PackedSegment.fromPostings(ids, lens, Int32Array.from(newDf), writer.finish());
+    this.base = writer.finish(ids);
     this.resetMutable();
   }
 

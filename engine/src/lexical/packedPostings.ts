@@ -39,6 +39,14 @@ export class PackedSegment {
     return this.df.length;
   }
 
+  /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. */
+  static trusted(
+    ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
+    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint32Array, bytes: Uint8Array,
+  ): PackedSegment {
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes);
+  }
+
   static empty(): PackedSegment {
     return PackedSegment.fromPostings(new Int32Array(0), new Uint32Array(0), new Int32Array(0), new Uint8Array(0));
   }
@@ -169,41 +177,89 @@ export class PackedSegment {
   }
 }
 
-/** Appends postings in the packed format; used when merging segments. */
-export class PostingsWriter {
-  bytes = new Uint8Array(1 << 16);
-  length = 0;
+/** Writes a segment term by term (ascending term ids, ascending slots); used when merging. */
+export class SegmentWriter {
+  private bytes = new Uint8Array(1 << 16);
+  private length = 0;
+  private df = new Int32Array(1024);
+  private maxTf = new Uint16Array(1024);
+  private minLen = new Uint32Array(1024);
+  private blockStart = new Uint32Array(1025);
+  private blockLast = new Uint32Array(1024);
+  private blockByte = new Uint32Array(1024);
+  private nTerms = 0;
+  private nBlocks = 0;
+  // The term being written.
+  private prev = -1;
+  private count = 0;
 
-  private ensure(extra: number): void {
-    if (this.length + extra <= this.bytes.length) return;
-    let cap = this.bytes.length * 2;
-    while (cap < this.length + extra) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
+  constructor(private readonly lens: Uint32Array) {}
+
+  /** Starts the next term's postings (at most `n` of them). */
+  beginTerm(n: number): void {
+    if (this.length + n * 8 > this.bytes.length) {
+      let cap = this.bytes.length * 2;
+      while (cap < this.length + n * 8) cap *= 2;
+      const next = new Uint8Array(cap);
+      next.set(this.bytes.subarray(0, this.length));
+      this.bytes = next;
+    }
+    const t = this.nTerms;
+    if (t + 1 >= this.df.length) {
+      this.df = growTo(this.df, t + 2, (c) => new Int32Array(c));
+      this.maxTf = growTo(this.maxTf, t + 2, (c) => new Uint16Array(c));
+      this.minLen = growTo(this.minLen, t + 2, (c) => new Uint32Array(c));
+      this.blockStart = growTo(this.blockStart, t + 3, (c) => new Uint32Array(c));
+    }
+    const blocks = this.nBlocks + Math.ceil(n / BLOCK) + 1;
+    if (blocks > this.blockLast.length) {
+      this.blockLast = growTo(this.blockLast, blocks, (c) => new Uint32Array(c));
+      this.blockByte = growTo(this.blockByte, blocks, (c) => new Uint32Array(c));
+    }
+    this.blockStart[t] = this.nBlocks;
+    this.minLen[t] = 0xffffffff;
+    this.prev = -1;
+    this.count = 0;
   }
 
-  /** Reserves room for `n` postings (at most 5 bytes of gap and 3 of tf each). */
-  reserve(n: number): void {
-    this.ensure(n * 8);
-  }
-
-  /** One posting; `gap` ≥ 1 from the term's previous slot (or from -1), 1 ≤ tf ≤ 65535. */
-  push(gap: number, tf: number): void {
+  /** One posting: `slot` above the term's previous one, 1 ≤ tf ≤ 65535. */
+  push(slot: number, tf: number): void {
+    const t = this.nTerms;
+    if (this.count % BLOCK === 0) this.blockByte[this.nBlocks] = this.length;
     const b = this.bytes;
     let p = this.length;
-    let v = gap * 2 + (tf === 1 ? 1 : 0);
+    let v = (slot - this.prev) * 2 + (tf === 1 ? 1 : 0);
     while (v >= 128) { b[p++] = (v & 127) | 128; v = Math.floor(v / 128); }
     b[p++] = v;
     if (tf !== 1) {
-      while (tf >= 128) { b[p++] = (tf & 127) | 128; tf >>>= 7; }
-      b[p++] = tf;
+      let f = tf;
+      while (f >= 128) { b[p++] = (f & 127) | 128; f >>>= 7; }
+      b[p++] = f;
     }
     this.length = p;
+    this.prev = slot;
+    if (tf > this.maxTf[t]) this.maxTf[t] = tf;
+    if (this.lens[slot] < this.minLen[t]) this.minLen[t] = this.lens[slot];
+    if (++this.count % BLOCK === 0) this.blockLast[this.nBlocks++] = slot;
   }
 
-  /** The written bytes, trimmed to size (a copy, so the growth slack is freed). */
-  finish(): Uint8Array {
-    return this.bytes.slice(0, this.length);
+  endTerm(): void {
+    if (this.count % BLOCK !== 0) this.blockLast[this.nBlocks++] = this.prev;
+    this.df[this.nTerms++] = this.count;
   }
+
+  finish(ids: Int32Array): PackedSegment {
+    const n = this.nTerms;
+    this.blockStart[n] = this.nBlocks;
+    return PackedSegment.trusted(
+      ids, this.lens, this.df.slice(0, n), this.blockStart.slice(0, n + 1), this.blockLast.slice(0, this.nBlocks),
+      this.blockByte.slice(0, this.nBlocks), this.maxTf.slice(0, n), this.minLen.slice(0, n), this.bytes.slice(0, this.length),
+    );
+  }
+}
+
+function growTo<T extends Int32Array | Uint32Array | Uint16Array>(a: T, need: number, make: (n: number) => T): T {
+  const next = make(Math.max(need, a.length * 2));
+  next.set(a);
+  return next;
 }

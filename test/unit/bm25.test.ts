@@ -63,6 +63,21 @@ describe('Bm25Index', () => {
   });
 });
 
+describe('Bm25Index vocabulary', () => {
+  it('keeps non-ASCII and look-alike terms apart, across a merge and a round trip', () => {
+    const idx = new Bm25Index({ mergeMinDocs: 2 });
+    const terms = ['größe', 'grösse', 'naïve', 'naive', '日本語', '日本', '😀x', 'x😀', 'a', 'A', ''];
+    terms.forEach((t, i) => idx.add(i, [t, t, 'common']));
+    idx.add(100, ['common']);
+    const check = (ix: Bm25Index, what: string) => {
+      terms.forEach((t, i) => assert.deepStrictEqual(ix.search([t], 5).map((r) => r.id), [i], `${what}: ${JSON.stringify(t)}`));
+      assert.deepStrictEqual(ix.search(['gross'], 5), [], what);
+    };
+    check(idx, 'merged');
+    check(Bm25Index.deserialize(idx.serialize()), 'reloaded');
+  });
+});
+
 describe('Bm25Index at scale of its merges', () => {
   /** Deterministic PRNG (LCG) so failures reproduce. */
   const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);

@@ -1,3 +1,6 @@
+// Frozen copy of engine/src/lexical/bm25.ts as it was on main before the packed format 2
+// (`git show main:engine/src/lexical/bm25.ts`), kept only as the baseline of
+// test/bench/lexicalScale.ts. Do not use it in the engine.
 // Okapi BM25 over an incrementally updated set of documents.
 // Postings are rebuilt from the per-document term lists on load, so the serialized form holds each
 // (term, tf) once; removal marks a slot dead and compaction drops dead slots when they pile up.

@@ -101,6 +101,12 @@ interface Row {
   p95ms: number;
   p99ms: number;
   meanMs: number;
+  /** CPU time of this process per query (less sensitive than wall time to other load on the machine). */
+  cpuP50ms: number;
+  cpuP95ms: number;
+  cpuP99ms: number;
+  /** Memory of the loaded index once queries have allocated their scratch. */
+  afterQueriesMB: number;
 }
 
 function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => LexicalIndex, n: number, queries: string[][]): { row: Row; top10: number[][] } {
@@ -120,15 +126,22 @@ function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => Le
   const deserializeS = Number(process.hrtime.bigint() - t) / 1e9;
   const m3 = memory();
   const times: number[] = [];
+  const cpu: number[] = [];
   const top10: number[][] = [];
   for (const q of queries.slice(0, 10)) loaded.search(q, 10); // warm-up (JIT)
   for (const q of queries) {
+    const c = process.cpuUsage();
     const s = process.hrtime.bigint();
     const r = loaded.search(q, 10);
     times.push(Number(process.hrtime.bigint() - s) / 1e6);
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
     top10.push(r.map((x) => x.id));
   }
   const sorted = [...times].sort((a, b) => a - b);
+  const cpuSorted = [...cpu].sort((a, b) => a - b);
+  const m4 = memory();
+  loaded.search(queries[0], 1); // keeps `loaded` reachable through the measurement above
   const row: Row = {
     impl, docs: n, buildS: +buildS.toFixed(2),
     builtMB: mb(m1.heapExt - m0.heapExt), builtRssMB: mb(m1.rss - m0.rss),
@@ -137,6 +150,8 @@ function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => Le
     loadedMB: mb(m3.heapExt - m2.heapExt), loadedRssMB: mb(m3.rss - m2.rss),
     p50ms: +pct(sorted, 50).toFixed(2), p95ms: +pct(sorted, 95).toFixed(2), p99ms: +pct(sorted, 99).toFixed(2),
     meanMs: +(times.reduce((a, b) => a + b, 0) / times.length).toFixed(2),
+    cpuP50ms: +pct(cpuSorted, 50).toFixed(2), cpuP95ms: +pct(cpuSorted, 95).toFixed(2), cpuP99ms: +pct(cpuSorted, 99).toFixed(2),
+    afterQueriesMB: mb(m4.heapExt - m2.heapExt),
   };
   return { row, top10 };
 }

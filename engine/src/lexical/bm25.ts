@@ -378,11 +378,11 @@ export class Bm25Index {
 
   private ensureScratch(nSlots: number): void {
     if (this.acc.length >= nSlots) return;
-    const cap = Math.max(nSlots, Math.min(MAX_SLOTS, this.acc.length * 2));
+    // Modest growth: these arrays are a large part of the index's memory at scale.
+    const cap = Math.min(MAX_SLOTS, Math.max(nSlots + 1024, Math.ceil(this.acc.length * 1.25)));
     this.acc = new Float64Array(cap);
     this.touched = new Int32Array(cap);
     this.mark = new Uint8Array(cap);
-    this.values = new Float64Array(cap);
   }
 
   /** How many touched, accepted slots score above `limit`, counting up to `k` at most. */
@@ -398,6 +398,7 @@ export class Bm25Index {
 
   /** The k-th best accumulated score among `slots` that pass the filter (0 if fewer than k). */
   private kthBest(slots: Int32Array, n: number, k: number, accepted: (s: number) => boolean): number {
+    if (this.values.length < n) this.values = new Float64Array(n);
     const vals = this.values;
     let m = 0;
     for (let j = 0; j < n; j++) {
@@ -607,7 +608,10 @@ export class Bm25Index {
     this.mtMinLen = new Uint32Array(256);
     this.mtCount = 0;
     // Scratch is sized to the slot count; drop it if the index shrank a lot.
-    if (this.acc.length > 2 * Math.max(1024, this.base.nDocs)) this.acc = new Float64Array(0);
+    if (this.acc.length > 2 * Math.max(1024, this.base.nDocs)) {
+      this.acc = new Float64Array(0);
+      this.values = new Float64Array(0);
+    }
   }
 
   /** Binary form (bm25Format.ts); merges first so the file holds one packed segment. */

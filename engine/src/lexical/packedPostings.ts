@@ -25,9 +25,9 @@ export class PackedSegment {
     readonly blockLast: Uint32Array,
     /** Byte offset of each block in `bytes`. */
     readonly blockByte: Uint32Array,
-    /** Largest tf and smallest document length of each term: a per-term score bound. */
+    /** Largest tf and smallest document length (capped at 65535) of each term: a per-term score bound. */
     readonly maxTf: Uint16Array,
-    readonly minLen: Uint32Array,
+    readonly minLen: Uint16Array,
     readonly bytes: Uint8Array,
   ) {}
 
@@ -42,7 +42,7 @@ export class PackedSegment {
   /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. */
   static trusted(
     ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
-    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint32Array, bytes: Uint8Array,
+    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array,
   ): PackedSegment {
     return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes);
   }
@@ -73,7 +73,7 @@ export class PackedSegment {
     const blockLast = new Uint32Array(nBlocks);
     const blockByte = new Uint32Array(nBlocks);
     const maxTf = new Uint16Array(nTerms);
-    const minLen = new Uint32Array(nTerms);
+    const minLen = new Uint16Array(nTerms);
     const end = bytes.length;
     let p = 0;
     let blk = 0;
@@ -110,7 +110,7 @@ export class PackedSegment {
         if (i % BLOCK === BLOCK - 1 || i === n - 1) blockLast[blk++] = slot;
       }
       maxTf[t] = mt;
-      minLen[t] = n > 0 ? ml : 0;
+      minLen[t] = n > 0 ? Math.min(ml, 65535) : 0;
     }
     blockStart[nTerms] = blk;
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
@@ -183,7 +183,7 @@ export class SegmentWriter {
   private length = 0;
   private df = new Int32Array(1024);
   private maxTf = new Uint16Array(1024);
-  private minLen = new Uint32Array(1024);
+  private minLen = new Uint16Array(1024);
   private blockStart = new Uint32Array(1025);
   private blockLast = new Uint32Array(1024);
   private blockByte = new Uint32Array(1024);
@@ -208,7 +208,7 @@ export class SegmentWriter {
     if (t + 1 >= this.df.length) {
       this.df = growTo(this.df, t + 2, (c) => new Int32Array(c));
       this.maxTf = growTo(this.maxTf, t + 2, (c) => new Uint16Array(c));
-      this.minLen = growTo(this.minLen, t + 2, (c) => new Uint32Array(c));
+      this.minLen = growTo(this.minLen, t + 2, (c) => new Uint16Array(c));
       this.blockStart = growTo(this.blockStart, t + 3, (c) => new Uint32Array(c));
     }
     const blocks = this.nBlocks + Math.ceil(n / BLOCK) + 1;
@@ -217,7 +217,7 @@ export class SegmentWriter {
       this.blockByte = growTo(this.blockByte, blocks, (c) => new Uint32Array(c));
     }
     this.blockStart[t] = this.nBlocks;
-    this.minLen[t] = 0xffffffff;
+    this.minLen[t] = 65535;
     this.prev = -1;
     this.count = 0;
   }

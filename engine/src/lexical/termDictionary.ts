@@ -12,7 +12,7 @@ export class TermDictionary {
   /** Term t occupies bytes [offsets[t], offsets[t + 1]). */
   private offsets: Uint32Array;
   private count = 0;
-  /** Open addressing, linear probing; slots hold term ids or EMPTY. Size is a power of two. */
+  /** Open addressing, linear probing, at most 3/4 full; slots hold term ids or EMPTY. Size is a power of two. */
   private table: Int32Array;
   /** Scratch for non-ASCII lookups. */
   private encoded: Uint8Array = new Uint8Array(0);
@@ -59,7 +59,7 @@ export class TermDictionary {
     }
     const id = this.append(ascii ? null : this.encoded, term, n);
     this.table[i] = id;
-    if ((this.count + 1) * 2 > this.table.length) this.rehash(this.table.length * 2);
+    if ((this.count + 1) * 4 > this.table.length * 3) this.rehash(this.table.length * 2);
     return id;
   }
 
@@ -196,7 +196,7 @@ export class TermDictionary {
 
 function tableSizeFor(n: number): number {
   let size = 64;
-  while (size < n * 2 + 2) size *= 2;
+  while (size * 3 < n * 4 + 4) size *= 2;
   return size;
 }
 

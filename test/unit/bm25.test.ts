@@ -134,6 +134,8 @@ describe('Bm25Index at scale of its merges', () => {
     return { n: docs.size, avg: total / docs.size || 1, df, docs: perDoc };
   }
 
+  const dfOf = (docs: Map<number, string[]>, term: string) => [...docs.values()].filter((d) => d.includes(term)).length;
+
   function assertSameRanking(actual: { id: number; score: number }[], expected: { id: number; score: number }[], what: string) {
     assert.deepStrictEqual(actual.map((r) => r.id), expected.map((r) => r.id), what);
     for (let i = 0; i < actual.length; i++) assert.ok(Math.abs(actual[i].score - expected[i].score) < 1e-9, `${what}: score ${i}`);
@@ -181,6 +183,7 @@ describe('Bm25Index at scale of its merges', () => {
     const idx = new Bm25Index({ mergeMinDocs: 300 });
     for (let id = 0; id < 3000; id++) {
       const doc = Array.from({ length: 20 + Math.floor(rand() * 80) }, () => zipfTerm(rand, vocab));
+      if (id % 1000 === 1) for (let r = 0; r < 300; r++) doc.push('t0'); // tf above one byte
       idx.add(id, doc);
       live.set(id, doc);
     }
@@ -188,7 +191,10 @@ describe('Bm25Index at scale of its merges', () => {
       idx.remove(id);
       live.delete(id);
     }
+    // Frequent terms of the packed base are held densely; removals must still count against them.
+    assert.ok(Math.abs(idx.idf('t0') - Math.log(1 + (live.size - dfOf(live, 't0') + 0.5) / (dfOf(live, 't0') + 0.5))) < 1e-12);
     const ids = [...live.keys()];
+    const reloaded = Bm25Index.deserialize(idx.serialize());
     for (let q = 0; q < 30; q++) {
       // Queries like a code window: half from one live document, half from the vocabulary.
       const source = live.get(ids[Math.floor(rand() * ids.length)])!;
@@ -198,6 +204,7 @@ describe('Bm25Index at scale of its merges', () => {
         assertSameRanking(idx.search(query, k), reference(live, query, k), `query ${q}, k ${k}`);
         const accept = (id: number) => id % 3 !== 0;
         assertSameRanking(idx.search(query, k, accept), reference(live, query, k, accept), `query ${q}, k ${k}, filtered`);
+        assertSameRanking(reloaded.search(query, k), reference(live, query, k), `query ${q}, k ${k}, reloaded`);
       }
     }
   });

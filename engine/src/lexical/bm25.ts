@@ -413,7 +413,17 @@ export class Bm25Index {
   private scoreAll(q: QueryTerm, avgLen: number, nTouched: number): number {
     const acc = this.acc, touched = this.touched, k1 = this.k1, b = this.b, w = q.weight;
     const seg = this.base;
-    if (q.tid < seg.nTerms && seg.df[q.tid] > 0) {
+    const dense = seg.dense.size !== 0 ? seg.dense.get(q.tid) : undefined;
+    if (dense) {
+      const lens = seg.lens, dead = this.baseDead, n = seg.nDocs;
+      for (let slot = 0; slot < n; slot++) {
+        let tf = dense[slot];
+        if (tf === 0 || dead[slot] !== 0) continue;
+        if (tf === 255) tf = seg.largeTf(q.tid, slot);
+        if (acc[slot] === 0) touched[nTouched++] = slot;
+        acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen));
+      }
+    } else if (q.tid < seg.nTerms && seg.df[q.tid] > 0) {
       const bytes = seg.bytes, lens = seg.lens, dead = this.baseDead;
       let p = seg.blockByte[seg.blockStart[q.tid]];
       let slot = -1;
@@ -460,7 +470,18 @@ export class Bm25Index {
     const acc = this.acc, k1 = this.k1, b = this.b, w = q.weight;
     const seg = this.base, nBase = seg.nDocs;
     const t = q.tid;
-    if (t < seg.nTerms && seg.df[t] > 0) {
+    const dense = seg.dense.size !== 0 ? seg.dense.get(t) : undefined;
+    if (dense) {
+      const lens = seg.lens;
+      for (let j = 0; j < nc; j++) {
+        const c = cands[j];
+        if (c >= nBase) break;
+        let tf = dense[c];
+        if (tf === 0) continue;
+        if (tf === 255) tf = seg.largeTf(t, c);
+        acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen));
+      }
+    } else if (t < seg.nTerms && seg.df[t] > 0) {
       const blockLast = seg.blockLast, lens = seg.lens;
       const slots = this.blockSlots, tfs = this.blockTfs;
       let blk = seg.blockStart[t];

@@ -88,7 +88,7 @@ export function writeBm25(k1: number, b: number, dict: TermDictionary, seg: Pack
   for (let s = 0; s < seg.nDocs; s++) lens.push(seg.lens[s]);
   const df = new VarintWriter();
   for (let t = 0; t < seg.nTerms; t++) df.push(seg.df[t]);
-  const sections = [vocab.lengths, vocab.bytes, ids.bytes(), lens.bytes(), df.bytes(), seg.bytes];
+  const sections = [vocab.lengths, vocab.bytes, ids.bytes(), lens.bytes(), df.bytes(), seg.encodedPostings()];
   const total = HEADER_BYTES + sections.reduce((n, s) => n + s.length, 0);
   const out = Buffer.alloc(total);
   let o = HEADER_BYTES;

@@ -8,6 +8,15 @@
 
 /** Postings per skip block. */
 export const BLOCK = 128;
+/**
+ * Terms in at least this fraction of a segment's documents are held as one tf byte per slot
+ * instead (tf ≥ 255 in a side map): about the size of their varint postings, and a search can
+ * look a candidate up in O(1) instead of decoding the whole list (these are the `return`s and
+ * `const`s every long query contains).
+ */
+const DENSE_FRACTION = 1 / 3;
+/** Segments below this size keep every term packed. */
+const DENSE_MIN_DOCS = 1024;
 /** Slots must stay below this so that gap * 2 fits the 31-bit varint arithmetic of the hot loops. */
 export const MAX_SLOTS = 2 ** 30;
 
@@ -28,7 +37,11 @@ export class PackedSegment {
     /** Largest tf and smallest document length (capped at 65535) of each term: a per-term score bound. */
     readonly maxTf: Uint16Array,
     readonly minLen: Uint16Array,
+    /** Postings of the packed terms; a dense term's blocks all point at an empty range. */
     readonly bytes: Uint8Array,
+    /** Dense terms: tf by slot (0 = absent, 255 = see denseLargeTf). */
+    readonly dense: Map<number, Uint8Array>,
+    readonly denseLargeTf: Map<number, Map<number, number>>,
   ) {}
 
   get nDocs(): number {
@@ -44,7 +57,80 @@ export class PackedSegment {
     ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
     blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array,
   ): PackedSegment {
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes);
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
+  }
+
+  /** This segment with its most frequent terms moved out of the packed bytes into tf-by-slot arrays. */
+  private densified(): PackedSegment {
+    const nDocs = this.nDocs;
+    if (nDocs < DENSE_MIN_DOCS) return this;
+    const isDense = (t: number) => this.df[t] >= nDocs * DENSE_FRACTION;
+    let any = false;
+    for (let t = 0; t < this.nTerms && !any; t++) any = isDense(t);
+    if (!any) return this;
+    const dense = new Map<number, Uint8Array>();
+    const large = new Map<number, Map<number, number>>();
+    const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
+    const out = new Uint8Array(this.bytes.length);
+    const blockByte = new Uint32Array(this.blockByte);
+    let o = 0;
+    for (let t = 0; t < this.nTerms; t++) {
+      const first = this.blockStart[t], last = this.blockStart[t + 1];
+      if (first === last) continue;
+      if (isDense(t)) {
+        const d = new Uint8Array(nDocs);
+        for (let blk = first; blk < last; blk++) {
+          const n = this.decodeBlock(t, blk, slots, tfs);
+          for (let i = 0; i < n; i++) {
+            if (tfs[i] >= 255) {
+              let m = large.get(t);
+              if (!m) large.set(t, (m = new Map()));
+              m.set(slots[i], tfs[i]);
+            }
+            d[slots[i]] = Math.min(tfs[i], 255);
+          }
+        }
+        dense.set(t, d);
+        for (let blk = first; blk < last; blk++) blockByte[blk] = o;
+      } else {
+        const start = this.blockByte[first], end = this.termEnd(t);
+        out.set(this.bytes.subarray(start, end), o);
+        for (let blk = first; blk < last; blk++) blockByte[blk] = this.blockByte[blk] - start + o;
+        o += end - start;
+      }
+    }
+    return new PackedSegment(
+      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, out.slice(0, o), dense, large,
+    );
+  }
+
+  /** One past the last byte of (packed) term t: where the next term with postings starts. */
+  private termEnd(t: number): number {
+    for (let u = t + 1; u < this.nTerms; u++) {
+      if (this.blockStart[u] !== this.blockStart[u + 1]) return this.blockByte[this.blockStart[u]];
+    }
+    return this.bytes.length;
+  }
+
+  /** tf of a dense term at a slot whose byte is 255. */
+  largeTf(t: number, slot: number): number {
+    return this.denseLargeTf.get(t)?.get(slot) ?? 255;
+  }
+
+  /** All postings in the packed encoding (dense terms re-encoded): the form written to disk. */
+  encodedPostings(): Uint8Array {
+    if (this.dense.size === 0) return this.bytes;
+    const w = new SegmentWriter(this.lens);
+    const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
+    for (let t = 0; t < this.nTerms; t++) {
+      w.beginTerm(this.df[t]);
+      for (let blk = this.blockStart[t]; blk < this.blockStart[t + 1]; blk++) {
+        const n = this.decodeBlock(t, blk, slots, tfs);
+        for (let i = 0; i < n; i++) w.push(slots[i], tfs[i]);
+      }
+      w.endTerm();
+    }
+    return w.rawBytes();
   }
 
   static empty(): PackedSegment {
@@ -114,7 +200,7 @@ export class PackedSegment {
     }
     blockStart[nTerms] = blk;
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes);
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
   }
 
   /** Binary search for an external id; -1 when absent. */
@@ -135,6 +221,19 @@ export class PackedSegment {
   decodeBlock(t: number, blk: number, slots: Int32Array, tfs: Uint16Array): number {
     const first = this.blockStart[t];
     const n = Math.min(BLOCK, this.df[t] - (blk - first) * BLOCK);
+    if (this.dense.size !== 0) {
+      const d = this.dense.get(t);
+      if (d) {
+        let i = 0;
+        for (let s = blk > first ? this.blockLast[blk - 1] + 1 : 0; i < n; s++) {
+          const tf = d[s];
+          if (tf === 0) continue;
+          slots[i] = s;
+          tfs[i++] = tf === 255 ? this.largeTf(t, s) : tf;
+        }
+        return n;
+      }
+    }
     const bytes = this.bytes;
     let p = this.blockByte[blk];
     let prev = blk > first ? this.blockLast[blk - 1] : -1;
@@ -164,6 +263,8 @@ export class PackedSegment {
   /** Whether term `t` has a posting for `slot` (one block decode). */
   contains(t: number, slot: number, slots: Int32Array, tfs: Uint16Array): boolean {
     if (t >= this.nTerms) return false;
+    const d = this.dense.size !== 0 ? this.dense.get(t) : undefined;
+    if (d) return slot < d.length && d[slot] !== 0;
     let lo = this.blockStart[t], hi = this.blockStart[t + 1] - 1;
     if (lo > hi || this.blockLast[hi] < slot) return false;
     while (lo < hi) {
@@ -246,6 +347,11 @@ export class SegmentWriter {
   endTerm(): void {
     if (this.count % BLOCK !== 0) this.blockLast[this.nBlocks++] = this.prev;
     this.df[this.nTerms++] = this.count;
+  }
+
+  /** The bytes written so far (a trimmed copy). */
+  rawBytes(): Uint8Array {
+    return this.bytes.slice(0, this.length);
   }
 
   finish(ids: Int32Array): PackedSegment {

@@ -106,7 +106,13 @@ export class Bm25Index {
   private acc = new Float64Array(0);
   private touched = new Int32Array(0);
   private mark = new Uint8Array(0);
-  private values = new Float64Array(0);
+  // The running k best of a search (see offerTheta) and its filter.
+  private heapSlots = new Int32Array(0);
+  private heapVals = new Float64Array(0);
+  private heapSize = 0;
+  private heapK = 0;
+  private heapMin = -1;
+  private acceptFn: ((id: number) => boolean) | undefined;
   private blockSlots = new Int32Array(BLOCK);
   private blockTfs = new Uint16Array(BLOCK);
 
@@ -301,56 +307,46 @@ export class Bm25Index {
     const nSlots = this.base.nDocs + this.mutIds.length;
     this.ensureScratch(nSlots);
     const acc = this.acc, mark = this.mark;
-    // mark: bit 1 = accept() known true, bit 2 = known false, bit 4 = candidate.
-    const accepted = (s: number): boolean => {
-      if (!accept) return true;
-      const m = mark[s];
-      if (m & 1) return true;
-      if (m & 2) return false;
-      const ok = accept(this.slotId(s));
-      mark[s] = m | (ok ? 1 : 2);
-      return ok;
-    };
+    this.acceptFn = accept;
+    this.heapK = k;
+    this.heapSize = 0;
+    this.heapMin = -1;
+    if (this.heapSlots.length < k) {
+      this.heapSlots = new Int32Array(k);
+      this.heapVals = new Float64Array(k);
+    }
 
     let nTouched = 0;
-    let theta = 0;
     let i = 0;
-    let scoredSinceCheck = 0;
     for (; i < query.length; i++) {
-      if (i > 0 && nTouched >= k && scoredSinceCheck >= nTouched / 2) {
-        scoredSinceCheck = 0;
-        // Stop scoring every posting once k documents are already above what any untouched
-        // document could still reach (a plain count: cheaper than selecting the k-th score).
-        if (this.countAbove(rest[i] * (1 + BOUND_SLACK), nTouched, k, accepted) >= k) {
-          theta = this.kthBest(this.touched, nTouched, k, accepted);
-          break;
-        }
-      }
-      const before = nTouched;
+      // Stop scoring every posting once the k-th best partial score is above what any untouched
+      // document could still reach.
+      if (this.heapMin > rest[i] * (1 + BOUND_SLACK)) break;
       nTouched = this.scoreAll(query[i], avgLen, nTouched);
-      scoredSinceCheck += query[i].df + (nTouched - before);
     }
 
     const top = new TopK(k);
     if (i === query.length) {
       for (let j = 0; j < nTouched; j++) {
         const s = this.touched[j];
-        if (accepted(s)) top.offer(this.slotId(s), acc[s]);
+        if (this.accepted(s)) top.offer(this.slotId(s), acc[s]);
       }
     } else {
       // Candidates: touched, accepted, and able to reach theta with what the rest can add.
       let cands = new Int32Array(nTouched);
       let nc = 0;
+      const theta = this.heapMin;
       for (let j = 0; j < nTouched; j++) {
         const s = this.touched[j];
-        if (accepted(s) && (acc[s] + rest[i]) * (1 + BOUND_SLACK) >= theta) cands[nc++] = s;
+        if ((acc[s] + rest[i]) * (1 + BOUND_SLACK) >= theta && this.accepted(s)) cands[nc++] = s;
       }
       cands = cands.subarray(0, nc).sort();
       for (let j = 0; j < nc; j++) mark[cands[j]] |= 4;
       for (; i < query.length; i++) {
         this.scoreCandidates(query[i], avgLen, cands, nc);
+        // Re-select theta and drop the candidates that can no longer reach it.
         if (nc > k && i + 1 < query.length) {
-          theta = this.kthBest(cands, nc, k, accepted);
+          const theta = this.heapMin;
           const r = rest[i + 1];
           let kept = 0;
           for (let j = 0; j < nc; j++) {
@@ -368,6 +364,7 @@ export class Bm25Index {
       acc[s] = 0;
       mark[s] = 0;
     }
+    this.acceptFn = undefined;
     return top.sorted();
   }
 
@@ -385,33 +382,72 @@ export class Bm25Index {
     this.mark = new Uint8Array(cap);
   }
 
-  /** How many touched, accepted slots score above `limit`, counting up to `k` at most. */
-  private countAbove(limit: number, nTouched: number, k: number, accepted: (s: number) => boolean): number {
-    const acc = this.acc, touched = this.touched;
-    let n = 0;
-    for (let j = 0; j < nTouched && n < k; j++) {
-      const s = touched[j];
-      if (acc[s] > limit && accepted(s)) n++;
-    }
-    return n;
+  /** Whether slot `s` passes the search's filter (cached in mark bits 1 and 2). */
+  private accepted(s: number): boolean {
+    if (!this.acceptFn) return true;
+    const m = this.mark[s];
+    if (m & 1) return true;
+    if (m & 2) return false;
+    const ok = this.acceptFn(this.slotId(s));
+    this.mark[s] = m | (ok ? 1 : 2);
+    return ok;
   }
 
-  /** The k-th best accumulated score among `slots` that pass the filter (0 if fewer than k). */
-  private kthBest(slots: Int32Array, n: number, k: number, accepted: (s: number) => boolean): number {
-    if (this.values.length < n) this.values = new Float64Array(n);
-    const vals = this.values;
-    let m = 0;
-    for (let j = 0; j < n; j++) {
-      const s = slots[j];
-      if (accepted(s)) vals[m++] = this.acc[s];
+  /**
+   * Records that slot `s` now scores `v` (above the current k-th best). The heap holds the k best
+   * accepted documents so far, distinct (mark bit 8); its minimum is a lower bound on the final
+   * k-th best score, because accumulated scores only grow. Returns the new minimum (-1 until k
+   * documents are in).
+   */
+  private offerTheta(s: number, v: number): number {
+    const mark = this.mark, slots = this.heapSlots, vals = this.heapVals;
+    let i: number;
+    if (mark[s] & 8) {
+      i = 0;
+      while (slots[i] !== s) i++;
+      vals[i] = v;
+    } else {
+      if (!this.accepted(s)) return this.heapMin;
+      mark[s] |= 8;
+      if (this.heapSize < this.heapK) {
+        i = this.heapSize++;
+        slots[i] = s;
+        vals[i] = v;
+        while (i > 0) {
+          const p = (i - 1) >> 1;
+          if (vals[p] <= vals[i]) break;
+          const ts = slots[p]; slots[p] = slots[i]; slots[i] = ts;
+          const tv = vals[p]; vals[p] = vals[i]; vals[i] = tv;
+          i = p;
+        }
+        this.heapMin = this.heapSize < this.heapK ? -1 : vals[0];
+        return this.heapMin;
+      }
+      mark[slots[0]] &= ~8;
+      i = 0;
+      slots[0] = s;
+      vals[0] = v;
     }
-    if (m < k) return 0;
-    return quickSelectDescending(vals, m, k - 1);
+    // The value at i grew (or replaced the root): sift down.
+    const n = this.heapSize;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < n && vals[l] < vals[m]) m = l;
+      if (r < n && vals[r] < vals[m]) m = r;
+      if (m === i) break;
+      const ts = slots[m]; slots[m] = slots[i]; slots[i] = ts;
+      const tv = vals[m]; vals[m] = vals[i]; vals[i] = tv;
+      i = m;
+    }
+    this.heapMin = n < this.heapK ? -1 : vals[0];
+    return this.heapMin;
   }
 
   /** Adds the term's contribution to every live document containing it; returns the new touched count. */
   private scoreAll(q: QueryTerm, avgLen: number, nTouched: number): number {
     const acc = this.acc, touched = this.touched, k1 = this.k1, b = this.b, w = q.weight;
+    let hmin = this.heapMin;
     const seg = this.base;
     const dense = seg.dense.size !== 0 ? seg.dense.get(q.tid) : undefined;
     if (dense) {
@@ -421,7 +457,8 @@ export class Bm25Index {
         if (tf === 0 || dead[slot] !== 0) continue;
         if (tf === 255) tf = seg.largeTf(q.tid, slot);
         if (acc[slot] === 0) touched[nTouched++] = slot;
-        acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen));
+        const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
+        if (score > hmin) hmin = this.offerTheta(slot, score);
       }
     } else if (q.tid < seg.nTerms && seg.df[q.tid] > 0) {
       const bytes = seg.bytes, lens = seg.lens, dead = this.baseDead;
@@ -446,7 +483,8 @@ export class Bm25Index {
         slot += v >>> 1;
         if (dead[slot] !== 0) continue;
         if (acc[slot] === 0) touched[nTouched++] = slot;
-        acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen));
+        const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
+        if (score > hmin) hmin = this.offerTheta(slot, score);
       }
     }
     const mt = this.mutTermOf.get(q.tid);
@@ -459,7 +497,8 @@ export class Bm25Index {
         const s = nBase + m;
         const tf = tfs[e];
         if (acc[s] === 0) touched[nTouched++] = s;
-        acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avgLen));
+        const score = (acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avgLen)));
+        if (score > hmin) hmin = this.offerTheta(s, score);
       }
     }
     return nTouched;
@@ -469,6 +508,7 @@ export class Bm25Index {
   private scoreCandidates(q: QueryTerm, avgLen: number, cands: Int32Array, nc: number): void {
     const acc = this.acc, k1 = this.k1, b = this.b, w = q.weight;
     const seg = this.base, nBase = seg.nDocs;
+    let hmin = this.heapMin;
     const t = q.tid;
     const dense = seg.dense.size !== 0 ? seg.dense.get(t) : undefined;
     if (dense) {
@@ -479,7 +519,8 @@ export class Bm25Index {
         let tf = dense[c];
         if (tf === 0) continue;
         if (tf === 255) tf = seg.largeTf(t, c);
-        acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen));
+        const score = (acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen)));
+        if (score > hmin) hmin = this.offerTheta(c, score);
       }
     } else if (t < seg.nTerms && seg.df[t] > 0) {
       const blockLast = seg.blockLast, lens = seg.lens;
@@ -500,7 +541,8 @@ export class Bm25Index {
         while (slots[p] < c) p++;
         if (slots[p] === c) {
           const tf = tfs[p];
-          acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen));
+          const score = (acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen)));
+          if (score > hmin) hmin = this.offerTheta(c, score);
         }
       }
     }
@@ -512,7 +554,8 @@ export class Bm25Index {
         const s = nBase + m;
         if ((mark[s] & 4) === 0) continue;
         const tf = tfs[e];
-        acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.mutLen[m]) / avgLen));
+        const score = (acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.mutLen[m]) / avgLen)));
+        if (score > hmin) hmin = this.offerTheta(s, score);
       }
     }
   }
@@ -631,7 +674,6 @@ export class Bm25Index {
     // Scratch is sized to the slot count; drop it if the index shrank a lot.
     if (this.acc.length > 2 * Math.max(1024, this.base.nDocs)) {
       this.acc = new Float64Array(0);
-      this.values = new Float64Array(0);
     }
   }
 
@@ -654,27 +696,6 @@ export class Bm25Index {
     idx.totalLen = total;
     return idx;
   }
-}
-
-/** The value of rank `r` (0 = largest) among vals[0, n); reorders vals. */
-function quickSelectDescending(vals: Float64Array, n: number, r: number): number {
-  let lo = 0, hi = n - 1;
-  while (lo < hi) {
-    const pivot = vals[(lo + hi) >>> 1];
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (vals[i] > pivot) i++;
-      while (vals[j] < pivot) j--;
-      if (i <= j) {
-        const t = vals[i]; vals[i] = vals[j]; vals[j] = t;
-        i++; j--;
-      }
-    }
-    if (r <= j) hi = j;
-    else if (r >= i) lo = i;
-    else return vals[r];
-  }
-  return vals[r];
 }
 
 /** The k best (highest score, then lowest id) of a stream of scored ids. */

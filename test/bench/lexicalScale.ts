@@ -1,4 +1,5 @@
-// `node --expose-gc out/test/bench/lexicalScale.js [--docs 47000,470000] [--queries 200] [--out F.json]`
+// `node --expose-gc out/test/bench/lexicalScale.js [--docs 47000,470000] [--queries 200] [--out F.json]
+//    [--format1 lexical.bin]`
 //
 // The BM25 index at scale, old (format 1, per-term JS arrays; lexical/bm25Format1Baseline.ts, the
 // code as it was on main) against new (format 2, packed segment + MaxScore), side by side in one
@@ -11,6 +12,10 @@
 // drawn from a Zipfian vocabulary (s = 1.2, 200k terms) plus ~1.5% chunk-local identifiers from a
 // space that grows with the corpus (rare names), so the vocabulary grows about one term per chunk. Queries are 40–80 terms, half from one indexed chunk (the code
 // around a cursor resembles the code it is looking for), half from the vocabulary.
+//
+// `--format1 FILE` takes the documents instead from a format-1 lexical.bin the engine wrote (real
+// tokenizer over real chunks, e.g. of a scale/generate.ts repository); queries are then half from
+// one document and half from another random document.
 import * as fs from 'fs';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { Bm25Index as Bm25Format1 } from './lexical/bm25Format1Baseline';
@@ -27,7 +32,30 @@ const flag = (name: string, dflt: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const DOC_COUNTS = flag('docs', '47000,470000').split(',').map(Number);
+const FORMAT1_FILE = flag('format1', '');
+/** Documents read from a format-1 file: term ids with repeats, and the vocabulary. */
+const realDocs = FORMAT1_FILE ? readFormat1Docs(FORMAT1_FILE) : null;
+const DOC_COUNTS = realDocs ? [realDocs.docs.length] : flag('docs', '47000,470000').split(',').map(Number);
+
+function readFormat1Docs(file: string): { vocab: string[]; docs: Uint32Array[] } {
+  const buf = fs.readFileSync(file);
+  const vocabLen = buf.readUInt32LE(24), nDocs = buf.readUInt32LE(28);
+  const vocab = JSON.parse(buf.toString('utf8', 32, 32 + vocabLen)) as string[];
+  const docs: Uint32Array[] = [];
+  let o = 32 + vocabLen;
+  for (let d = 0; d < nDocs; d++) {
+    const n = buf.readUInt32LE(o + 8);
+    o += 12;
+    const terms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const tid = buf.readUInt32LE(o + 4 * i), tf = buf.readUInt16LE(o + 4 * n + 2 * i);
+      for (let r = 0; r < tf; r++) terms.push(tid);
+    }
+    o += 6 * n;
+    docs.push(Uint32Array.from(terms));
+  }
+  return { vocab, docs };
+}
 const QUERIES = Number(flag('queries', '200'));
 const OUT = flag('out', '');
 const VOCAB = 200_000;
@@ -57,6 +85,8 @@ function zipf(rand: () => number): number {
 
 /** Document `i` of a corpus of `n` (a pure function of both, so it can be regenerated instead of kept). */
 function doc(i: number, n: number): string[] {
+  // Fresh strings, so that an index's vocabulary is counted as its own memory.
+  if (realDocs) return Array.from(realDocs.docs[i], (t) => (' ' + realDocs.vocab[t]).slice(1));
   const rand = prng(1_000_003 + i);
   const len = 100 + Math.floor(rand() * 121);
   const out: string[] = [];
@@ -73,7 +103,12 @@ function query(q: number, n: number): string[] {
   const source = doc(Math.floor(rand() * n), n);
   const len = 40 + Math.floor(rand() * 41);
   const out: string[] = [];
-  for (let j = 0; j < len; j++) out.push(j % 2 === 0 ? source[Math.floor(rand() * source.length)] : 't' + zipf(rand).toString(36));
+  const other = realDocs ? doc(Math.floor(rand() * n), n) : [];
+  for (let j = 0; j < len; j++) {
+    if (j % 2 === 0 && source.length > 0) out.push(source[Math.floor(rand() * source.length)]);
+    else if (realDocs) out.push(other.length > 0 ? other[Math.floor(rand() * other.length)] : 'x');
+    else out.push('t' + zipf(rand).toString(36));
+  }
   return out;
 }
 

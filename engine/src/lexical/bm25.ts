@@ -1,8 +1,9 @@
 // Okapi BM25 over an incrementally updated set of documents, compact at 100k-file scale.
 //
 // Layout: an immutable packed base segment (packedPostings.ts: delta-varint postings in one byte
-// array, ids and lengths in typed arrays) + a small mutable segment for documents added since the
-// last merge + a dead mark per base slot. Statistics (N, df, avgdl) count live documents only, so
+// array, the most frequent terms as tf-by-slot bytes, ids and lengths in typed arrays), a packed
+// term dictionary (termDictionary.ts), a small mutable segment for documents added since the
+// last merge (typed-array pools, no object per document), and a dead mark per base slot. Statistics (N, df, avgdl) count live documents only, so
 // scores equal a fresh build over the same documents: df of a base term is its packed df minus the
 // dead base documents that contain it, counted lazily per queried term from a log of deletions.
 // The mutable part is merged into a new base once it (plus the dead base slots) passes a fraction
@@ -10,8 +11,10 @@
 //
 // Search is term-at-a-time in decreasing idf order with MaxScore pruning: once the k-th best
 // partial score exceeds the most any untouched document could still gain, the remaining (frequent,
-// long) terms only update the surviving candidates, jumping through the block table. Pruning only
-// drops documents that provably cannot reach the top k, so results equal exhaustive scoring.
+// long) terms only update the surviving candidates (through the block table, a dense term's
+// bytes, or one streaming pass when candidates are dense in the list). The k-th best partial score
+// is kept up to date by a small heap while scoring. Pruning only drops documents that provably
+// cannot reach the top k, so results equal exhaustive scoring.
 import { PackedSegment, SegmentWriter, BLOCK, MAX_SLOTS } from './packedPostings';
 import { readBm25, writeBm25 } from './bm25Format';
 import { TermDictionary } from './termDictionary';
@@ -90,7 +93,6 @@ export class Bm25Index {
   private poolDoc = new Int32Array(1024);
   private poolLength = 0;
   private mutTermOf = new Map<number, number>();
-  private mtTid = new Int32Array(256);
   private mtHead = new Int32Array(256);
   private mtTail = new Int32Array(256);
   /** Live mutable documents containing the term, and score-bound inputs over all its entries. */
@@ -165,9 +167,8 @@ export class Bm25Index {
       let mt = this.mutTermOf.get(tid);
       if (mt === undefined) {
         mt = this.mtCount++;
-        if (mt >= this.mtTid.length) {
+        if (mt >= this.mtHead.length) {
           const n = mt + 1;
-          this.mtTid = grow(this.mtTid, n, (c) => new Int32Array(c));
           this.mtHead = grow(this.mtHead, n, (c) => new Int32Array(c));
           this.mtTail = grow(this.mtTail, n, (c) => new Int32Array(c));
           this.mtDf = grow(this.mtDf, n, (c) => new Int32Array(c));
@@ -175,7 +176,6 @@ export class Bm25Index {
           this.mtMinLen = grow(this.mtMinLen, n, (c) => new Uint32Array(c));
         }
         this.mutTermOf.set(tid, mt);
-        this.mtTid[mt] = tid;
         this.mtHead[mt] = -1;
         this.mtTail[mt] = -1;
         this.mtDf[mt] = 0;
@@ -335,15 +335,25 @@ export class Bm25Index {
       }
     } else {
       // Candidates: touched, accepted, and able to reach theta with what the rest can add.
-      let cands = new Int32Array(nTouched);
       let nc = 0;
       const theta = this.heapMin;
       for (let j = 0; j < nTouched; j++) {
         const s = this.touched[j];
-        if ((acc[s] + rest[i]) * (1 + BOUND_SLACK) >= theta && this.accepted(s)) cands[nc++] = s;
+        if ((acc[s] + rest[i]) * (1 + BOUND_SLACK) >= theta && this.accepted(s)) {
+          mark[s] |= 4;
+          nc++;
+        }
       }
-      cands = cands.subarray(0, nc).sort();
-      for (let j = 0; j < nc; j++) mark[cands[j]] |= 4;
+      // In ascending slot order: a scan of the marks when candidates are many (sorting 100k
+      // typed-array entries costs more than reading every slot's mark), else a sort.
+      const cands = new Int32Array(nc);
+      let c = 0;
+      if (nc * 32 > nSlots) {
+        for (let s = 0; s < nSlots; s++) if (mark[s] & 4) cands[c++] = s;
+      } else {
+        for (let j = 0; j < nTouched; j++) if (mark[this.touched[j]] & 4) cands[c++] = this.touched[j];
+        cands.sort();
+      }
       for (; i < query.length; i++) {
         this.scoreCandidates(query[i], avgLen, cands, nc);
         // Re-select theta and drop the candidates that can no longer reach it.
@@ -693,7 +703,6 @@ export class Bm25Index {
     this.poolDoc = new Int32Array(1024);
     this.poolLength = 0;
     this.mutTermOf = new Map();
-    this.mtTid = new Int32Array(256);
     this.mtHead = new Int32Array(256);
     this.mtTail = new Int32Array(256);
     this.mtDf = new Int32Array(256);

@@ -109,7 +109,10 @@ export class Bm25Index {
   // Query scratch, sized to the slot count and reused (cleared after each search).
   private acc = new Float64Array(0);
   private touched = new Int32Array(0);
+  /** Per slot during a search: bits 1/2 = accept() known true/false, 4 = candidate, 8 = in the k-best heap. */
   private mark = new Uint8Array(0);
+  /** The same bytes as `mark`, four at a time. */
+  private mark32 = new Uint32Array(0);
   // The running k best of a search (see offerTheta) and its filter.
   private heapSlots = new Int32Array(0);
   private heapVals = new Float64Array(0);
@@ -349,7 +352,12 @@ export class Bm25Index {
       const cands = new Int32Array(nc);
       let c = 0;
       if (nc * 32 > nSlots) {
-        for (let s = 0; s < nSlots; s++) if (mark[s] & 4) cands[c++] = s;
+        // Four marks at a time (mark's length is a multiple of 4; slots past nSlots are 0).
+        const words = this.mark32, n = (nSlots + 3) >> 2;
+        for (let wi = 0; wi < n; wi++) {
+          if ((words[wi] & 0x04040404) === 0) continue;
+          for (let s = wi << 2, e = s + 4; s < e; s++) if (mark[s] & 4) cands[c++] = s;
+        }
       } else {
         for (let j = 0; j < nTouched; j++) if (mark[this.touched[j]] & 4) cands[c++] = this.touched[j];
         cands.sort();
@@ -391,7 +399,8 @@ export class Bm25Index {
     const cap = Math.min(MAX_SLOTS, Math.max(nSlots + 1024, Math.ceil(this.acc.length * 1.25)));
     this.acc = new Float64Array(cap);
     this.touched = new Int32Array(cap);
-    this.mark = new Uint8Array(cap);
+    this.mark = new Uint8Array(cap + 3 - ((cap + 3) % 4));
+    this.mark32 = new Uint32Array(this.mark.buffer);
   }
 
   /** Whether slot `s` passes the search's filter (cached in mark bits 1 and 2). */

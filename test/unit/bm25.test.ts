@@ -63,6 +63,180 @@ describe('Bm25Index', () => {
   });
 });
 
+describe('Bm25Index vocabulary', () => {
+  it('keeps non-ASCII and look-alike terms apart, across a merge and a round trip', () => {
+    const idx = new Bm25Index({ mergeMinDocs: 2 });
+    const terms = ['größe', 'grösse', 'naïve', 'naive', '日本語', '日本', '😀x', 'x😀', 'a', 'A', ''];
+    terms.forEach((t, i) => idx.add(i, [t, t, 'common']));
+    idx.add(100, ['common']);
+    const check = (ix: Bm25Index, what: string) => {
+      terms.forEach((t, i) => assert.deepStrictEqual(ix.search([t], 5).map((r) => r.id), [i], `${what}: ${JSON.stringify(t)}`));
+      assert.deepStrictEqual(ix.search(['gross'], 5), [], what);
+    };
+    check(idx, 'merged');
+    check(Bm25Index.deserialize(idx.serialize()), 'reloaded');
+  });
+});
+
+describe('Bm25Index at scale of its merges', () => {
+  /** Deterministic PRNG (LCG) so failures reproduce. */
+  const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  /** A Zipf-like vocabulary: term i drawn with weight 1 / (i + 1). */
+  const zipfTerm = (rand: () => number, vocab: number) => `t${Math.floor(Math.exp(rand() * Math.log(vocab + 1))) - 1}`;
+  const randomDoc = (rand: () => number, vocab: number): string[] => {
+    const n = Math.floor(rand() * 30);
+    return Array.from({ length: n }, () => zipfTerm(rand, vocab));
+  };
+
+  /** Exhaustive Okapi BM25 over plain maps, terms summed in the index's documented order. */
+  function reference(docs: Map<number, string[]>, query: string[], k: number, accept?: (id: number) => boolean) {
+    const k1 = 1.2, b = 0.75;
+    const c = corpusStats(docs);
+    const qtf = new Map<string, number>();
+    for (const t of query) if (c.df.has(t)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    const weights = [...qtf].map(([t, q]) => ({ t, w: Math.log(1 + (c.n - c.df.get(t)! + 0.5) / (c.df.get(t)! + 0.5)) * q }));
+    weights.sort((x, y) => y.w - x.w || (x.t < y.t ? -1 : x.t > y.t ? 1 : 0));
+    const out: { id: number; score: number }[] = [];
+    for (const [id, { len, tf }] of c.docs) {
+      if (accept && !accept(id)) continue;
+      let score = 0;
+      for (const { t, w } of weights) {
+        const f = tf.get(t);
+        if (f) score += (w * f * (k1 + 1)) / (f + k1 * (1 - b + (b * len) / c.avg));
+      }
+      if (score > 0) out.push({ id, score });
+    }
+    out.sort((x, y) => y.score - x.score || x.id - y.id);
+    return out.slice(0, k);
+  }
+
+  /** Document frequencies and per-document term counts, cached until the map's content changes. */
+  const statsCache = new WeakMap<Map<number, string[]>, { key: string; stats: ReturnType<typeof computeStats> }>();
+  function corpusStats(docs: Map<number, string[]>) {
+    const key = [...docs.keys()].join(',') + '|' + [...docs.values()].map((d) => d.length).join(',');
+    const hit = statsCache.get(docs);
+    if (hit && hit.key === key) return hit.stats;
+    const stats = computeStats(docs);
+    statsCache.set(docs, { key, stats });
+    return stats;
+  }
+  function computeStats(docs: Map<number, string[]>) {
+    let total = 0;
+    const df = new Map<string, number>();
+    const perDoc = new Map<number, { len: number; tf: Map<string, number> }>();
+    for (const [id, terms] of docs) {
+      total += terms.length;
+      const tf = new Map<string, number>();
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+      perDoc.set(id, { len: terms.length, tf });
+    }
+    return { n: docs.size, avg: total / docs.size || 1, df, docs: perDoc };
+  }
+
+  const dfOf = (docs: Map<number, string[]>, term: string) => [...docs.values()].filter((d) => d.includes(term)).length;
+
+  function assertSameRanking(actual: { id: number; score: number }[], expected: { id: number; score: number }[], what: string) {
+    assert.deepStrictEqual(actual.map((r) => r.id), expected.map((r) => r.id), what);
+    for (let i = 0; i < actual.length; i++) assert.ok(Math.abs(actual[i].score - expected[i].score) < 1e-9, `${what}: score ${i}`);
+  }
+
+  it('random add/remove/replace sequences across merges score like a fresh build and like exhaustive BM25', function () {
+    this.timeout(120_000); // a second alone; generous for a loaded machine
+    const rand = rng(42);
+    const vocab = 60;
+    const live = new Map<number, string[]>();
+    const idx = new Bm25Index({ mergeMinDocs: 16 });
+    for (let round = 0; round < 40; round++) {
+      const ops = 5 + Math.floor(rand() * 60);
+      for (let o = 0; o < ops; o++) {
+        const id = Math.floor(rand() * 200) - 20; // some negative ids too
+        if (rand() < 0.3) {
+          assert.strictEqual(idx.remove(id), live.delete(id));
+        } else {
+          const doc = randomDoc(rand, vocab);
+          idx.add(id, doc); // a replace when the id is live
+          live.set(id, doc);
+        }
+      }
+      if (round % 7 === 3) idx.compact();
+      assert.strictEqual(idx.size, live.size);
+      const fresh = new Bm25Index();
+      for (const [id, doc] of live) fresh.add(id, doc);
+      for (let q = 0; q < 5; q++) {
+        const query = Array.from({ length: 1 + Math.floor(rand() * 40) }, () => zipfTerm(rand, vocab + 5));
+        const k = 1 + Math.floor(rand() * 12);
+        const odd = (id: number) => id % 2 !== 0;
+        assertSameRanking(idx.search(query, k), fresh.search(query, k), `round ${round}: incremental vs fresh`);
+        assertSameRanking(idx.search(query, k), reference(live, query, k), `round ${round}: incremental vs exhaustive`);
+        assertSameRanking(idx.search(query, k, odd), reference(live, query, k, odd), `round ${round}: filtered`);
+        assert.ok(Math.abs(idx.idf(query[0]) - fresh.idf(query[0])) < 1e-12);
+      }
+    }
+  });
+
+  it('prunes nothing that belongs in the top k on a larger corpus with long queries', function () {
+    this.timeout(120_000); // a few seconds alone; generous for a loaded machine
+    const rand = rng(7);
+    const vocab = 3000;
+    const live = new Map<number, string[]>();
+    const idx = new Bm25Index({ mergeMinDocs: 300 });
+    for (let id = 0; id < 3000; id++) {
+      const doc = Array.from({ length: 20 + Math.floor(rand() * 80) }, () => zipfTerm(rand, vocab));
+      if (id % 1000 === 1) for (let r = 0; r < 300; r++) doc.push('t0'); // tf above one byte
+      idx.add(id, doc);
+      live.set(id, doc);
+    }
+    for (let id = 0; id < 3000; id += 7) {
+      idx.remove(id);
+      live.delete(id);
+    }
+    // Frequent terms of the packed base are held densely; removals must still count against them.
+    assert.ok(Math.abs(idx.idf('t0') - Math.log(1 + (live.size - dfOf(live, 't0') + 0.5) / (dfOf(live, 't0') + 0.5))) < 1e-12);
+    const ids = [...live.keys()];
+    const reloaded = Bm25Index.deserialize(idx.serialize());
+    for (let q = 0; q < 15; q++) {
+      // Queries like a code window: half from one live document, half from the vocabulary.
+      const source = live.get(ids[Math.floor(rand() * ids.length)])!;
+      const query = Array.from({ length: 40 + Math.floor(rand() * 40) }, (_, i) =>
+        i % 2 === 0 ? source[Math.floor(rand() * source.length)] : zipfTerm(rand, vocab));
+      for (const k of [1, 10, 50]) {
+        assertSameRanking(idx.search(query, k), reference(live, query, k), `query ${q}, k ${k}`);
+        const accept = (id: number) => id % 3 !== 0;
+        assertSameRanking(idx.search(query, k, accept), reference(live, query, k, accept), `query ${q}, k ${k}, filtered`);
+        assertSameRanking(reloaded.search(query, k), reference(live, query, k), `query ${q}, k ${k}, reloaded`);
+      }
+    }
+  });
+
+  it('round-trips a merged and a partly mutable index; rejects old, corrupt and truncated bytes', () => {
+    const rand = rng(3);
+    const idx = new Bm25Index({ mergeMinDocs: 32 });
+    for (let id = 0; id < 200; id++) idx.add(id * 3, randomDoc(rand, 80));
+    for (let id = 0; id < 200; id += 5) idx.remove(id * 3);
+    idx.add(1_000_000, ['t1', 't2', 't2']);
+    const query = Array.from({ length: 30 }, () => zipfTerm(rand, 80));
+    const before = idx.search(query, 20);
+    const buf = idx.serialize();
+    const back = Bm25Index.deserialize(buf);
+    assert.strictEqual(back.size, idx.size);
+    assertSameRanking(back.search(query, 20), before, 'after round trip');
+    assert.deepStrictEqual(back.serialize(), buf);
+
+    const old = Buffer.from(buf);
+    old.writeUInt32LE(1, 4);
+    assert.throws(() => Bm25Index.deserialize(old), /format 1, expected 2/);
+    for (const at of [60, Math.floor(buf.length / 2), buf.length - 1]) {
+      const flipped = Buffer.from(buf);
+      flipped[at] ^= 0x40;
+      assert.throws(() => Bm25Index.deserialize(flipped), /corrupt/, `byte ${at}`);
+    }
+    for (const len of [0, 7, 40, buf.length - 1]) {
+      assert.throws(() => Bm25Index.deserialize(buf.subarray(0, len)), /truncated/, `length ${len}`);
+    }
+  });
+});
+
 describe('TopK', () => {
   it('keeps the k best of a stream, ties broken by lower id, same as a full sort', () => {
     const { TopK } = require('../../engine/src/lexical/bm25') as typeof import('../../engine/src/lexical/bm25');

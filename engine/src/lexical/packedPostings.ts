@@ -1,0 +1,371 @@
+// The immutable, packed part of the BM25 index (compressed sparse rows over terms).
+//
+// Postings of one term are its documents in ascending slot order, each written as one varint
+// v = gap * 2 + (tf === 1 ? 1 : 0), followed by a varint tf when tf > 1 (most code terms occur
+// once in a chunk, so the common posting is a single byte). Gaps run across the whole term; the
+// block table (every BLOCK postings: last slot and byte offset) lets a search jump to the block
+// that may hold a given slot without decoding the list from its start.
+
+/** Postings per skip block. */
+export const BLOCK = 128;
+/**
+ * Terms in at least this fraction of a segment's documents are held as one tf byte per slot
+ * instead (tf ≥ 255 in a side map): about the size of their varint postings, and a search can
+ * look a candidate up in O(1) instead of decoding the whole list (these are the `return`s and
+ * `const`s every long query contains).
+ */
+const DENSE_FRACTION = 1 / 3;
+/** Segments below this size keep every term packed. */
+const DENSE_MIN_DOCS = 1024;
+/** Slots must stay below this so that gap * 2 fits the 31-bit varint arithmetic of the hot loops. */
+export const MAX_SLOTS = 2 ** 30;
+
+export class PackedSegment {
+  private constructor(
+    /** External ids by slot, strictly ascending (so lookups are a binary search, not a Map). */
+    readonly ids: Int32Array,
+    /** Document length (tokens) by slot. */
+    readonly lens: Uint32Array,
+    /** Postings per term (dead slots included: deletions are tracked outside the segment). */
+    readonly df: Int32Array,
+    /** First block of each term; blockStart[t + 1] is one past its last. */
+    readonly blockStart: Uint32Array,
+    /** Last slot of each block. */
+    readonly blockLast: Uint32Array,
+    /** Byte offset of each block in `bytes`. */
+    readonly blockByte: Uint32Array,
+    /** Largest tf and smallest document length (capped at 65535) of each term: a per-term score bound. */
+    readonly maxTf: Uint16Array,
+    readonly minLen: Uint16Array,
+    /** Postings of the packed terms; a dense term's blocks all point at an empty range. */
+    readonly bytes: Uint8Array,
+    /** Dense terms: tf by slot (0 = absent, 255 = see denseLargeTf). */
+    readonly dense: Map<number, Uint8Array>,
+    readonly denseLargeTf: Map<number, Map<number, number>>,
+  ) {}
+
+  get nDocs(): number {
+    return this.ids.length;
+  }
+
+  get nTerms(): number {
+    return this.df.length;
+  }
+
+  /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. */
+  static trusted(
+    ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
+    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array,
+  ): PackedSegment {
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
+  }
+
+  /** This segment with its most frequent terms moved out of the packed bytes into tf-by-slot arrays. */
+  private densified(): PackedSegment {
+    const nDocs = this.nDocs;
+    if (nDocs < DENSE_MIN_DOCS) return this;
+    const isDense = (t: number) => this.df[t] >= nDocs * DENSE_FRACTION;
+    let any = false;
+    for (let t = 0; t < this.nTerms && !any; t++) any = isDense(t);
+    if (!any) return this;
+    const dense = new Map<number, Uint8Array>();
+    const large = new Map<number, Map<number, number>>();
+    const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
+    const out = new Uint8Array(this.bytes.length);
+    const blockByte = new Uint32Array(this.blockByte);
+    let o = 0;
+    for (let t = 0; t < this.nTerms; t++) {
+      const first = this.blockStart[t], last = this.blockStart[t + 1];
+      if (first === last) continue;
+      if (isDense(t)) {
+        const d = new Uint8Array(nDocs);
+        for (let blk = first; blk < last; blk++) {
+          const n = this.decodeBlock(t, blk, slots, tfs);
+          for (let i = 0; i < n; i++) {
+            if (tfs[i] >= 255) {
+              let m = large.get(t);
+              if (!m) large.set(t, (m = new Map()));
+              m.set(slots[i], tfs[i]);
+            }
+            d[slots[i]] = Math.min(tfs[i], 255);
+          }
+        }
+        dense.set(t, d);
+        for (let blk = first; blk < last; blk++) blockByte[blk] = o;
+      } else {
+        const start = this.blockByte[first], end = this.termEnd(t);
+        out.set(this.bytes.subarray(start, end), o);
+        for (let blk = first; blk < last; blk++) blockByte[blk] = this.blockByte[blk] - start + o;
+        o += end - start;
+      }
+    }
+    return new PackedSegment(
+      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, out.slice(0, o), dense, large,
+    );
+  }
+
+  /** One past the last byte of (packed) term t: where the next term with postings starts. */
+  private termEnd(t: number): number {
+    for (let u = t + 1; u < this.nTerms; u++) {
+      if (this.blockStart[u] !== this.blockStart[u + 1]) return this.blockByte[this.blockStart[u]];
+    }
+    return this.bytes.length;
+  }
+
+  /** tf of a dense term at a slot whose byte is 255. */
+  largeTf(t: number, slot: number): number {
+    return this.denseLargeTf.get(t)?.get(slot) ?? 255;
+  }
+
+  /** All postings in the packed encoding (dense terms re-encoded): the form written to disk. */
+  encodedPostings(): Uint8Array {
+    if (this.dense.size === 0) return this.bytes;
+    const w = new SegmentWriter(this.lens);
+    const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
+    for (let t = 0; t < this.nTerms; t++) {
+      w.beginTerm(this.df[t]);
+      for (let blk = this.blockStart[t]; blk < this.blockStart[t + 1]; blk++) {
+        const n = this.decodeBlock(t, blk, slots, tfs);
+        for (let i = 0; i < n; i++) w.push(slots[i], tfs[i]);
+      }
+      w.endTerm();
+    }
+    return w.rawBytes();
+  }
+
+  static empty(): PackedSegment {
+    return PackedSegment.fromPostings(new Int32Array(0), new Uint32Array(0), new Int32Array(0), new Uint8Array(0));
+  }
+
+  /**
+   * Wraps encoded postings, rebuilding the block table and per-term bounds in one pass over the
+   * bytes. Validates everything it reads (the same code loads files from disk), so a corrupt
+   * input throws instead of producing a segment that reads out of range later.
+   */
+  static fromPostings(ids: Int32Array, lens: Uint32Array, df: Int32Array, bytes: Uint8Array): PackedSegment {
+    const nDocs = ids.length;
+    if (lens.length !== nDocs) throw new Error('lexical index corrupt: ids and lengths differ in count');
+    if (nDocs >= MAX_SLOTS) throw new Error(`lexical index too large: ${nDocs} documents`);
+    for (let i = 1; i < nDocs; i++) {
+      if (ids[i] <= ids[i - 1]) throw new Error('lexical index corrupt: document ids not ascending');
+    }
+    const nTerms = df.length;
+    let nBlocks = 0;
+    for (let t = 0; t < nTerms; t++) {
+      if (df[t] < 0 || df[t] > nDocs) throw new Error(`lexical index corrupt: term ${t} has df ${df[t]}`);
+      nBlocks += Math.ceil(df[t] / BLOCK);
+    }
+    const blockStart = new Uint32Array(nTerms + 1);
+    const blockLast = new Uint32Array(nBlocks);
+    const blockByte = new Uint32Array(nBlocks);
+    const maxTf = new Uint16Array(nTerms);
+    const minLen = new Uint16Array(nTerms);
+    const end = bytes.length;
+    let p = 0;
+    let blk = 0;
+    for (let t = 0; t < nTerms; t++) {
+      blockStart[t] = blk;
+      const n = df[t];
+      let prev = -1, mt = 0, ml = 0xffffffff;
+      for (let i = 0; i < n; i++) {
+        if (i % BLOCK === 0) blockByte[blk] = p;
+        let v = 0, shift = 0, c = 0;
+        do {
+          if (p >= end || shift > 28) throw new Error(`lexical index corrupt: postings of term ${t} run past their bytes`);
+          c = bytes[p++];
+          v += (c & 127) * 2 ** shift;
+          shift += 7;
+        } while (c >= 128);
+        let tf = 1;
+        if ((v & 1) === 0) {
+          tf = 0; shift = 0;
+          do {
+            if (p >= end || shift > 14) throw new Error(`lexical index corrupt: tf of term ${t} malformed`);
+            c = bytes[p++];
+            tf += (c & 127) << shift;
+            shift += 7;
+          } while (c >= 128);
+          if (tf < 2 || tf > 65535) throw new Error(`lexical index corrupt: tf ${tf} of term ${t}`);
+        }
+        const gap = Math.floor(v / 2);
+        const slot = prev + gap;
+        if (gap < 1 || slot >= nDocs) throw new Error(`lexical index corrupt: posting slot ${slot} of term ${t}`);
+        prev = slot;
+        if (tf > mt) mt = tf;
+        if (lens[slot] < ml) ml = lens[slot];
+        if (i % BLOCK === BLOCK - 1 || i === n - 1) blockLast[blk++] = slot;
+      }
+      maxTf[t] = mt;
+      minLen[t] = n > 0 ? Math.min(ml, 65535) : 0;
+    }
+    blockStart[nTerms] = blk;
+    if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
+  }
+
+  /** Binary search for an external id; -1 when absent. */
+  slotOf(id: number): number {
+    const ids = this.ids;
+    let lo = 0, hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid];
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Decodes block `blk` of term `t` into slots/tfs; returns how many postings it holds. */
+  decodeBlock(t: number, blk: number, slots: Int32Array, tfs: Uint16Array): number {
+    const first = this.blockStart[t];
+    const n = Math.min(BLOCK, this.df[t] - (blk - first) * BLOCK);
+    if (this.dense.size !== 0) {
+      const d = this.dense.get(t);
+      if (d) {
+        let i = 0;
+        for (let s = blk > first ? this.blockLast[blk - 1] + 1 : 0; i < n; s++) {
+          const tf = d[s];
+          if (tf === 0) continue;
+          slots[i] = s;
+          tfs[i++] = tf === 255 ? this.largeTf(t, s) : tf;
+        }
+        return n;
+      }
+    }
+    const bytes = this.bytes;
+    let p = this.blockByte[blk];
+    let prev = blk > first ? this.blockLast[blk - 1] : -1;
+    for (let i = 0; i < n; i++) {
+      let v = bytes[p++];
+      if (v >= 128) {
+        v &= 127;
+        let shift = 7, c: number;
+        do { c = bytes[p++]; v |= (c & 127) << shift; shift += 7; } while (c >= 128);
+      }
+      let tf = 1;
+      if ((v & 1) === 0) {
+        tf = bytes[p++];
+        if (tf >= 128) {
+          tf &= 127;
+          let shift = 7, c: number;
+          do { c = bytes[p++]; tf |= (c & 127) << shift; shift += 7; } while (c >= 128);
+        }
+      }
+      prev += v >>> 1;
+      slots[i] = prev;
+      tfs[i] = tf;
+    }
+    return n;
+  }
+
+  /** Whether term `t` has a posting for `slot` (one block decode). */
+  contains(t: number, slot: number, slots: Int32Array, tfs: Uint16Array): boolean {
+    if (t >= this.nTerms) return false;
+    const d = this.dense.size !== 0 ? this.dense.get(t) : undefined;
+    if (d) return slot < d.length && d[slot] !== 0;
+    let lo = this.blockStart[t], hi = this.blockStart[t + 1] - 1;
+    if (lo > hi || this.blockLast[hi] < slot) return false;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.blockLast[mid] < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    const n = this.decodeBlock(t, lo, slots, tfs);
+    for (let i = 0; i < n; i++) if (slots[i] === slot) return true;
+    return false;
+  }
+}
+
+/** Writes a segment term by term (ascending term ids, ascending slots); used when merging. */
+export class SegmentWriter {
+  private bytes = new Uint8Array(1 << 16);
+  private length = 0;
+  private df = new Int32Array(1024);
+  private maxTf = new Uint16Array(1024);
+  private minLen = new Uint16Array(1024);
+  private blockStart = new Uint32Array(1025);
+  private blockLast = new Uint32Array(1024);
+  private blockByte = new Uint32Array(1024);
+  private nTerms = 0;
+  private nBlocks = 0;
+  // The term being written.
+  private prev = -1;
+  private count = 0;
+
+  constructor(private readonly lens: Uint32Array) {}
+
+  /** Starts the next term's postings (at most `n` of them). */
+  beginTerm(n: number): void {
+    if (this.length + n * 8 > this.bytes.length) {
+      let cap = this.bytes.length * 2;
+      while (cap < this.length + n * 8) cap *= 2;
+      const next = new Uint8Array(cap);
+      next.set(this.bytes.subarray(0, this.length));
+      this.bytes = next;
+    }
+    const t = this.nTerms;
+    if (t + 1 >= this.df.length) {
+      this.df = growTo(this.df, t + 2, (c) => new Int32Array(c));
+      this.maxTf = growTo(this.maxTf, t + 2, (c) => new Uint16Array(c));
+      this.minLen = growTo(this.minLen, t + 2, (c) => new Uint16Array(c));
+      this.blockStart = growTo(this.blockStart, t + 3, (c) => new Uint32Array(c));
+    }
+    const blocks = this.nBlocks + Math.ceil(n / BLOCK) + 1;
+    if (blocks > this.blockLast.length) {
+      this.blockLast = growTo(this.blockLast, blocks, (c) => new Uint32Array(c));
+      this.blockByte = growTo(this.blockByte, blocks, (c) => new Uint32Array(c));
+    }
+    this.blockStart[t] = this.nBlocks;
+    this.minLen[t] = 65535;
+    this.prev = -1;
+    this.count = 0;
+  }
+
+  /** One posting: `slot` above the term's previous one, 1 ≤ tf ≤ 65535. */
+  push(slot: number, tf: number): void {
+    const t = this.nTerms;
+    if (this.count % BLOCK === 0) this.blockByte[this.nBlocks] = this.length;
+    const b = this.bytes;
+    let p = this.length;
+    let v = (slot - this.prev) * 2 + (tf === 1 ? 1 : 0);
+    while (v >= 128) { b[p++] = (v & 127) | 128; v = Math.floor(v / 128); }
+    b[p++] = v;
+    if (tf !== 1) {
+      let f = tf;
+      while (f >= 128) { b[p++] = (f & 127) | 128; f >>>= 7; }
+      b[p++] = f;
+    }
+    this.length = p;
+    this.prev = slot;
+    if (tf > this.maxTf[t]) this.maxTf[t] = tf;
+    if (this.lens[slot] < this.minLen[t]) this.minLen[t] = this.lens[slot];
+    if (++this.count % BLOCK === 0) this.blockLast[this.nBlocks++] = slot;
+  }
+
+  endTerm(): void {
+    if (this.count % BLOCK !== 0) this.blockLast[this.nBlocks++] = this.prev;
+    this.df[this.nTerms++] = this.count;
+  }
+
+  /** The bytes written so far (a trimmed copy). */
+  rawBytes(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+
+  finish(ids: Int32Array): PackedSegment {
+    const n = this.nTerms;
+    this.blockStart[n] = this.nBlocks;
+    return PackedSegment.trusted(
+      ids, this.lens, this.df.slice(0, n), this.blockStart.slice(0, n + 1), this.blockLast.slice(0, this.nBlocks),
+      this.blockByte.slice(0, this.nBlocks), this.maxTf.slice(0, n), this.minLen.slice(0, n), this.bytes.slice(0, this.length),
+    );
+  }
+}
+
+function growTo<T extends Int32Array | Uint32Array | Uint16Array>(a: T, need: number, make: (n: number) => T): T {
+  const next = make(Math.max(need, a.length * 2));
+  next.set(a);
+  return next;
+}

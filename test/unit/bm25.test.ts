@@ -237,6 +237,37 @@ describe('Bm25Index at scale of its merges', () => {
   });
 });
 
+describe('Bm25Index query budget', () => {
+  // 400 documents: "common" in all, "often" in every 2nd, "some" in every 8th, one rare term each.
+  function corpus(maxQueryPostings?: number): Bm25Index {
+    const idx = new Bm25Index({ maxQueryPostings });
+    for (let d = 0; d < 400; d++) {
+      const terms = ['common', `rare${d}`, `rare${d}`];
+      if (d % 2 === 0) terms.push('often');
+      if (d % 8 === 0) terms.push('some', 'some');
+      for (let i = 0; i < d % 5; i++) terms.push('filler');
+      idx.add(d, terms);
+    }
+    return idx;
+  }
+  const query = ['common', 'often', 'some', ...Array.from({ length: 10 }, (_, i) => `rare${i * 7}`)];
+
+  it('is exact while the postings of the query fit the budget', () => {
+    assert.deepStrictEqual(corpus(1_000_000).search(query, 10), corpus(Infinity).search(query, 10));
+  });
+
+  it('over the budget, drops the most common terms first and keeps at least eight', () => {
+    // 10 rare terms (1 posting each) + some (50) fit in 60 postings; often (200) and common (400) do not.
+    const budgeted = corpus(60).search(query, 10);
+    const withoutCommon = corpus(Infinity).search(query.filter((t) => t !== 'common' && t !== 'often'), 10);
+    assert.deepStrictEqual(budgeted, withoutCommon);
+    assert.notDeepStrictEqual(budgeted, corpus(Infinity).search(query, 10), 'the budget changed something');
+    // A budget below even the rarest terms still keeps eight of them.
+    const tiny = corpus(1).search(query, 20);
+    assert.strictEqual(new Set(tiny.map((h) => h.id)).size, 8);
+  });
+});
+
 describe('TopK', () => {
   it('keeps the k best of a stream, ties broken by lower id, same as a full sort', () => {
     const { TopK } = require('../../engine/src/lexical/bm25') as typeof import('../../engine/src/lexical/bm25');

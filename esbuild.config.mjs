@@ -2,7 +2,7 @@
 //   dist/extension.js  <- extension/src/extension.ts   (runs on the extension host)
 //   dist/worker.js     <- engine/src/rpc/worker.ts      (the engine, in a worker thread)
 // Kept external (resolved from node_modules at runtime, packed into the VSIX by vsce):
-//   vscode (provided by the host); onnxruntime-node, hnswlib-node (native .node binaries);
+//   vscode (provided by the host); onnxruntime-node (native .node binaries);
 //   web-tree-sitter (loads its runtime wasm relative to itself unless told otherwise).
 // Grammars (grammars/wasm, grammars/queries) and the model (models/) are not bundled: the
 // extension passes their directories to the worker (see extension/src/ctx.ts).
@@ -20,7 +20,7 @@ const common = {
   format: 'cjs',
   sourcemap: production ? false : 'linked',
   minify: production,
-  external: ['vscode', 'onnxruntime-node', 'hnswlib-node', 'web-tree-sitter'],
+  external: ['vscode', 'onnxruntime-node', 'web-tree-sitter'],
   logLevel: 'info',
 };
 

@@ -10,7 +10,7 @@ export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
-# hnswlib-node is a native addon; make sure it was built (npm versions that gate scripts differ).
+# hnswlib-node (dev: the vector bench's HNSW baseline) is a native addon; make sure it was built.
 [ -f node_modules/hnswlib-node/build/Release/addon.node ] || (cd node_modules/hnswlib-node && npx --yes node-gyp rebuild >/dev/null)
 [ -f grammars/wasm/tree-sitter.wasm ] || npm run --silent grammars
 # The USE-Lite reference model (the bench's `dense-ref` baseline, and the fallback model).

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `npm run package`: a linux-x64 VSIX (reporecall-<version>-linux-x64.vsix) holding the bundled
 # extension + worker, the tree-sitter grammars, the embedding model and only the linux-x64 native
-# binaries of onnxruntime-node and hnswlib-node (.vscodeignore drops everything else).
+# binaries of onnxruntime-node (.vscodeignore drops everything else).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"

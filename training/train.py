@@ -24,9 +24,10 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import code_tokenizer as ct  # noqa: E402
 import pairs as pm  # noqa: E402
+import hard_negatives as hn  # noqa: E402
 from model import CodeEncoder, export_onnx  # noqa: E402
 
-PREP_VERSION = 2  # bump when tokenisation or pair mining changes
+PREP_VERSION = 3  # bump when tokenisation or pair mining changes
 
 
 def parse_args():
@@ -48,8 +49,16 @@ def parse_args():
     ap.add_argument("--mix-rank", type=int, default=128, help="conv only: bottleneck width of the mixing block")
     ap.add_argument("--minutes", type=float, default=60.0, help="safety cap on training wall time (the schedule is step-based)")
     ap.add_argument("--batch", type=int, default=128, help="queries per batch (documents: 2x)")
-    ap.add_argument("--query-tokens", type=int, default=256, help="keep the last N tokens of a query")
-    ap.add_argument("--doc-tokens", type=int, default=192, help="keep the first N tokens of a document")
+    ap.add_argument("--query-tokens", type=int, default=256,
+                    help="keep the first N tokens of a query (the product's OnnxEmbedder keeps the first 256)")
+    ap.add_argument("--doc-tokens", type=int, default=256, help="keep the first N tokens of a document")
+    ap.add_argument("--query-lines", type=int, default=10,
+                    help="next-fragment queries are the last N lines before the cursor, path-prefixed: what the engine embeds "
+                         "(engine/src/retrieve/query.ts trimmedLines)")
+    ap.add_argument("--bm25-top", type=int, default=3, help="a next-fragment query's hard negative is drawn from its N best BM25 fragments")
+    ap.add_argument("--reverse-frac", type=float, default=0.5,
+                    help="share of doc and call-site batches trained in the other direction (code -> its doc, call site -> "
+                         "definition), with other functions' code as negatives")
     ap.add_argument("--doc-frac", type=float, default=0.2, help="share of batches made of doc -> code pairs")
     ap.add_argument("--call-frac", type=float, default=0.2, help="share of batches made of definition -> call site pairs")
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -128,19 +137,19 @@ def main():
     t_start = time.time()
 
     cache_key = hashlib.sha1(json.dumps([os.path.getmtime(a.corpus), os.path.getsize(a.corpus), a.max_source_mb, a.vocab_size,
-                                         a.min_count, a.seed, PREP_VERSION]).encode()).hexdigest()[:16]
+                                         a.min_count, a.seed, a.query_lines, a.bm25_top, PREP_VERSION]).encode()).hexdigest()[:16]
     cache_file = os.path.join(os.path.dirname(a.corpus), f"prepared-{cache_key}.pkl")
     if os.path.exists(cache_file):
         with open(cache_file, "rb") as f:
-            vocab, files, next_pairs, doc_pairs, call_pairs, stats = pickle.load(f)
+            vocab, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats = pickle.load(f)
         tok = ct.CodeTokenizer(vocab)
         print(f"prepared data from {cache_file}", flush=True)
     else:
-        vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats = prepare(a, rng, t_start)
+        vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats = prepare(a, rng, t_start)
         with open(cache_file, "wb") as f:
-            pickle.dump((vocab, files, next_pairs, doc_pairs, call_pairs, stats), f, protocol=4)
+            pickle.dump((vocab, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats), f, protocol=4)
     rng = random.Random(a.seed + 1)
-    train(a, vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats, rng, t_start)
+    train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats, rng, t_start)
 
 
 def prepare(a, rng, t_start):
@@ -150,35 +159,42 @@ def prepare(a, rng, t_start):
     tok = ct.CodeTokenizer(vocab)
     print(f"vocabulary: {len(vocab)} pieces from {len(texts)} files ({sum(map(len, texts)) / 1e6:.1f} MB)", flush=True)
 
-    next_pairs, doc_pairs, call_pairs, files = defaultdict(list), defaultdict(list), defaultdict(list), []
+    next_pairs, doc_pairs, call_pairs, files, prefix_ids = defaultdict(list), defaultdict(list), defaultdict(list), [], []
+    # BM25 terms: pieces with a letter or digit (the engine's lexical terms are identifier sub-tokens)
+    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
     stats = {"sources": {}}
     for src, docs in corpus.items():
         nf = nd = 0
-        src_files = []
+        src_files, src_next = [], []
         for d in docs:
             lines = pm.split_lines(d["text"])
             tf = TokenizedFile(d["path"], tok, lines)
             fi = len(files)
             files.append(tf)
+            # what the engine puts in front of every chunk and every dense query (retrieve/query.ts pathPrefix)
+            prefix_ids.append(np.array(tok.encode(f"# file: {d['path']}"), dtype=np.int32))
             src_files.append((fi, lines))
-            for q, p, n in pm.next_fragment_pairs(lines, rng):
-                next_pairs[src].append((fi, q, p, n))
-                nf += 1
+            for (q0, L), p, n in pm.next_fragment_pairs(lines, rng):
+                src_next.append((fi, (max(0, L - a.query_lines), L), p, n))
             path_ids = np.array(tok.encode(d["path"]), dtype=np.int32)
             for doc, code in pm.doc_pairs(lines, d["lang"]):
                 doc_pairs[src].append((np.array(tok.encode(doc), dtype=np.int32),
                                        np.concatenate([path_ids, np.array(tok.encode(code), dtype=np.int32)])))
                 nd += 1
+        hard = hn.mine(files, prefix_ids, [fi for fi, _ in src_files], [(fi, q, p) for fi, q, p, _ in src_next],
+                       len(vocab), keep, rng, top=a.bm25_top)
+        next_pairs[src] = [(fi, q, p, n, h) for (fi, q, p, n), h in zip(src_next, hard)]
+        nf = len(src_next)
         call_pairs[src] = pm.call_site_pairs(src_files, rng)
         stats["sources"][src] = {"files": len(docs), "bytes": sum(len(d["text"]) for d in docs),
                                  "license": docs[0]["license"] if docs else None, "next_pairs": nf, "doc_pairs": nd, "call_pairs": len(call_pairs[src])}
         print(f"  {src}: {len(docs)} files, {nf} next-fragment pairs, {nd} doc pairs, {len(call_pairs[src])} call pairs", flush=True)
     print(f"pairs: {sum(map(len, next_pairs.values()))} next-fragment, {sum(map(len, doc_pairs.values()))} doc->code; "
           f"prep {time.time() - t_start:.0f}s", flush=True)
-    return vocab, tok, files, dict(next_pairs), dict(doc_pairs), dict(call_pairs), stats
+    return vocab, tok, files, prefix_ids, dict(next_pairs), dict(doc_pairs), dict(call_pairs), stats
 
 
-def train(a, vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats, rng, t_start):
+def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats, rng, t_start):
 
     B = a.batch
     nsrc = [s for s in next_pairs if len(next_pairs[s]) >= B]
@@ -189,28 +205,50 @@ def train(a, vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats, rng, t
     dw = np.array([math.sqrt(len(doc_pairs[s])) for s in dsrc]); dw /= dw.sum()
     nprng = np.random.default_rng(a.seed)
 
+    def chunk(fi, span):
+        """A fragment as the engine embeds it: path prefix, then its lines."""
+        return np.concatenate([prefix_ids[fi], files[fi].span(*span)])
+
     def next_batch():
+        # query: the path-prefixed last lines before the cursor; documents: the next 20 lines, then per
+        # query one BM25-mined hard negative of the same package, then one other fragment of its own file
         src = nsrc[nprng.choice(len(nsrc), p=nw)]
         rows = rng.sample(next_pairs[src], B)
-        q = [files[fi].span(*qr) for fi, qr, _, _ in rows]
-        d = [files[fi].span(*pr) for fi, _, pr, _ in rows] + [files[fi].span(*nr) for fi, _, _, nr in rows]
+        q = [chunk(fi, qr) for fi, qr, _, _, _ in rows]
+        d = [chunk(fi, pr) for fi, _, pr, _, _ in rows]
+        d += [chunk(*(h if h is not None else (fi, nr))) for fi, _, _, nr, h in rows]
+        d += [chunk(fi, nr) for fi, _, _, nr, _ in rows]
         return q, d
 
     def doc_batch():
         src = dsrc[nprng.choice(len(dsrc), p=dw)]
-        rows = rng.sample(doc_pairs[src], 2 * B)  # the second half are extra in-repository negatives
-        return [r[0] for r in rows[:B]], [r[1] for r in rows[:B]] + [r[1] for r in rows[B:]]
+        rows = rng.sample(doc_pairs[src], 2 * B)
+        if rng.random() < a.reverse_frac:
+            # code -> its own doc comment, against the docs of the batch and the code of other functions
+            return [r[1] for r in rows[:B]], [r[0] for r in rows[:B]] + [r[1] for r in rows[B:]]
+        return [r[0] for r in rows[:B]], [r[1] for r in rows[:B]] + [r[1] for r in rows[B:]]  # second half: extra negatives
 
     def call_batch():
         src = csrc[nprng.choice(len(csrc), p=cw)]
-        rows = rng.sample(call_pairs[src], 2 * B)  # the second half: call sites of other functions
-        q = [files[fi].span(*ds) for fi, ds, _, _ in rows[:B]]
-        return q, [files[fj].span(*cs) for _, _, fj, cs in rows]
+        seen, rows = set(), []
+        for r in rng.sample(call_pairs[src], min(len(call_pairs[src]), 4 * B)):
+            if (r[0], r[1]) not in seen:  # one row per definition, so no definition is another row's negative
+                seen.add((r[0], r[1]))
+                rows.append(r)
+            if len(rows) == 2 * B:
+                break
+        h = len(rows) // 2
+        defs = [chunk(fi, ds) for fi, ds, _, _ in rows]
+        calls = [chunk(fj, cs) for _, _, fj, cs in rows]
+        if rng.random() < a.reverse_frac:
+            # call site -> the called definition, against other definitions
+            return calls[:h], defs
+        # definition -> a call site, against other functions' call sites and other definitions
+        return defs[:h], calls + defs[h:]
 
     enc = CodeEncoder(len(vocab), a.dim, a.arch, kernel=a.kernel, query_head=bool(a.query_head), mix_rank=a.mix_rank)
     enc.mixing = a.arch != "conv" or a.static_steps <= 0
     opt = torch.optim.Adam(enc.parameters(), lr=a.lr)
-    labels = torch.arange(B)
     t_train, losses, step = time.time(), [], 0
     for step in range(1, a.steps + 1):
         if not enc.mixing and step > a.static_steps:
@@ -228,9 +266,10 @@ def train(a, vocab, tok, files, next_pairs, doc_pairs, call_pairs, stats, rng, t
             q, d = call_batch()
         else:
             q, d = next_batch()
-        qi, qm = pad(q, a.query_tokens, from_end=True)
+        qi, qm = pad(q, a.query_tokens)
         di, dm = pad(d, a.doc_tokens)
         dv = enc(di, dm)
+        labels = torch.arange(len(q))
         loss = F.cross_entropy(enc(qi, qm) @ dv.T / a.tau, labels)
         if enc.qhead is not None:
             loss = loss + F.cross_entropy(enc(qi, qm, query=True) @ dv.T / a.tau, labels)

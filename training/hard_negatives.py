@@ -1,0 +1,88 @@
+"""BM25-mined hard negatives (CoRet's in-repository negatives, chosen the way the engine's lexical
+signal would confuse them).
+
+The engine fuses the dense signal with BM25, so a dense model that ranks like BM25 adds nothing. For
+each next-fragment query we score every 20-line fragment of the same source package with BM25 over the
+same sub-token pieces the model sees, and hand the trainer one of the best-scoring fragments that is not
+the positive: the model is then pushed to separate exactly what lexical overlap cannot.
+"""
+import numpy as np
+import scipy.sparse as sp
+
+FRAG = 20
+
+
+def _bags_matrix(bags, vocab_size, keep):
+    lens = np.array([len(x) for x in bags], dtype=np.int64)
+    cols = np.concatenate(bags).astype(np.int64) if len(bags) else np.zeros(0, np.int64)
+    rows = np.repeat(np.arange(len(bags)), lens)
+    sel = keep[cols]
+    m = sp.csr_matrix((np.ones(int(sel.sum()), np.float32), (rows[sel], cols[sel])), shape=(len(bags), vocab_size))
+    m.sum_duplicates()
+    return m
+
+
+def bm25_matrix(bags, vocab_size, keep, k1=1.2, b=0.75):
+    """Fragments x vocabulary, each entry its BM25 term weight (idf x saturated tf)."""
+    m = _bags_matrix(bags, vocab_size, keep)
+    n = m.shape[0]
+    dl = np.asarray(m.sum(axis=1)).ravel()
+    avg = max(dl.mean(), 1.0)
+    df = np.bincount(m.indices, minlength=vocab_size)
+    idf = np.log(1 + (n - df + 0.5) / (df + 0.5)).astype(np.float32)
+    row_len = np.repeat(dl, np.diff(m.indptr))
+    tf = m.data
+    m.data = (tf * (k1 + 1) / (tf + k1 * (1 - b + b * row_len / avg)) * idf[m.indices]).astype(np.float32)
+    return m
+
+
+def mine(files, prefix_ids, file_ids, queries, vocab_size, keep, rng, top=3, forbid_before=60, max_overlap=0.7):
+    """For each query (fi, (q0, L), (L, pe)) of one source, a hard negative (fj, (s, e)) or None.
+
+    Candidates are the 20-line grid fragments of every file of the source (path-prefixed, like the
+    engine's chunks); fragments of the query's own file that overlap [L - forbid_before, L + 20) are
+    excluded (protocol A excludes what the user already typed, and those overlapping the positive hold
+    its lines). One of the `top` best is drawn; near-copies of the positive (token-set Jaccard above
+    `max_overlap`) are skipped as likely false negatives.
+    """
+    frags, bags = [], []
+    for fi in file_ids:
+        f = files[fi]
+        n = len(f.starts) - 1
+        for s in range(0, n, FRAG):
+            e = min(n, s + FRAG)
+            frags.append((fi, s, e))
+            bags.append(np.concatenate([prefix_ids[fi], f.span(s, e)]))
+    if not frags or not queries:
+        return [None] * len(queries)
+    D = bm25_matrix(bags, vocab_size, keep).T.tocsr()
+    frag_file = np.array([x[0] for x in frags])
+    frag_start = np.array([x[1] for x in frags])
+    frag_end = np.array([x[2] for x in frags])
+    out = []
+    CH = 256
+    for c0 in range(0, len(queries), CH):
+        chunk = queries[c0:c0 + CH]
+        Q = _bags_matrix([np.concatenate([prefix_ids[fi], files[fi].span(*qs)]) for fi, qs, _ in chunk], vocab_size, keep)
+        Q.data[:] = 1.0
+        S = (Q @ D).toarray()
+        for r, (fi, (q0, L), (ps, pe)) in enumerate(chunk):
+            s = S[r]
+            bad = (frag_file == fi) & (frag_end > L - forbid_before) & (frag_start < L + FRAG)
+            s[bad] = -1.0
+            order = np.argpartition(-s, min(top * 3, len(s) - 1))[:top * 3]
+            order = order[np.argsort(-s[order])]
+            pos_set = set(files[fi].span(ps, pe).tolist())
+            cands = []
+            for j in order:
+                if s[j] <= 0:
+                    break
+                fj, a, b = frags[j]
+                bag = set(files[fj].span(a, b).tolist())
+                if pos_set and len(bag & pos_set) / max(1, len(bag | pos_set)) > max_overlap:
+                    continue
+                cands.append((fj, (a, b)))
+                if len(cands) >= top:
+                    break
+            out.append(rng.choice(cands) if cands else None)
+    return out

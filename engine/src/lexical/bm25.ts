@@ -506,30 +506,16 @@ export class Bm25Index {
         if (score > hmin) hmin = this.offerTheta(slot, score);
       }
     } else if (q.tid < seg.nTerms && seg.df[q.tid] > 0) {
-      const bytes = seg.bytes, lens = seg.lens, dead = this.baseDead;
-      let p = seg.blockByte[seg.blockStart[q.tid]];
-      let slot = -1;
-      for (let n = seg.df[q.tid]; n > 0; n--) {
-        let v = bytes[p++];
-        if (v >= 128) {
-          v &= 127;
-          let shift = 7, c: number;
-          do { c = bytes[p++]; v |= (c & 127) << shift; shift += 7; } while (c >= 128);
+      const lens = seg.lens, dead = this.baseDead, slots = this.blockSlots, tfs = this.blockTfs;
+      for (let blk = seg.blockStart[q.tid], end = seg.blockStart[q.tid + 1]; blk < end; blk++) {
+        const n = seg.decodeBlock(q.tid, blk, slots, tfs);
+        for (let i = 0; i < n; i++) {
+          const slot = slots[i], tf = tfs[i];
+          if (dead[slot] !== 0) continue;
+          if (acc[slot] === 0) touched[nTouched++] = slot;
+          const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
+          if (score > hmin) hmin = this.offerTheta(slot, score);
         }
-        let tf = 1;
-        if ((v & 1) === 0) {
-          tf = bytes[p++];
-          if (tf >= 128) {
-            tf &= 127;
-            let shift = 7, c: number;
-            do { c = bytes[p++]; tf |= (c & 127) << shift; shift += 7; } while (c >= 128);
-          }
-        }
-        slot += v >>> 1;
-        if (dead[slot] !== 0) continue;
-        if (acc[slot] === 0) touched[nTouched++] = slot;
-        const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
-        if (score > hmin) hmin = this.offerTheta(slot, score);
       }
     }
     const mt = this.mutTermOf.get(q.tid);
@@ -570,29 +556,16 @@ export class Bm25Index {
     } else if (t < seg.nTerms && seg.df[t] > 0 && nc * STREAM_RATIO >= seg.df[t]) {
       // Candidates are dense in this list: one sequential pass, testing the candidate mark, is
       // cheaper than finding each candidate's block.
-      const bytes = seg.bytes, lens = seg.lens, mark = this.mark;
-      let p = seg.blockByte[seg.blockStart[t]];
-      let slot = -1;
-      for (let n = seg.df[t]; n > 0; n--) {
-        let v = bytes[p++];
-        if (v >= 128) {
-          v &= 127;
-          let shift = 7, c: number;
-          do { c = bytes[p++]; v |= (c & 127) << shift; shift += 7; } while (c >= 128);
+      const lens = seg.lens, mark = this.mark, slots = this.blockSlots, tfs = this.blockTfs;
+      for (let blk = seg.blockStart[t], end = seg.blockStart[t + 1]; blk < end; blk++) {
+        const n = seg.decodeBlock(t, blk, slots, tfs);
+        for (let i = 0; i < n; i++) {
+          const slot = slots[i];
+          if ((mark[slot] & 4) === 0) continue;
+          const tf = tfs[i];
+          const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
+          if (score > hmin) hmin = this.offerTheta(slot, score);
         }
-        let tf = 1;
-        if ((v & 1) === 0) {
-          tf = bytes[p++];
-          if (tf >= 128) {
-            tf &= 127;
-            let shift = 7, c: number;
-            do { c = bytes[p++]; tf |= (c & 127) << shift; shift += 7; } while (c >= 128);
-          }
-        }
-        slot += v >>> 1;
-        if ((mark[slot] & 4) === 0) continue;
-        const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
-        if (score > hmin) hmin = this.offerTheta(slot, score);
       }
     } else if (t < seg.nTerms && seg.df[t] > 0) {
       const blockLast = seg.blockLast, lens = seg.lens;

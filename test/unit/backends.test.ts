@@ -2,58 +2,13 @@
 // POST /v1/completions and Ollama POST /api/generate. Checks what is sent (retrieved snippets with
 // their paths in the prompt, the suffix, the budget) and that an untrusted workspace sends nothing.
 import * as assert from 'node:assert';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { EditorState, RetrievedChunk } from '../../engine/src/types';
 import { OllamaGenerateBackend } from '../../extension/src/backends/ollama';
 import { OpenAiCompletionsBackend } from '../../extension/src/backends/openai';
 import { modelCompletion } from '../../extension/src/backends/pipeline';
 import { buildPrompt, cleanCompletion } from '../../extension/src/backends/prompt';
 import { BackendError } from '../../extension/src/backends/types';
-
-interface Recorded {
-  url: string;
-  body: Record<string, unknown>;
-}
-
-/** A 127.0.0.1 server answering both APIs the way the real servers do. */
-async function modelServer(answer: string, opts: { status?: number; delayMs?: number } = {}): Promise<{ base: string; requests: Recorded[]; close(): Promise<void> }> {
-  const requests: Recorded[] = [];
-  const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      const body = JSON.parse(data) as Record<string, unknown>;
-      requests.push({ url: req.url ?? '', body });
-      const reply = (): void => {
-        if (opts.status && opts.status !== 200) {
-          res.writeHead(opts.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'model not loaded' } }));
-        } else if (req.url === '/v1/completions') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-            id: 'cmpl-1', object: 'text_completion', created: 1, model: body.model ?? 'local',
-            choices: [{ text: answer, index: 0, logprobs: null, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
-          }));
-        } else if (req.url === '/api/generate') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-            model: body.model, created_at: '2024-01-01T00:00:00Z', response: answer, done: true, done_reason: 'stop',
-          }));
-        } else {
-          res.writeHead(404).end('not found');
-        }
-      };
-      if (opts.delayMs) setTimeout(reply, opts.delayMs);
-      else reply();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
+import { modelServer } from './modelServer.helpers';
 
 const hull: RetrievedChunk = {
   file: 'src/geometry/hull.ts', startLine: 6, endLine: 8, kind: 'function', name: 'convexHullMonotoneChain',

@@ -3,8 +3,6 @@
 // cancellation signal, and the real engine searches it as its `hyde` signal on a small repository.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
@@ -14,52 +12,7 @@ import { HypothesisSource } from '../../extension/src/backends/hypothetical';
 import { OllamaGenerateBackend } from '../../extension/src/backends/ollama';
 import { OpenAiCompletionsBackend } from '../../extension/src/backends/openai';
 import { modelCompletion } from '../../extension/src/backends/pipeline';
-
-interface Recorded { url: string; body: Record<string, unknown> }
-
-/**
- * A 127.0.0.1 server answering both APIs as the real servers do. `answer` and `delayMs` may depend
- * on the request body (the guess and the completion are told apart by their temperature).
- */
-async function modelServer(answer: (body: Record<string, unknown>) => string, delayMs: (body: Record<string, unknown>) => number = () => 0) {
-  const requests: Recorded[] = [];
-  let abandoned = 0;
-  const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      const body = JSON.parse(data) as Record<string, unknown>;
-      requests.push({ url: req.url ?? '', body });
-      // The client hung up before the answer: the request was aborted on its side.
-      res.on('close', () => { if (!res.writableEnded) abandoned++; });
-      const reply = (): void => {
-        if (res.destroyed) return;
-        const text = answer(body);
-        if (req.url === '/v1/completions') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-            id: 'cmpl-1', object: 'text_completion', created: 1, model: body.model ?? 'local',
-            choices: [{ text, index: 0, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
-          }));
-        } else if (req.url === '/api/generate') {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model: body.model, created_at: '2024-01-01T00:00:00Z', response: text, done: true, done_reason: 'stop' }));
-        } else {
-          res.writeHead(404).end('not found');
-        }
-      };
-      const ms = delayMs(body);
-      if (ms > 0) setTimeout(reply, ms);
-      else reply();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    requests,
-    abandoned: () => abandoned,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
+import { modelServer } from './modelServer.helpers';
 
 const isGuess = (body: Record<string, unknown>): boolean =>
   body.temperature === 0 || (body.options as { temperature?: number } | undefined)?.temperature === 0;
@@ -233,7 +186,7 @@ describe('hypothetical-code expansion (hyde)', function () {
   });
 
   it('over budget: a slow guess is skipped and retrieval and completion go on without it', async () => {
-    const server = await modelServer((b) => (isGuess(b) ? GUESS : 'return subtotal;'), (b) => (isGuess(b) ? 3000 : 0));
+    const server = await modelServer((b) => (isGuess(b) ? GUESS : 'return subtotal;'), { delayMs: (b) => (isGuess(b) ? 3000 : 0) });
     try {
       const passed: Array<{ text: string; weight: number } | undefined> = [];
       const result = await modelCompletion({
@@ -252,7 +205,7 @@ describe('hypothetical-code expansion (hyde)', function () {
   });
 
   it('the next keystroke cancels the guess: the HTTP request is aborted and the abort propagates', async () => {
-    const server = await modelServer(() => GUESS, () => 5000);
+    const server = await modelServer(() => GUESS, { delayMs: 5000 });
     try {
       const controller = new AbortController();
       const pending = new HypothesisSource().continuation({

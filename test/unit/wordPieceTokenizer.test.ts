@@ -204,6 +204,7 @@ describe('WordPieceTokenizer (lean) vs @huggingface/tokenizers', function () {
       { ...base, pre_tokenizer: { type: 'Split', pattern: { Regex: '\\s+' }, behavior: 'Removed', invert: false } },
       { ...base, model: { ...(base.model as object), type: 'BPE' } },
       { ...base, model: { ...(base.model as object), unk_token: '<missing>' } },
+      { ...base, model: { ...(base.model as object), vocab: { '[UNK]': 0, a: 1.5 } } },
     ];
     for (const v of variants) assert.strictEqual(WordPieceTokenizer.tryCreate(v, {}), undefined, JSON.stringify(v.pre_tokenizer));
     assert.strictEqual(WordPieceTokenizer.tryCreate(base, { remove_space: true }), undefined);

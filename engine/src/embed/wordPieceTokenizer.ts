@@ -1,10 +1,11 @@
 // A lean WordPiece tokenizer for tokenizer.json files of the plain shape the shipped model uses
 // (WordPiece model, no normalizer, no post-processor, no added tokens). @huggingface/tokenizers
 // keeps the whole parsed tokenizer.json plus several copies of the vocab alive (~40 MB of RSS for
-// an 80k vocab); this keeps one Map. Ids are identical to @huggingface/tokenizers 0.2 on the shapes
+// an 80k vocab); this keeps one packed VocabTable. Ids are identical to @huggingface/tokenizers 0.2 on the shapes
 // it accepts (parity test: test/unit/wordPieceTokenizer.test.ts); anything else returns undefined
 // from `tryCreate` and the caller uses the library.
 import { SequencePreTokenizer, SplitPreTokenizer, WhitespaceSplitPreTokenizer } from '@huggingface/tokenizers';
+import { VocabTable } from './vocabTable';
 
 /** Pre-tokenizer types whose library implementation we reuse (they hold no vocab). */
 type PreTokenize = (text: string) => string[];
@@ -47,7 +48,7 @@ function buildPreTokenizer(cfg: PreTokenizerConfig): PreTokenize {
 
 export class WordPieceTokenizer {
   private constructor(
-    private readonly vocab: ReadonlyMap<string, number>,
+    private readonly vocab: VocabTable,
     private readonly unkId: number,
     private readonly prefix: string,
     /** Words longer than this many code points become the unknown token whole. */
@@ -76,12 +77,9 @@ export class WordPieceTokenizer {
     const rawVocab = model.vocab;
     if (!rawVocab || typeof rawVocab !== 'object' || Array.isArray(rawVocab)) return undefined;
 
-    const vocab = new Map<string, number>();
-    for (const [token, id] of Object.entries(rawVocab as Record<string, unknown>)) {
-      if (typeof id !== 'number') return undefined;
-      vocab.set(token, id);
-    }
-    const unkId = vocab.get(model.unk_token);
+    const vocab = VocabTable.fromObject(rawVocab as Record<string, unknown>);
+    if (!vocab) return undefined;
+    const unkId = vocab.get('', model.unk_token, 0, model.unk_token.length);
     // Without [UNK] in the vocab the library yields undefined ids; leave that oddity to it.
     if (unkId === undefined) return undefined;
     const preTokenize = t.pre_tokenizer === null ? undefined : buildPreTokenizer(t.pre_tokenizer as PreTokenizerConfig);
@@ -117,8 +115,7 @@ export class WordPieceTokenizer {
       let end = chars;
       let found: number | undefined;
       while (start < end) {
-        const piece = word.slice(bounds[start], bounds[end]);
-        found = this.vocab.get(start > 0 ? this.prefix + piece : piece);
+        found = this.vocab.get(start > 0 ? this.prefix : '', word, bounds[start], bounds[end]);
         if (found !== undefined) break;
         end--;
       }

@@ -13,6 +13,8 @@ export interface EmbedderOptions {
   maxTokens?: number;
   /** Texts per inference call; texts are grouped by token count so padding stays small (default 16). */
   batchSize?: number;
+  /** Always tokenize with @huggingface/tokenizers, never the lean WordPiece path (default false; parity tests and memory comparisons). */
+  libraryTokenizer?: boolean;
 }
 
 /** Graph input names we know how to feed; anything else makes load fail with a clear message. */
@@ -49,7 +51,7 @@ export class OnnxEmbedder {
       if (!Number.isInteger(v) || v < 1) throw new RangeError(`embedder option ${name} must be a positive integer, got ${v}`);
     }
     const files = readModelFiles(modelDir);
-    const tokenizer = new TextTokenizer(files.tokenizerJson, files.tokenizerConfig, files.tokenizerPath, maxTokens);
+    const tokenizer = new TextTokenizer(files.tokenizerJson, files.tokenizerConfig, files.tokenizerPath, maxTokens, opts.libraryTokenizer === true);
 
     let session: ort.InferenceSession;
     try {

@@ -212,8 +212,9 @@ export class PackedSegment {
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
     const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
     if (!opts.borrowed || seg.bytes !== bytes) return seg;
-    // Borrowed bytes (a view on a whole file's buffer) are copied only if densified() kept them.
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes.slice(), seg.dense, seg.denseLargeTf);
+    // Borrowed bytes (a view on a whole file's buffer) are copied only if densified() kept them
+    // (`new Uint8Array`, not `slice`: on a Buffer, slice is another view).
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new Uint8Array(bytes), seg.dense, seg.denseLargeTf);
   }
 
   /** Binary search for an external id; -1 when absent. */

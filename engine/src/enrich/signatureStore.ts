@@ -55,7 +55,11 @@ export class SignatureStore {
   static read(r: BinaryReader): SignatureStore {
     const store = new SignatureStore();
     const n = r.u32();
-    for (let i = 0; i < n; i++) store.blocks.push(r.bytes());
+    // The blocks are views on one copy: thousands of small buffers would each be an allocation.
+    const views: Buffer[] = [];
+    for (let i = 0; i < n; i++) views.push(r.bytes());
+    const all = Buffer.concat(views);
+    for (let i = 0, o = 0; i < n; o += views[i].length, i++) store.blocks.push(all.subarray(o, o + views[i].length));
     const open = JSON.parse(r.bytes().toString('utf8')) as unknown;
     if (!Array.isArray(open) || open.length >= BLOCK || open.some((s) => typeof s !== 'string')) throw new Error('signature block malformed');
     store.open = open as string[];

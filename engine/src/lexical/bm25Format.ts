@@ -157,7 +157,6 @@ export function readBm25(buf: Buffer): Bm25Contents {
   }
   dfReader.expectEnd();
   const [ps, pe] = section(5);
-  // A copy, so the index does not keep the whole file buffer alive.
-  const postings = new Uint8Array(buf.subarray(ps, pe));
-  return { k1, b, dict, segment: PackedSegment.fromPostings(ids, lens, df, postings) };
+  // Borrowed: the segment copies them only if densifying did not (it never keeps the file buffer).
+  return { k1, b, dict, segment: PackedSegment.fromPostings(ids, lens, df, buf.subarray(ps, pe), { borrowed: true }) };
 }

@@ -71,7 +71,14 @@ export class PackedSegment {
     const dense = new Map<number, Uint8Array>();
     const large = new Map<number, Map<number, number>>();
     const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
-    const out = new Uint8Array(this.bytes.length);
+    // Sized exactly (the packed terms' bytes) rather than allocated at full size and sliced: at
+    // 100k files that second copy was ~50 MB of load-time peak.
+    let packedBytes = this.bytes.length;
+    for (let t = 0; t < this.nTerms; t++) {
+      const first = this.blockStart[t];
+      if (first !== this.blockStart[t + 1] && isDense(t)) packedBytes -= this.termEnd(t) - this.blockByte[first];
+    }
+    const out = new Uint8Array(packedBytes);
     const blockByte = new Uint32Array(this.blockByte);
     let o = 0;
     for (let t = 0; t < this.nTerms; t++) {
@@ -99,8 +106,9 @@ export class PackedSegment {
         o += end - start;
       }
     }
+    if (o !== packedBytes) throw new Error(`lexical index corrupt: packed terms hold ${o} bytes, expected ${packedBytes}`);
     return new PackedSegment(
-      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, out.slice(0, o), dense, large,
+      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, out, dense, large,
     );
   }
 
@@ -141,8 +149,10 @@ export class PackedSegment {
    * Wraps encoded postings, rebuilding the block table and per-term bounds in one pass over the
    * bytes. Validates everything it reads (the same code loads files from disk), so a corrupt
    * input throws instead of producing a segment that reads out of range later.
+   * `opts.borrowed`: `bytes` is a view on a larger buffer (a file read) that the segment must not
+   * keep alive; they are copied unless densifying already made a new array.
    */
-  static fromPostings(ids: Int32Array, lens: Uint32Array, df: Int32Array, bytes: Uint8Array): PackedSegment {
+  static fromPostings(ids: Int32Array, lens: Uint32Array, df: Int32Array, bytes: Uint8Array, opts: { borrowed?: boolean } = {}): PackedSegment {
     const nDocs = ids.length;
     if (lens.length !== nDocs) throw new Error('lexical index corrupt: ids and lengths differ in count');
     if (nDocs >= MAX_SLOTS) throw new Error(`lexical index too large: ${nDocs} documents`);
@@ -200,7 +210,11 @@ export class PackedSegment {
     }
     blockStart[nTerms] = blk;
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
+    const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
+    if (!opts.borrowed || seg.bytes !== bytes) return seg;
+    // Borrowed bytes (a view on a whole file's buffer) are copied only if densified() kept them
+    // (`new Uint8Array`, not `slice`: on a Buffer, slice is another view).
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new Uint8Array(bytes), seg.dense, seg.denseLargeTf);
   }
 
   /** Binary search for an external id; -1 when absent. */

@@ -1,5 +1,7 @@
 // Little-endian section writer/reader for the index's binary tables (tables.bin). Typed-array
-// columns are written 8-byte aligned so a reader could view them in place; this one copies them.
+// columns are written 8-byte aligned so the reader views them in place: sections read once while
+// the tables are rebuilt are never copied, and what a table keeps is copied once (`owned`), so the
+// decoded buffer is freed after a load instead of being kept alive by a few of its columns.
 
 export class BinaryWriter {
   private readonly parts: Buffer[] = [];
@@ -43,7 +45,10 @@ export class BinaryWriter {
 
 export class BinaryReader {
   private offset = 0;
-  constructor(private readonly buf: Buffer) {}
+  private readonly buf: Buffer<ArrayBuffer>;
+  constructor(buf: Buffer) {
+    this.buf = buf as Buffer<ArrayBuffer>; // never a SharedArrayBuffer here: file reads and zlib output
+  }
 
   private need(n: number): void {
     if (this.offset + n > this.buf.length) throw new Error(`truncated at byte ${this.offset} (needs ${n} more of ${this.buf.length})`);
@@ -67,20 +72,31 @@ export class BinaryReader {
     this.offset = Math.ceil(this.offset / 8) * 8;
   }
 
-  /** A copy of the next byte section (see BinaryWriter.bytes). */
+  /**
+   * The next byte section (see BinaryWriter.bytes): a view on the reader's buffer. A caller that
+   * keeps it copies it (`owned`), so the whole buffer is not kept alive for one section.
+   */
   bytes(): Buffer<ArrayBuffer> {
     const n = this.u32();
     this.align();
     this.need(n);
-    const out = Buffer.alloc(n);
-    this.buf.copy(out, 0, this.offset, this.offset + n);
+    const out = this.buf.subarray(this.offset, this.offset + n);
     this.offset += n;
     this.align();
     return out;
   }
 
-  int32s(expect?: number): Int32Array<ArrayBuffer> {
+  /** The next section as bytes whose offset in their ArrayBuffer is a multiple of `align` (a copy only if the buffer's own offset is not). */
+  private aligned(align: number): Buffer<ArrayBuffer> {
     const b = this.bytes();
+    if (b.byteOffset % align === 0) return b;
+    const copy = Buffer.alloc(b.length); // its own ArrayBuffer, offset 0
+    b.copy(copy);
+    return copy;
+  }
+
+  int32s(expect?: number): Int32Array<ArrayBuffer> {
+    const b = this.aligned(4);
     if (b.length % 4 || (expect !== undefined && b.length !== expect * 4)) throw new Error(`an int32 column of ${b.length} bytes, expected ${expect ?? '?'} values`);
     return new Int32Array(b.buffer, b.byteOffset, b.length / 4);
   }
@@ -92,7 +108,7 @@ export class BinaryReader {
   }
 
   float64s(expect?: number): Float64Array<ArrayBuffer> {
-    const b = this.bytes();
+    const b = this.aligned(8);
     if (b.length % 8 || (expect !== undefined && b.length !== expect * 8)) throw new Error(`a float64 column of ${b.length} bytes, expected ${expect ?? '?'} values`);
     return new Float64Array(b.buffer, b.byteOffset, b.length / 8);
   }
@@ -100,6 +116,18 @@ export class BinaryReader {
   get done(): boolean {
     return this.offset >= this.buf.length;
   }
+}
+
+/** A copy of `view` in its own right-sized memory (for sections a table keeps after a load). */
+export function owned<T extends Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(view: T): T {
+  return view.slice() as T;
+}
+
+/** A copy of `bytes` as a Buffer in its own memory (Buffer's `slice` would be a view). */
+export function ownedBuffer(bytes: Buffer): Buffer<ArrayBuffer> {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
 }
 
 /** A typed array of at least `need` elements holding `old`'s first `used` (capacity grows by half). */

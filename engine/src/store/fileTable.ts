@@ -1,7 +1,7 @@
 // The engine's per-file bookkeeping (content hash, size, mtime, language) as typed-array columns
 // indexed by the file's path index in a shared pool: ~40 bytes a file. The file's chunks are listed
 // by the chunk table and its definitions by the definition table, not here.
-import { BinaryReader, BinaryWriter, grow } from './binary';
+import { BinaryReader, BinaryWriter, grow, owned } from './binary';
 import { StringPool } from './stringPool';
 
 export interface FileEntry {
@@ -113,11 +113,11 @@ export class FileTable {
     const t = new FileTable(paths);
     const n = r.u32();
     if (n !== paths.size) throw new Error(`file table has ${n} rows for ${paths.size} paths`);
-    t.present = r.uint8s(n);
-    t.hash = r.uint8s(n * HASH_BYTES);
-    t.size = r.float64s(n);
-    t.mtime = r.float64s(n);
-    t.language = r.uint8s(n);
+    t.present = owned(r.uint8s(n));
+    t.hash = owned(r.uint8s(n * HASH_BYTES));
+    t.size = owned(r.float64s(n));
+    t.mtime = owned(r.float64s(n));
+    t.language = owned(r.uint8s(n));
     const languages = JSON.parse(r.bytes().toString('utf8')) as unknown;
     if (!Array.isArray(languages) || languages.some((l) => typeof l !== 'string')) throw new Error('file table languages malformed');
     t.languages.push(...(languages as string[]));

@@ -48,6 +48,19 @@ export interface LoadedStore extends LexicalFields {
 const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
+/** Reads a whole file into `into` (its size as stat'ed before); a reason if it changed size since. */
+function readInto(file: string, into: Buffer): Buffer | string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    let got = 0;
+    for (let n; got < into.length && (n = fs.readSync(fd, into, got, into.length - got, got)) > 0; ) got += n;
+    if (got !== into.length || fs.fstatSync(fd).size !== into.length) return 'changed size while being read';
+    return into;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export class IndexStore {
   constructor(readonly dir: string) {}
 
@@ -83,10 +96,18 @@ export class IndexStore {
     const missingFields = expect.fields.filter((f) => !(manifest.fields ?? []).includes(f));
     if (missingFields.length) return { error: `index was built without the ${missingFields.join(', ')} field(s) the settings now use` };
     if (manifest.modelId !== expect.modelId) return { error: `index was built with model ${manifest.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}` };
+    // Every file is read into one scratch buffer, sized for the largest: the decoders copy what
+    // they keep, so the buffer is reused instead of each file's read (27 + 59 MB at 100k files)
+    // piling up until the next GC.
+    const names = [TABLES_FILE, ...Object.values(LEXICAL_FILES)];
+    const sizes = new Map(names.map((name) => [name, fs.statSync(path.join(this.dir, name), { throwIfNoEntry: false })?.size ?? -1]));
+    const scratch = Buffer.allocUnsafeSlow(Math.max(0, ...sizes.values()));
     const read = (name: string): Buffer | string => {
       const p = path.join(this.dir, name);
-      if (!fs.existsSync(p)) return `${name} is missing`;
-      const buf = fs.readFileSync(p);
+      const size = sizes.get(name)!;
+      if (size < 0) return `${name} is missing`;
+      const buf = readInto(p, scratch.subarray(0, size));
+      if (typeof buf === 'string') return `${name} ${buf}`;
       if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
       return buf;
     };

@@ -2,7 +2,7 @@
 // slot), instead of a JS string object, a Map entry and an array slot (~70 bytes for a short name).
 // Paths, symbol names and signatures of a 100k-file workspace live here. Strings are never
 // removed (an edited name leaves its old spelling behind); a rebuild starts a fresh pool.
-import { BinaryReader, BinaryWriter, grow } from './binary';
+import { BinaryReader, BinaryWriter, grow, owned, ownedBuffer } from './binary';
 
 export class StringPool {
   private arena = Buffer.alloc(1024);
@@ -88,8 +88,8 @@ export class StringPool {
   static read(r: BinaryReader): StringPool {
     const pool = new StringPool();
     const count = r.u32();
-    const offsets = r.int32s(count + 1);
-    const arena = r.bytes();
+    const offsets = owned(r.int32s(count + 1));
+    const arena = ownedBuffer(r.bytes());
     if (offsets[0] !== 0 || offsets[count] !== arena.length) throw new Error('string pool offsets do not match its bytes');
     for (let i = 0; i < count; i++) if (offsets[i + 1] < offsets[i]) throw new Error('string pool offsets out of order');
     pool.arena = arena;

@@ -49,7 +49,7 @@ export interface RetrieveOptions {
   maxLinesPerHit?: number;
   /** How a long chunk is cut: 'best' window for the query (default) or its 'head'. */
   excerpt?: 'best' | 'head';
-  /** Drop blank and comment-only lines from retrieved text (denser prompts). Default false. */
+  /** Drop blank and comment-only lines from retrieved text (denser prompts). Default true. */
   compact?: boolean;
   /** At most this many chunks from one file (more files in the same budget). Default unlimited. */
   maxPerFile?: number;

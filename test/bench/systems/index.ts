@@ -23,9 +23,10 @@ export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, no
  * all from one index and one task loop.
  */
 export function ablationVariants(base: Partial<FusionWeights>): Record<string, Variant> {
-  const core = { ...CORE_WEIGHTS, ...base };
+  // Core: the four core signals with the packing the stages were measured against (not compact).
+  const core: Variant = { ...CORE_WEIGHTS, ...base, compact: false };
   // The engine exactly as the core issue left it: its weights, whole chunks as context.
-  const issue2: Variant = { ...CORE_WEIGHTS, bm25: 1, recent: 0.7, dense: 0.8, symbol: 0.5, rrfK: 30, excerpt: 'head', maxLinesPerHit: 100_000 };
+  const issue2: Variant = { ...CORE_WEIGHTS, bm25: 1, recent: 0.7, dense: 0.8, symbol: 0.5, rrfK: 30, excerpt: 'head', maxLinesPerHit: 100_000, compact: false };
   const out: Record<string, Variant> = { 'engine:issue2': issue2, 'engine:core': core };
   for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
   for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
@@ -33,6 +34,9 @@ export function ablationVariants(base: Partial<FusionWeights>): Record<string, V
   out['engine:core,lines40'] = { ...core, maxLinesPerHit: 40 };
   out['engine:core,lines80'] = { ...core, maxLinesPerHit: 80 };
   out['engine:core,compact'] = { ...core, compact: true };
+  // The chosen default (`engine`) with each of its parts switched off in turn.
+  out['engine:default-normalized'] = { ...base, normalized: 0 };
+  out['engine:default-compact'] = { ...base, compact: false };
   out['engine:core,perfile2'] = { ...core, maxPerFile: 2 };
   out['engine:core,novelty0.5'] = { ...core, novelty: 0.5 };
   out['engine:core,novelty0.8'] = { ...core, novelty: 0.8 };

@@ -11,6 +11,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { HierarchicalNSW } from 'hnswlib-node';
 import { VectorIndex } from '../../engine/src/vector';
+import { l2Normalise as normalise } from '../../engine/src/embed/pooling';
+import { mulberry32 as rng } from '../../engine/src/util/prng';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,23 +20,8 @@ const arg = (name: string, dflt: string): string => {
 };
 const mb = (b: number) => +(b / 1048576).toFixed(1);
 
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function gauss(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-}
-function normalise(v: Float32Array): Float32Array {
-  let s = 0;
-  for (let d = 0; d < v.length; d++) s += v[d] * v[d];
-  const inv = 1 / Math.sqrt(s);
-  for (let d = 0; d < v.length; d++) v[d] *= inv;
-  return v;
 }
 
 /**

@@ -4,16 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { VectorIndex } from '../../engine/src/vector';
 import { Int8Scorer, writeRecord } from '../../engine/src/vector/int8Kernel';
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../engine/src/util/prng';
 
 function normalise(v: Float32Array): Float32Array {
   let s = 0;

@@ -8,6 +8,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { OnnxEmbedder } from '../../engine/src/embed';
 import { TextTokenizer } from '../../engine/src/embed/textTokenizer';
 import { WordPieceTokenizer } from '../../engine/src/embed/wordPieceTokenizer';
+import { mulberry32 as rng } from '../../engine/src/util/prng';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MODEL_DIR = path.join(ROOT, 'models/reporecall-code');
@@ -16,18 +17,6 @@ function readTokenizer(): { json: Record<string, unknown>; config: Record<string
   return {
     json: JSON.parse(fs.readFileSync(path.join(MODEL_DIR, 'tokenizer.json'), 'utf8')) as Record<string, unknown>,
     config: JSON.parse(fs.readFileSync(path.join(MODEL_DIR, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>,
-  };
-}
-
-/** Deterministic PRNG so a failure reproduces. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

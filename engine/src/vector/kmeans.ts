@@ -7,20 +7,11 @@
 // at the same nprobe, because centroids of unrelated clusters are nearly orthogonal and group
 // centroids say little about which leaf is nearest.
 import { Int8Scorer, readRecord, recordBytes, writeRecord } from './int8Kernel';
+import { mulberry32 } from '../util/prng';
 
 const ITERATIONS = 8;
 /** Global Lloyd steps after the two-level training. */
 const REFINE_ITERATIONS = 2;
-
-/** Deterministic PRNG (mulberry32) so a rebuild from the same vectors gives the same lists. */
-export function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Encodes unit vectors as records (id = position) so the scorer can compare against them. */
 export function toRecords(vectors: Float32Array[], dim: number): Buffer {
@@ -95,7 +86,7 @@ function refine(points: Float32Array[], centroids: Float32Array[], dim: number, 
 
 /** About `lists` leaf centroids for `sample` (unit vectors), trained in two levels. */
 export function trainLists(sample: Float32Array[], lists: number, dim: number, scorer: Int8Scorer, seed: number): Float32Array[] {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const groups = Math.max(1, Math.round(Math.sqrt(lists)));
   const top = sphericalKmeans(sample, groups, dim, scorer, rand);
   const topRecs = toRecords(top, dim);

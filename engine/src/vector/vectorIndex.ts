@@ -42,7 +42,8 @@ import * as path from 'path';
 import { FlatStore, TopK, type ScoredId } from './flatStore';
 import { Int8Scorer, readRecord, recordBytes } from './int8Kernel';
 import { IvfLists, memorySource } from './ivfLists';
-import { ListAssigner, rng, toRecords, trainLists } from './kmeans';
+import { ListAssigner, toRecords, trainLists } from './kmeans';
+import { mulberry32 } from '../util/prng';
 import {
   FORMAT_VERSION,
   HEADER_FILE,
@@ -435,7 +436,7 @@ export class VectorIndex {
 
   /** Up to `size` live vectors picked uniformly (reservoir sampling), as unit floats. */
   private sample(size: number): Float32Array[] {
-    const rand = rng(this.seed);
+    const rand = mulberry32(this.seed);
     const picked = Buffer.alloc(size * this.stride);
     let seen = 0;
     this.forEachLive((buf, off) => {

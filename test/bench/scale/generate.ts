@@ -10,6 +10,7 @@
 // `node out/test/bench/scale/generate.js --files N --dir DIR [--seed S]`
 import * as fs from 'fs';
 import * as path from 'path';
+import { mulberry32 } from '../../../engine/src/util/prng';
 
 export interface GenerateOptions {
   /** Source files to write (default 100,000). Docs, configs and ignored files come on top. */
@@ -30,16 +31,7 @@ export interface GeneratedRepo {
 }
 
 /** mulberry32: small, fast, good enough to shape test data; seeded, so output is reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 function mix(...parts: number[]): number {
   let h = 0x811c9dc5;

@@ -69,6 +69,39 @@ describe('Engine', function () {
     await reopened.close();
   });
 
+  it('a large repository leaves out the normalized field, and the decision survives reopening and shrinking', async () => {
+    const manifest = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { fields: string[]; omittedForSize?: string[] };
+    const normBytes = (dir: string) => fs.statSync(path.join(dir, 'lexical-norm.bin')).size;
+    // Small: the default weights' normalized field is built.
+    const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-small-'));
+    const small = await Engine.open({ root, indexDir: smallDir, dense: false });
+    await small.indexAll();
+    await small.close();
+    assert.deepStrictEqual(manifest(smallDir).fields, ['normalized']);
+    assert.strictEqual(manifest(smallDir).omittedForSize, undefined);
+
+    // "Large" (4 files against a threshold of 3): left out, recorded, and its file holds no terms.
+    const logs: string[] = [];
+    const large = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { largeRepoFiles: 3 });
+    await large.indexAll();
+    const hitsLarge = await fingerprint(large, ['discount code price']);
+    await large.close();
+    assert.deepStrictEqual(manifest(indexDir).fields, []);
+    assert.deepStrictEqual(manifest(indexDir).omittedForSize, ['normalized']);
+    assert.ok(normBytes(indexDir) < normBytes(smallDir) / 2, `normalized field ${normBytes(indexDir)} B vs ${normBytes(smallDir)} B when built`);
+    assert.ok(logs.some((l) => /normalized field is left out/.test(l)), logs.join('\n'));
+    fs.rmSync(smallDir, { recursive: true, force: true });
+
+    // Reopened under the default threshold (the repository is now "small"): no rebuild, no flip.
+    const { engine: reopened, logs: reopenLogs } = await open(root, indexDir);
+    const again = await reopened.indexAll();
+    assert.strictEqual(again.changedFiles, 0);
+    assert.ok(!reopenLogs.some((l) => /cannot be used|rebuild/.test(l)), reopenLogs.join('\n'));
+    assert.deepStrictEqual(await fingerprint(reopened, ['discount code price']), hitsLarge);
+    await reopened.close();
+    assert.deepStrictEqual(manifest(indexDir).omittedForSize, ['normalized']);
+  });
+
   it('incremental add, change and delete give the same results as a full rebuild', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();

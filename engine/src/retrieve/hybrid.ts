@@ -137,8 +137,8 @@ export interface IndexParts {
 
 export class HybridIndex {
   readonly lexical: Bm25Index;
-  readonly docField: Bm25Index;
-  readonly normalized: Bm25Index;
+  docField: Bm25Index;
+  normalized: Bm25Index;
   readonly vectors: VectorIndex | undefined;
   /** The documents' metadata, also who defines what and what follows what in a file. */
   readonly docs: ChunkTable;
@@ -149,13 +149,32 @@ export class HybridIndex {
     /** The current text of a document (for `expand`); without it expansion is skipped. */
     private readonly textOf?: (doc: DocInfo) => string | undefined,
     /** Optional fields to fill (an unfilled field costs no memory and finds nothing). Default: all. */
-    readonly fields: ReadonlySet<OptionalField> = new Set(OPTIONAL_FIELDS),
+    fields: ReadonlySet<OptionalField> = new Set(OPTIONAL_FIELDS),
   ) {
+    this.filled = new Set(fields);
     this.lexical = parts?.lexical ?? new Bm25Index();
     this.docField = parts?.docField ?? new Bm25Index();
     this.normalized = parts?.normalized ?? new Bm25Index();
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
     this.docs = parts?.docs ?? new ChunkTable();
+  }
+
+  private readonly filled: Set<OptionalField>;
+
+  /** The optional fields this index fills. */
+  get fields(): ReadonlySet<OptionalField> {
+    return this.filled;
+  }
+
+  /**
+   * Stops filling an optional field and frees what it holds; its stage then finds nothing. The
+   * field keeps every document (with no terms), so all fields still count the same documents.
+   */
+  emptyField(field: OptionalField): void {
+    if (!this.filled.delete(field)) return;
+    const empty = new Bm25Index();
+    for (const doc of this.docs.all()) empty.add(doc.id, []);
+    this[field] = empty;
   }
 
   get size(): number {
@@ -218,8 +237,8 @@ export class HybridIndex {
       const terms = lexicalTerms(q.intent);
       lists.push(['intent', w.intent, rrfMerge([ids(this.docField.search(terms, depth, accept)), ids(this.lexical.search(terms, depth, accept))]).slice(0, depth)]);
     }
-    if (w.docField > 0) lists.push(['docField', w.docField, ids(this.docField.search(lexicalTerms(q.trimmed), depth, accept))]);
-    if (w.normalized > 0) {
+    if (w.docField > 0 && this.filled.has('docField')) lists.push(['docField', w.docField, ids(this.docField.search(lexicalTerms(q.trimmed), depth, accept))]);
+    if (w.normalized > 0 && this.filled.has('normalized')) {
       const bound = boundNames(q.window);
       lists.push(['normalized', w.normalized, ids(this.normalized.search(normalizedTerms(q.trimmed, bound), depth, accept))]);
     }

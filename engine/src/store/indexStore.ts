@@ -34,6 +34,12 @@ interface Manifest {
   digests: Record<string, string>;
   /** Optional lexical fields this index was built with (a config that needs another one rebuilds). */
   fields: string[];
+  /**
+   * Optional fields the settings asked for but the first build left out because the repository
+   * was large (engine.ts, LARGE_REPO_FILES). Kept with the index so that reopening it, or the
+   * repository crossing the threshold later, never flips the decision and forces a rebuild.
+   */
+  omittedForSize?: string[];
 }
 
 /** The lexical fields and the file each is stored in. */
@@ -43,6 +49,8 @@ export type LexicalFields = Record<keyof typeof LEXICAL_FILES, Bm25Index>;
 export interface LoadedStore extends LexicalFields {
   tables: IndexTables;
   vectors?: VectorIndex;
+  /** Fields the first build left out for size (see Manifest.omittedForSize). */
+  omittedForSize: string[];
 }
 
 const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
@@ -93,7 +101,8 @@ export class IndexStore {
       return { error: `manifest.json is unreadable (${(e as Error).message})` };
     }
     if (manifest.format !== STORE_FORMAT_VERSION) return { error: `index format ${manifest.format}, this version uses ${STORE_FORMAT_VERSION}` };
-    const missingFields = expect.fields.filter((f) => !(manifest.fields ?? []).includes(f));
+    const omittedForSize = manifest.omittedForSize ?? [];
+    const missingFields = expect.fields.filter((f) => !(manifest.fields ?? []).includes(f) && !omittedForSize.includes(f));
     if (missingFields.length) return { error: `index was built without the ${missingFields.join(', ')} field(s) the settings now use` };
     if (manifest.modelId !== expect.modelId) return { error: `index was built with model ${manifest.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}` };
     // Every file is read into one scratch buffer, sized for the largest: the decoders copy what
@@ -134,10 +143,13 @@ export class IndexStore {
       vectors = v;
       if (vectors.size !== tables.chunks.size) return { error: `vector index holds ${vectors.size} vectors for ${tables.chunks.size} chunks` };
     }
-    return { tables, ...(fields as LexicalFields), vectors };
+    return { tables, ...(fields as LexicalFields), vectors, omittedForSize };
   }
 
-  save(tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number, fields: string[]): void {
+  save(
+    tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
+    fields: string[], omittedForSize: string[] = [],
+  ): void {
     fs.mkdirSync(this.dir, { recursive: true });
     // Invalidate first: a crash between the writes below leaves a manifest that no longer matches.
     const manifestPath = path.join(this.dir, 'manifest.json');
@@ -159,6 +171,7 @@ export class IndexStore {
       savedAt: new Date().toISOString(),
       digests,
       fields,
+      ...(omittedForSize.length ? { omittedForSize } : {}),
     };
     writeFileAtomic(manifestPath, JSON.stringify(manifest, null, 1));
   }

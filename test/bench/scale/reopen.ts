@@ -1,12 +1,20 @@
-// `node --expose-gc out/test/bench/scale/reopen.js --root DIR --index DIR --files-list F [--queries 500] [--seed 1] [--no-dense]`
+// `node --expose-gc out/test/bench/scale/reopen.js --root DIR --index DIR --files-list F [--queries 500] [--seed 1] [--no-dense]
+//   [--in-process] [--young-mb N]`
 // The second half of the scale bench, in a fresh process: what an editor session costs after the
 // first index exists (the usual case: every launch after the first). Opens the saved index without
 // re-indexing, answers the same kind of editor states as run.ts, and prints JSON with the open
 // time, query latency and the process's RSS (peak sampled every 50 ms, and after a full GC).
 // Separate from run.ts because RSS in the indexing process also holds whatever V8 kept from the
 // build; this one holds only what querying needs.
+// By default the engine runs as in the extension: in the engine worker thread, through
+// EngineClient, with its resource limits; RSS is then the whole process (an idle main thread
+// plus the worker). `--in-process` opens the Engine on the main thread instead.
 import * as fs from 'fs';
-import { Engine } from '../../../engine/src/engine';
+import * as path from 'path';
+import type { Engine } from '../../../engine/src/engine';
+import { EngineClient, ENGINE_YOUNG_GENERATION_MB } from '../../../engine/src/rpc/client';
+import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
+import type { IndexStats, RetrieveOptions } from '../../../engine/src/api';
 import { prng } from './generate';
 import { CODE_FILE, editorStateAt, percentile } from './editorStates';
 
@@ -22,7 +30,9 @@ async function main(): Promise<void> {
   const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
   const rssBefore = process.memoryUsage().rss;
   let t = performance.now();
-  const engine = await Engine.open({ root, indexDir, dense: !argv.includes('--no-dense'), log: (s) => console.error(`[reopen] ${s}`) });
+  const inProcess = argv.includes('--in-process');
+  const youngMb = Number(get('young-mb') ?? ENGINE_YOUNG_GENERATION_MB);
+  const engine = inProcess ? await openInProcess(root, indexDir, !argv.includes('--no-dense')) : await openWorker(root, indexDir, !argv.includes('--no-dense'), youngMb);
   const openSeconds = (performance.now() - t) / 1000;
   global.gc?.();
   const afterOpen = process.memoryUsage();
@@ -35,6 +45,7 @@ async function main(): Promise<void> {
     latencies.push(performance.now() - t);
   }
   const whileQuerying = process.memoryUsage();
+  const kinds = rssKinds();
   // The sampling timer cannot fire during the synchronous load; the kernel's high-water mark can.
   peak = Math.max(peak, whileQuerying.rss, process.resourceUsage().maxRSS * 1024);
   global.gc?.();
@@ -44,13 +55,50 @@ async function main(): Promise<void> {
   await engine.close();
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
+    host: inProcess ? 'in-process' : `worker (young generation ${youngMb || 'V8 default'} MB)`,
     openSeconds,
     chunks: stats.chunks,
     rssMB: { beforeOpen: mb(rssBefore), afterOpen: mb(afterOpen.rss), peak: mb(peak), whileQuerying: mb(whileQuerying.rss), liveAfterGc: mb(live.rss) },
+    // Anonymous memory is the process's own; file-backed pages are code (node, onnxruntime) mapped from disk.
+    rssKindsWhileQueryingMB: kinds,
     heapUsedMB: { afterOpen: mb(afterOpen.heapUsed), afterGc: mb(live.heapUsed) },
     externalMB: { afterOpen: mb(afterOpen.external), afterGc: mb(live.external) },
     queryMs: { n: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] },
   }));
+}
+
+/** RSS split into anonymous and file-backed pages (Linux; empty elsewhere). */
+function rssKinds(): Record<string, number> {
+  try {
+    const status = fs.readFileSync('/proc/self/status', 'utf8');
+    const kb = (k: string) => Number(/\d+/.exec(status.split('\n').find((l) => l.startsWith(`${k}:`)) ?? '')?.[0] ?? NaN);
+    return { anon: mb(kb('RssAnon') * 1024), file: mb(kb('RssFile') * 1024) };
+  } catch {
+    return {};
+  }
+}
+
+interface Queryable {
+  retrieve(state: EditorState, opts: RetrieveOptions): Promise<RetrievedChunk[]>;
+  stats(): Promise<IndexStats> | IndexStats;
+  close(): Promise<void>;
+}
+
+async function openInProcess(root: string, indexDir: string, dense: boolean): Promise<Queryable> {
+  // Loaded here only: in worker mode the main thread stays as light as the extension host's side.
+  const { Engine: EngineClass } = await import('../../../engine/src/engine');
+  return EngineClass.open({ root, indexDir, dense, log: (s) => console.error(`[reopen] ${s}`) });
+}
+
+async function openWorker(root: string, indexDir: string, dense: boolean, youngGenerationMb: number): Promise<Queryable> {
+  const client = new EngineClient({
+    workerPath: path.resolve(__dirname, '../../../engine/src/rpc/worker.js'),
+    init: { options: { root, indexDir, dense } },
+    youngGenerationMb,
+  });
+  client.onLog((s) => console.error(`[reopen] ${s}`));
+  await client.whenReady();
+  return client;
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

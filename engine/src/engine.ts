@@ -257,14 +257,14 @@ export class Engine {
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
     let lastCheckpoint = performance.now();
-    type Item = { chunk: DocInfo; hash: string; text: string; code: string; docText: string };
+    type Item = { chunk: DocInfo; text: string; code: string; docText: string };
     let items: Item[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
     const flush = async () => {
       if (!items.length) return;
       const vecs = this.embedder ? await this.embedder.embed(items.map((i) => i.text), signal) : undefined;
-      items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }, it.hash));
+      items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
       embedded += items.length;
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
@@ -301,7 +301,7 @@ export class Engine {
         const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.tables.defs, selfNames);
         const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
         const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
-        items.push({ chunk, hash: sha1(code), text: enrichedText(p.rel, code + doc, callees), code, docText });
+        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText });
         added.push(chunk);
         if (items.length >= EMBED_BATCH) await flush();
       }

@@ -1,5 +1,5 @@
 // The documents of a HybridIndex as typed-array columns, one row per document, rows in id order:
-// 38 bytes a chunk and 20 per defined name, strings once in pools, where DocInfo objects with their
+// 30 bytes a chunk and 20 per defined name, strings once in pools, where DocInfo objects with their
 // arrays and Map/Set entries cost over a kilobyte a chunk with the engine's other copies. Rows are
 // looked up by binary search over the id column; removed rows are tombstones until a compaction.
 // Also answers what the index asks of its documents: who defines a name, what follows a document
@@ -35,8 +35,6 @@ export class ChunkTable {
   private flags = new Uint8Array(0);
   /** The row's first define entry, or -1. */
   private firstDefine = new Int32Array(0);
-  /** First 8 bytes of the sha1 of the chunk's lines (0 when not given). */
-  private hash = new Uint8Array(0);
   /** By path index: id of the file's first document in line order, or -1. */
   private fileHead = new Int32Array(0);
   /**
@@ -78,7 +76,6 @@ export class ChunkTable {
     this.kind = grow(this.kind, cap, used);
     this.flags = grow(this.flags, cap, used);
     this.firstDefine = grow(this.firstDefine, cap, used);
-    this.hash = grow(this.hash, cap * 8, used * 8);
   }
 
   private fileSlot(p: number): void {
@@ -134,7 +131,7 @@ export class ChunkTable {
   }
 
   /** Adds a document (its id must not be present). */
-  add(info: DocInfo, contentHashHex?: string): void {
+  add(info: DocInfo): void {
     // Out of order: the row lookup in linkInFile below sorts the rows first.
     if (this.rows > 0 && info.id <= this.ids[this.rows - 1]) this.unsorted = true;
     this.ensureRows(this.rows + 1);
@@ -149,8 +146,6 @@ export class ChunkTable {
     this.kind[r] = KIND_CODE.get(info.kind) ?? KINDS.indexOf('window');
     this.name[r] = info.name !== undefined ? this.names.intern(info.name) : -1;
     this.flags[r] = 0;
-    this.hash.fill(0, r * 8, r * 8 + 8);
-    if (contentHashHex) this.hash.set(Buffer.from(contentHashHex.slice(0, 16), 'hex'), r * 8);
     // Entries are linked to the document in reverse; walking them reverses again.
     let first = -1;
     for (const d of [...new Set(info.defines)].reverse()) {
@@ -259,8 +254,6 @@ export class ChunkTable {
       order.forEach((r, i) => (out[i] = col[r]));
       return out;
     };
-    const hash = new Uint8Array(Math.max(order.length, 16) * 8);
-    order.forEach((r, i) => hash.set(this.hash.subarray(r * 8, r * 8 + 8), i * 8));
     this.ids = pick(this.ids);
     this.file = pick(this.file);
     this.start = pick(this.start);
@@ -270,7 +263,6 @@ export class ChunkTable {
     this.kind = pick(this.kind);
     this.flags = pick(this.flags);
     this.firstDefine = pick(this.firstDefine);
-    this.hash = hash;
     this.rows = this.live = order.length;
   }
 
@@ -301,14 +293,6 @@ export class ChunkTable {
   existsOutside(id: number, pathIndex: number, from: number, to: number): boolean {
     const r = this.rowOf(id);
     return r >= 0 && !(this.file[r] === pathIndex && this.end[r] >= from && this.start[r] <= to);
-  }
-
-  /** The 16 hex digits of the chunk's content hash ('' when none was given). */
-  contentHashOf(id: number): string | undefined {
-    const r = this.rowOf(id);
-    if (r < 0) return undefined;
-    const hex = Buffer.from(this.hash.subarray(r * 8, r * 8 + 8)).toString('hex');
-    return hex === '0000000000000000' ? '' : hex;
   }
 
   /** The document after `id` in its file (by start line), if any. */
@@ -349,7 +333,6 @@ export class ChunkTable {
     w.bytes(this.end.subarray(0, n));
     w.bytes(this.name.subarray(0, n));
     w.bytes(this.kind.subarray(0, n));
-    w.bytes(this.hash.subarray(0, n * 8));
     // Defines: per row a count, then all rows' name indexes.
     const counts = new Int32Array(n);
     const defined: number[] = [];
@@ -367,7 +350,7 @@ export class ChunkTable {
     const t = new ChunkTable(paths, names);
     const n = r.u32();
     const ids = r.int32s(n), file = r.int32s(n), start = r.int32s(n), end = r.int32s(n), name = r.int32s(n);
-    const kind = r.uint8s(n), hash = r.uint8s(n * 8);
+    const kind = r.uint8s(n);
     const counts = r.int32s(n), defined = r.int32s();
     // Sized exactly: a loaded table does not carry growth slack.
     t.ensureRows(n);
@@ -385,7 +368,7 @@ export class ChunkTable {
       k += counts[i];
       const info: DocInfo = { id: ids[i], file: paths.get(file[i]), startLine: start[i], endLine: end[i], kind: KINDS[kind[i]], defines };
       if (name[i] >= 0) info.name = names.get(name[i]);
-      t.add(info, Buffer.from(hash.subarray(i * 8, i * 8 + 8)).toString('hex'));
+      t.add(info);
     }
     return t;
   }

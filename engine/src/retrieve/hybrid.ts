@@ -157,6 +157,8 @@ export class HybridIndex {
     this.normalized = parts?.normalized ?? new Bm25Index();
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
     this.docs = parts?.docs ?? new ChunkTable();
+    // An unfilled field holds no documents at all (older indexes kept every document, termless).
+    for (const f of OPTIONAL_FIELDS) if (!this.filled.has(f) && this[f].size > 0) this[f] = new Bm25Index();
   }
 
   private readonly filled: Set<OptionalField>;
@@ -166,15 +168,10 @@ export class HybridIndex {
     return this.filled;
   }
 
-  /**
-   * Stops filling an optional field and frees what it holds; its stage then finds nothing. The
-   * field keeps every document (with no terms), so all fields still count the same documents.
-   */
+  /** Stops filling an optional field and frees what it holds; its stage then finds nothing. */
   emptyField(field: OptionalField): void {
     if (!this.filled.delete(field)) return;
-    const empty = new Bm25Index();
-    for (const doc of this.docs.all()) empty.add(doc.id, []);
-    this[field] = empty;
+    this[field] = new Bm25Index();
   }
 
   get size(): number {
@@ -185,15 +182,15 @@ export class HybridIndex {
     return this.docs.get(id);
   }
 
-  /** `contentHash`: the hex sha1 of the document's lines (its first 8 bytes are kept). */
-  add(doc: DocInput, contentHash?: string): void {
+  add(doc: DocInput): void {
     if (this.docs.has(doc.id)) this.remove(doc.id);
     const { indexText, vector, code, docText, ...info } = doc;
-    this.docs.add(info, contentHash);
+    this.docs.add(info);
     this.lexical.add(doc.id, lexicalTerms(indexText));
-    // An unfilled field still gets the document with no terms, so every field counts the same documents.
-    this.docField.add(doc.id, this.fields.has('docField') ? lexicalTerms(docText ?? doc.defines.join(' ')) : []);
-    this.normalized.add(doc.id, this.fields.has('normalized') ? normalizedTerms(code ?? indexText) : []);
+    // A filled field gets every document, termless ones too, so its BM25 statistics count them;
+    // an unfilled one gets none and costs nothing.
+    if (this.filled.has('docField')) this.docField.add(doc.id, lexicalTerms(docText ?? doc.defines.join(' ')));
+    if (this.filled.has('normalized')) this.normalized.add(doc.id, normalizedTerms(code ?? indexText));
     if (vector && this.vectors) this.vectors.add(doc.id, vector);
   }
 

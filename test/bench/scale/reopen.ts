@@ -1,5 +1,5 @@
 // `node --expose-gc out/test/bench/scale/reopen.js --root DIR --index DIR --files-list F [--queries 500] [--seed 1] [--no-dense]
-//   [--in-process] [--young-mb N]`
+//   [--in-process] [--young-mb N] [--edit-every N]`
 // The second half of the scale bench, in a fresh process: what an editor session costs after the
 // first index exists (the usual case: every launch after the first). Opens the saved index without
 // re-indexing, answers the same kind of editor states as run.ts, and prints JSON with the open
@@ -9,6 +9,10 @@
 // By default the engine runs as in the extension: in the engine worker thread, through
 // EngineClient, with its resource limits; RSS is then the whole process (an idle main thread
 // plus the worker). `--in-process` opens the Engine on the main thread instead.
+// Every `--edit-every` queries (default 20; 0 = never) the user types into the queried file: the
+// unsaved buffer (a line inserted at the cursor) is re-indexed as the extension does on a pause
+// in typing, so parsing (tree-sitter grammars), embedding and the index saves that follow are in
+// the figures too.
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Engine } from '../../../engine/src/engine';
@@ -38,8 +42,16 @@ async function main(): Promise<void> {
   const afterOpen = process.memoryUsage();
   const r = prng(seed * 13 + 5);
   const latencies: number[] = [];
+  const editEvery = Number(get('edit-every') ?? 20);
+  const updates: number[] = [];
   for (let q = 0; q < queries; q++) {
     const state = editorStateAt(root, files[Math.floor(r() * files.length)], r);
+    if (editEvery > 0 && q % editEvery === editEvery - 1) {
+      const typed = `${state.prefix}const edited${q} = 1;\n${state.suffix ?? ''}`;
+      t = performance.now();
+      await engine.updateFile(state.file, typed);
+      updates.push(performance.now() - t);
+    }
     t = performance.now();
     await engine.retrieve(state, { k: 10 });
     latencies.push(performance.now() - t);
@@ -54,6 +66,7 @@ async function main(): Promise<void> {
   const stats = await engine.stats();
   await engine.close();
   latencies.sort((a, b) => a - b);
+  updates.sort((a, b) => a - b);
   console.log(JSON.stringify({
     host: inProcess ? 'in-process' : `worker (young generation ${youngMb || 'V8 default'} MB)`,
     openSeconds,
@@ -64,6 +77,7 @@ async function main(): Promise<void> {
     heapUsedMB: { afterOpen: mb(afterOpen.heapUsed), afterGc: mb(live.heapUsed) },
     externalMB: { afterOpen: mb(afterOpen.external), afterGc: mb(live.external) },
     queryMs: { n: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] },
+    updateFileMs: { n: updates.length, p50: percentile(updates, 50), p95: percentile(updates, 95), max: updates[updates.length - 1] },
   }));
 }
 
@@ -80,6 +94,7 @@ function rssKinds(): Record<string, number> {
 
 interface Queryable {
   retrieve(state: EditorState, opts: RetrieveOptions): Promise<RetrievedChunk[]>;
+  updateFile(relPath: string, content?: string): Promise<void>;
   stats(): Promise<IndexStats> | IndexStats;
   close(): Promise<void>;
 }

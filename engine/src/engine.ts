@@ -78,6 +78,14 @@ const CHECKPOINT_MS = 30_000;
 const LINE_CACHE_FILES = 256;
 /** Quiet period after single-file updates before the index is written. */
 const SAVE_DELAY_MS = 2000;
+/**
+ * A save rewrites the whole index (at 100k files ~200 MB and seconds of the worker's time, during
+ * which queries wait), so large indexes wait longer: this many ms per 1,000 chunks, up to
+ * MAX_SAVE_DELAY_MS. Nothing is lost by waiting: files changed on disk since the last save are
+ * found again by the next scan (size/mtime, then content hash).
+ */
+const SAVE_DELAY_MS_PER_1K_CHUNKS = 100;
+const MAX_SAVE_DELAY_MS = 120_000;
 
 export class Engine {
   /** Files, chunks (shared with the index) and definitions as compact tables; see store/tables.ts. */
@@ -329,10 +337,11 @@ export class Engine {
   /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
   private scheduleSave(): void {
     if (this.saveTimer) return;
+    const delay = Math.min(MAX_SAVE_DELAY_MS, Math.max(SAVE_DELAY_MS, (this.tables.chunks.size / 1000) * SAVE_DELAY_MS_PER_1K_CHUNKS));
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       if (this.dirty) this.save();
-    }, SAVE_DELAY_MS);
+    }, delay);
     this.saveTimer.unref();
   }
 
@@ -389,7 +398,9 @@ export class Engine {
     const chunked = await this.chunker.chunk(relPath, text);
     this.setDefinitions(relPath, chunked);
     await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked }]);
-    this.scheduleSave();
+    // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
+    // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
+    if (content === undefined) this.scheduleSave();
   }
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */

@@ -115,3 +115,70 @@ describe('EngineClient', () => {
     await assert.rejects(c.stats(), /gave up/);
   });
 });
+
+describe('EngineClient with the real engine worker', function () {
+  this.timeout(60_000);
+  const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
+  const realWorker = path.resolve(__dirname, '../../engine/src/rpc/worker.js');
+
+  it('after a large index, replaces the worker by a fresh one on the saved index without failing requests', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-'));
+    fs.cpSync(FIXTURE, root, { recursive: true });
+    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-index-'));
+    const logs: string[] = [];
+    const states: EngineClientState[] = [];
+    const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } }, recycleAfterFiles: 3 });
+    c.onLog((l) => logs.push(l));
+    c.onState((s) => states.push(s));
+    try {
+      await c.whenReady();
+      const indexing = c.indexAll();
+      const stats = await indexing;
+      assert.strictEqual(stats.changedFiles, 4);
+      assert.ok(logs.some((l) => /replacing the engine worker by a fresh one \(4 files were indexed\)/.test(l)), logs.join('\n'));
+      // The fresh worker loaded the saved index (it did not rebuild) and serves from it.
+      assert.ok(logs.some((l) => /index loaded: 4 files/.test(l)), logs.join('\n'));
+      assert.deepStrictEqual(states.slice(-2), ['starting', 'ready']);
+      const hits = await c.retrieve({ file: 'src/new.ts', prefix: 'const shown = applyDiscount(', line: 0 }, { k: 3 });
+      assert.ok(hits.some((h) => h.name === 'applyDiscount'), JSON.stringify(hits.map((h) => h.name)));
+      // A small incremental run does not recycle.
+      logs.length = 0;
+      fs.writeFileSync(path.join(root, 'src', 'extra.ts'), 'export function extra(): number { return 1; }\n');
+      assert.strictEqual((await c.indexAll()).changedFiles, 1);
+      assert.ok(!logs.some((l) => /replacing the engine worker/.test(l)), logs.join('\n'));
+    } finally {
+      await c.close();
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(indexDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a request sent while the worker is being replaced waits for the fresh one', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-'));
+    fs.cpSync(FIXTURE, root, { recursive: true });
+    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-index-'));
+    const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } }, recycleAfterFiles: 1 });
+    try {
+      await c.whenReady();
+      let replacing = false;
+      c.onState((s) => { if (s === 'restarting') replacing = true; });
+      const indexing = c.indexAll();
+      // Sent as soon as the replacement starts: it must be served by the new worker, not fail.
+      const during = new Promise<unknown>((resolve, reject) => {
+        const sub = c.onState((s) => {
+          if (s !== 'restarting') return;
+          sub.dispose();
+          c.retrieve('applyDiscount price', { k: 3 }).then(resolve, reject);
+        });
+      });
+      await indexing;
+      const hits = (await during) as { name?: string }[];
+      assert.ok(replacing);
+      assert.ok(hits.length > 0);
+    } finally {
+      await c.close();
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(indexDir, { recursive: true, force: true });
+    }
+  });
+});

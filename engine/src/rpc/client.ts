@@ -35,6 +35,13 @@ export interface EngineClientOptions {
    * the same query latency (test/bench/scale/reopen.ts). 0 leaves V8's default.
    */
   youngGenerationMb?: number;
+  /**
+   * After an indexAll that (re)indexed at least this many files, the worker is replaced by a fresh
+   * one on the saved index: a cold build's high-water mark (V8 heap, allocator arenas: ~1.2 GB at
+   * 100k files) would otherwise stay with the editor for the session, while a fresh worker holds
+   * what querying needs (~300 MB). Default 20,000; 0 never recycles.
+   */
+  recycleAfterFiles?: number;
 }
 
 /** Default EngineClientOptions.youngGenerationMb. */
@@ -90,6 +97,7 @@ export class EngineClient {
       maxBackoffMs: 30_000,
       maxRestarts: 5,
       youngGenerationMb: ENGINE_YOUNG_GENERATION_MB,
+      recycleAfterFiles: 20_000,
       ...options,
     };
     this.resetReady();
@@ -121,8 +129,11 @@ export class EngineClient {
     return this.ready;
   }
 
-  indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
-    return this.call('indexAll', [], { onProgress, signal, timeoutMs: 0 });
+  async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
+    const stats = await this.call('indexAll', [], { onProgress, signal, timeoutMs: 0 });
+    const limit = this.opts.recycleAfterFiles;
+    if (limit > 0 && stats.changedFiles >= limit) await this.recycle(`${stats.changedFiles} files were indexed`);
+    return stats;
   }
   updateFile(relPath: string, content?: string, signal?: AbortSignal): Promise<void> {
     // Queued behind a possibly long indexAll in the worker, so no short timeout.
@@ -152,8 +163,13 @@ export class EngineClient {
     await this.waitReadyOrAbort(opts.signal, timeoutMs);
     // The signal may have fired while waiting; an abort listener added now would never run.
     if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
+    return this.dispatch(method, args, opts, timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0);
+  }
+
+  /** Posts a request to the current worker, whatever the state; `timeoutMs` 0 = none. */
+  private dispatch<M extends EngineMethod>(method: M, args: EngineMethods[M]['args'], opts: CallOptions, timeoutMs: number): Promise<EngineMethods[M]['result']> {
     const worker = this.worker;
-    if (!worker) throw makeError('EngineCrashedError', 'engine worker is not running');
+    if (!worker) return Promise.reject(makeError('EngineCrashedError', 'engine worker is not running'));
     const id = this.nextId++;
     return new Promise<EngineMethods[M]['result']>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
@@ -167,7 +183,7 @@ export class EngineClient {
         opts.signal?.removeEventListener('abort', onAbort);
         this.pending.delete(id);
       };
-      const remaining = timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0;
+      const remaining = timeoutMs;
       if (remaining > 0) {
         timer = setTimeout(() => {
           this.post({ type: 'cancel', id });
@@ -184,6 +200,28 @@ export class EngineClient {
       });
       this.post({ type: 'call', id, method, args: args as unknown[] });
     });
+  }
+
+  /**
+   * Replaces a ready worker by a fresh one on the same (saved) index, without failing requests:
+   * new ones wait for the replacement, those in flight finish first (up to 10 s), and the old
+   * engine is closed, which flushes the index. Unsaved buffers are sent again on their next change.
+   */
+  private async recycle(reason: string): Promise<void> {
+    if (this.currentState !== 'ready') return;
+    this.emitLog(`replacing the engine worker by a fresh one (${reason}) to return the build's memory`);
+    this.resetReady();
+    this.setState('restarting');
+    for (const deadline = Date.now() + 10_000; this.pending.size > 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+    try {
+      await this.dispatch('close', [], {}, 30_000);
+    } catch (err) {
+      this.emitLog(`closing the engine before replacing its worker: ${(err as Error).message}`);
+    }
+    await this.stopWorker('engine worker replaced');
+    if ((this.currentState as EngineClientState) === 'closed') return;
+    this.spawn();
+    await this.ready.catch(() => undefined);
   }
 
   /** Replaces the worker now (e.g. after the index directory was deleted for a rebuild). */

@@ -469,5 +469,7 @@ if (require.main === module) {
   }
   const t0 = Date.now();
   const repo = generateRepo(path.resolve(dir), { files: Number(get('files') ?? 100_000), seed: Number(get('seed') ?? 1) });
-  console.log(`${repo.indexable.length} indexable files (${(repo.sourceBytes / 1e6).toFixed(1)} MB), ${repo.ignored.length} to be skipped, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.error(`${repo.indexable.length} indexable files (${(repo.sourceBytes / 1e6).toFixed(1)} MB), ${repo.ignored.length} to be skipped, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // The repository's description for the scale bench, which generates in a child process.
+  if (argv.includes('--json')) console.log(JSON.stringify(repo));
 }

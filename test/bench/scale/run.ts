@@ -9,7 +9,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as v8 from 'v8';
-import { Engine } from '../../../engine/src/engine';
 import { EngineClient } from '../../../engine/src/rpc/client';
 import type { IndexProgress, IndexStats, RetrieveOptions } from '../../../engine/src/api';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
@@ -135,7 +134,7 @@ async function main(): Promise<void> {
   t = performance.now();
   let workerReplacedSeconds: number | undefined;
   const engine: EngineHost = args.inProcess
-    ? await Engine.open({ root, indexDir, dense: args.dense, log })
+    ? await (await import('../../../engine/src/engine')).Engine.open({ root, indexDir, dense: args.dense, log })
     : await openWorker(root, indexDir, args.dense, log, (s) => (workerReplacedSeconds = s));
   const openSeconds = (performance.now() - t) / 1000;
 

@@ -1,6 +1,6 @@
 // Bundles the extension host entry and the engine worker into dist/.
 //   dist/extension.js  <- extension/src/extension.ts   (runs on the extension host)
-//   dist/worker.js     <- engine/src/rpc/worker.ts      (the engine, in a worker thread)
+//   dist/worker.js     <- engine/src/rpc/worker.ts      (the engine, in a child process or worker thread)
 // Kept external (resolved from node_modules at runtime, packed into the VSIX by vsce):
 //   vscode (provided by the host); onnxruntime-node (native .node binaries);
 //   web-tree-sitter (loads its runtime wasm relative to itself unless told otherwise).

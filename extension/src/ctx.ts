@@ -14,6 +14,8 @@ export interface FolderReport {
   state: string;
   stats?: IndexStats;
   error?: string;
+  /** The folder's engine process (it runs outside the extension host). */
+  enginePid?: number;
 }
 
 export class Ctx implements vscode.Disposable {
@@ -111,7 +113,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   report(): FolderReport[] {
-    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error }));
+    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error, enginePid: fi.client.enginePid }));
   }
 
   async dispose(): Promise<void> {

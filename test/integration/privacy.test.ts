@@ -1,5 +1,6 @@
 // With no model backend configured, RepoRecall makes no network connection at all: every way
-// out of the extension host process (sockets, http/https, fetch) is watched while the features run.
+// out of the extension host process (sockets, http/https, fetch) is watched while the features run,
+// and the engine's own process is watched from /proc (its TCP/UDP sockets).
 import * as assert from 'node:assert';
 // `import x = require()` gives the modules themselves (not read-only namespace copies), so the
 // watchers below replace the functions every caller in this process uses.
@@ -9,6 +10,7 @@ import net = require('node:net');
 import * as vscode from 'vscode';
 import type { RepoRecallApi } from '../../extension/src/extension';
 import { activatedApi, cancellationToken, fileUri, positionOf } from './helpers';
+import { networkSocketsOf } from '../netSockets';
 
 describe('privacy: no backend, no network', () => {
   let api: RepoRecallApi;
@@ -38,6 +40,10 @@ describe('privacy: no backend, no network', () => {
   });
 
   it('completion, hover and Find Related Code open no connection', async () => {
+    const enginePids = api.report().map((r) => r.enginePid).filter((p): p is number => p !== undefined);
+    assert.ok(enginePids.length > 0, 'the engine runs in its own process');
+    const engineSockets = new Set<string>();
+    const sampler = setInterval(() => enginePids.forEach((pid) => networkSocketsOf(pid).forEach((x) => engineSockets.add(`${pid} ${x}`))), 5);
     const uri = fileUri('src/geometry/privacyProbe.ts');
     const text = "import { Point } from './point';\n\nexport function probe(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
     await vscode.workspace.fs.writeFile(uri, Buffer.from(`${text}\n  }\n  return lower;\n}\n`));
@@ -54,6 +60,8 @@ describe('privacy: no backend, no network', () => {
     assert.ok(related.length > 0, 'Find Related Code answered');
     await vscode.workspace.fs.delete(uri);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    clearInterval(sampler);
     assert.deepStrictEqual(attempts, [], `network attempts: ${attempts.join('; ')}`);
+    assert.deepStrictEqual([...engineSockets], [], 'network sockets of the engine process');
   });
 });

@@ -6,15 +6,20 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { EngineClient, type EngineClientState } from '../../engine/src/rpc/client';
 
 const SCRIPTED_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const post = (m) => parentPort.postMessage(m);
+const { parentPort, workerData: threadData } = require('node:worker_threads');
+// As the real worker: a thread (parentPort) or a child process (IPC, init in the environment).
+const workerData = parentPort ? threadData : JSON.parse(process.env.REPORECALL_ENGINE_INIT);
+const post = (m) => (parentPort ? parentPort.postMessage(m) : process.send(m));
+const onMessage = (l) => (parentPort ? parentPort.on('message', l) : process.on('message', l));
+if (!parentPort) process.on('disconnect', () => process.exit(0));
 if (workerData.options.root === 'fail-open') post({ type: 'open-failed', error: { name: 'Error', message: 'no index here' } });
 else post({ type: 'ready' });
 const waiting = new Map();
-parentPort.on('message', (msg) => {
+onMessage((msg) => {
   if (msg.type === 'ping') return post({ type: 'pong', id: msg.id });
   if (msg.type === 'cancel') {
     const id = msg.id; if (waiting.has(id)) { waiting.delete(id); post({ type: 'result', id, ok: false, error: { name: 'AbortError', message: 'cancelled' } }); }
@@ -22,6 +27,9 @@ parentPort.on('message', (msg) => {
   }
   const [arg] = msg.args;
   if (msg.method === 'retrieve' && arg === 'crash') process.exit(3);
+  // What a native crash does (onnxruntime, the allocator): only meaningful in a child process.
+  if (msg.method === 'retrieve' && arg === 'segfault') process.kill(process.pid, 'SIGSEGV');
+  if (msg.method === 'retrieve' && arg === 'pid') return post({ type: 'result', id: msg.id, ok: true, value: { pid: process.pid } });
   if (msg.method === 'retrieve' && arg === 'hang') { for (;;) {} }
   if (msg.method === 'retrieve' && arg === 'wait') { waiting.set(msg.id, true); return; }
   if (msg.method === 'indexAll') {
@@ -32,11 +40,13 @@ parentPort.on('message', (msg) => {
 });
 `;
 
-describe('EngineClient', () => {
+for (const host of ['process', 'thread'] as const)
+describe(`EngineClient (engine in a ${host === 'process' ? 'child process' : 'worker thread'})`, function () {
+  this.timeout(10_000);
   let workerPath: string;
   const clients: EngineClient[] = [];
   const client = (root = 'ok', extra: Partial<ConstructorParameters<typeof EngineClient>[0]> = {}): EngineClient => {
-    const c = new EngineClient({ workerPath, init: { options: { root, indexDir: 'idx' } }, backoffMs: 20, heartbeatMs: 50, ...extra });
+    const c = new EngineClient({ workerPath, host, init: { options: { root, indexDir: 'idx' } }, backoffMs: 20, heartbeatMs: 50, ...extra });
     clients.push(c);
     return c;
   };
@@ -113,6 +123,59 @@ describe('EngineClient', () => {
     await assert.rejects(c.retrieve('crash'));
     assert.strictEqual(c.state, 'failed');
     await assert.rejects(c.stats(), /gave up/);
+  });
+});
+
+describe('EngineClient: the engine child process', function () {
+  this.timeout(20_000);
+  let workerPath: string;
+  before(() => {
+    workerPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-client-')), 'worker.js');
+    fs.writeFileSync(workerPath, SCRIPTED_WORKER);
+  });
+
+  it('survives a native crash (SIGSEGV) of the engine: this process lives on, a new engine serves', async () => {
+    const c = new EngineClient({ workerPath, init: { options: { root: 'ok', indexDir: 'idx' } }, backoffMs: 20, heartbeatMs: 50 });
+    try {
+      await c.whenReady();
+      const first = ((await c.retrieve('pid')) as unknown as { pid: number }).pid;
+      assert.notStrictEqual(first, process.pid);
+      await assert.rejects(c.retrieve('segfault'), (e: Error) => e.name === 'EngineCrashedError' && /SIGSEGV/.test(e.message));
+      const second = ((await c.retrieve('pid')) as unknown as { pid: number }).pid;
+      assert.notStrictEqual(second, first);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('exits when the process that started it dies (no orphaned engine)', async () => {
+    const clientModule = path.resolve(__dirname, '../../engine/src/rpc/client.js');
+    const parentScript = `
+      const { EngineClient } = require(${JSON.stringify(clientModule)});
+      const c = new EngineClient({ workerPath: ${JSON.stringify(workerPath)}, init: { options: { root: 'ok', indexDir: 'idx' } } });
+      c.retrieve('pid').then((r) => console.log('engine-pid ' + r.pid));
+      setInterval(() => undefined, 1000);`;
+    const parent = spawn(process.execPath, ['-e', parentScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const enginePid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.on('data', (d: Buffer) => {
+        const m = /engine-pid (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+      parent.on('exit', () => reject(new Error('parent exited early')));
+    });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    assert.ok(alive(enginePid));
+    parent.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (alive(enginePid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!alive(enginePid), `engine process ${enginePid} outlived its parent`);
   });
 });
 

@@ -4,9 +4,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
+import * as net from 'net';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { decodeTables, TABLES_FILE } from '../../engine/src/store/tables';
+import { EngineClient } from '../../engine/src/rpc/client';
+import { networkSocketsOf, socketCountOf } from '../netSockets';
 
 /** Distinctive strings that appear only in the secret files. */
 const SECRETS = {
@@ -136,5 +139,43 @@ describe('privacy: secrets never reach the index', function () {
     }
     await engine.close(); // flushes pending writes
     assertNoSecretBytes(indexDir);
+  });
+
+  it('the network-socket check sees a TCP socket when a process has one', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const server = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const portHex = port.toString(16).toUpperCase().padStart(4, '0');
+      assert.ok(networkSocketsOf(process.pid).some((x) => x.startsWith('tcp ') && x.includes(`:${portHex} `)), networkSocketsOf(process.pid).join('; '));
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the engine process opens no network socket while indexing, retrieving and completing (with the shipped model)', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const workerPath = path.resolve(__dirname, '../../engine/src/rpc/worker.js');
+    const client = new EngineClient({ workerPath, init: { options: { root, indexDir, secretPatterns: ['src/internal/**'] } } });
+    try {
+      await client.whenReady();
+      const pid = client.enginePid!;
+      assert.ok(pid && pid !== process.pid, 'the engine runs in its own process');
+      const seen = new Set<string>();
+      const sample = () => networkSocketsOf(pid).forEach((x) => seen.add(x));
+      const sampler = setInterval(sample, 5);
+      await client.indexAll();
+      await client.retrieve('connect to the database', { k: 5 });
+      await client.complete({ file: 'src/app.ts', prefix: 'export function main() {\n  const db = ', line: 1 });
+      await client.updateFile('src/app.ts', 'export const edited = 1;\n');
+      clearInterval(sampler);
+      sample();
+      // The check sees sockets: the IPC channel to this process is one (a Unix socket, not network).
+      assert.ok(socketCountOf(pid) >= 1);
+      assert.deepStrictEqual([...seen], []);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
-// Worker-thread host of the Engine. The extension host starts this file with
-// `new Worker(dist/worker.js, { workerData: WorkerInit })` so that scanning, parsing, embedding and
-// index writes never run on the extension host's event loop.
+// Host of the Engine outside the extension host's event loop, so that scanning, parsing, embedding
+// and index writes never run there: EngineClient starts this file as a child process (WorkerInit in
+// the REPORECALL_ENGINE_INIT environment variable, messages over the IPC channel) or as a worker
+// thread (`workerData`, messages over parentPort); see transport.ts.
 //
 // Requests are served by id; index mutations are serialised (one at a time, in order) while reads
 // (retrieve, complete, stats) run as soon as the engine is open. A `cancel` message aborts the
@@ -8,13 +9,30 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine';
 import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
+import { INIT_ENV } from './transport';
 
-if (!parentPort) throw new Error('engine/src/rpc/worker.ts must be started as a worker thread');
-const port = parentPort;
-const init = workerData as WorkerInit;
+interface Port {
+  post(msg: FromWorker): void;
+  onMessage(listener: (msg: ToWorker) => void): void;
+}
+
+function connect(): { port: Port; init: WorkerInit } {
+  if (parentPort) {
+    const thread = parentPort;
+    return { port: { post: (m) => thread.postMessage(m), onMessage: (l) => void thread.on('message', l) }, init: workerData as WorkerInit };
+  }
+  const send = process.send?.bind(process);
+  const initJson = process.env[INIT_ENV];
+  if (!send || !initJson) throw new Error('engine/src/rpc/worker.ts must be started by EngineClient (a worker thread, or a child process with an IPC channel)');
+  // Without the extension host there is nobody to serve: never linger as an orphan.
+  process.on('disconnect', () => process.exit(0));
+  return { port: { post: (m) => void send(m), onMessage: (l) => void process.on('message', (m) => l(m as ToWorker)) }, init: JSON.parse(initJson) as WorkerInit };
+}
+
+const { port, init } = connect();
 
 function post(msg: FromWorker): void {
-  port.postMessage(msg);
+  port.post(msg);
 }
 
 function abortError(): Error {
@@ -80,7 +98,7 @@ async function serve(id: number, method: EngineMethod, args: unknown[]): Promise
   }
 }
 
-port.on('message', (msg: ToWorker) => {
+port.onMessage((msg: ToWorker) => {
   switch (msg.type) {
     case 'ping':
       post({ type: 'pong', id: msg.id });

@@ -1,0 +1,83 @@
+// How EngineClient reaches the engine: a child process (default) or a worker thread, behind one
+// small interface so supervision, timeouts and cancellation are the same for both.
+//
+// The child process is the default because it is isolated for real: a native crash (onnxruntime,
+// the allocator) or an out-of-memory kill takes a worker thread's whole process with it, that is
+// the extension host; a child only loses itself. Its memory is also its own: replacing it after a
+// large build returns everything to the system, where a terminated thread leaves ~60 MB behind in
+// the shared allocator (2.5k files, test/bench/scale/run.ts).
+import { fork, type ChildProcess } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerInit } from './protocol';
+
+export type EngineHostKind = 'process' | 'thread';
+
+/** The environment variable that carries WorkerInit (JSON) to an engine child process. */
+export const INIT_ENV = 'REPORECALL_ENGINE_INIT';
+
+export interface EngineTransport {
+  /** The engine's process id when it runs in its own process. */
+  readonly pid: number | undefined;
+  post(msg: ToWorker): void;
+  /** Messages, errors (reported, not fatal by themselves) and the end of the engine host. */
+  onMessage(listener: (msg: FromWorker) => void): void;
+  onError(listener: (err: Error) => void): void;
+  onExit(listener: (description: string) => void): void;
+  /** Ends the host now (SIGKILL for a process) and resolves once it is gone. */
+  terminate(): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** Cap on V8's young generation (MB); 0 = V8's default. */
+  youngGenerationMb: number;
+}
+
+export function spawnEngineHost(kind: EngineHostKind, script: string, init: WorkerInit, opts: TransportOptions): EngineTransport {
+  return kind === 'thread' ? threadTransport(script, init, opts) : processTransport(script, init, opts);
+}
+
+function threadTransport(script: string, init: WorkerInit, opts: TransportOptions): EngineTransport {
+  const young = opts.youngGenerationMb;
+  const worker = new Worker(script, { workerData: init, ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}) });
+  return {
+    pid: undefined,
+    post: (msg) => worker.postMessage(msg),
+    onMessage: (l) => void worker.on('message', l),
+    onError: (l) => void worker.on('error', l),
+    onExit: (l) => void worker.on('exit', (code) => l(`exited with code ${code}`)),
+    terminate: async () => void (await worker.terminate()),
+  };
+}
+
+function processTransport(script: string, init: WorkerInit, opts: TransportOptions): EngineTransport {
+  // V8 sizes the young generation as three semi-spaces.
+  const semiSpaceMb = Math.max(1, Math.round(opts.youngGenerationMb / 3));
+  const child: ChildProcess = fork(script, [], {
+    // Inside VS Code, execPath is Electron's binary: this makes it a plain Node.js.
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', [INIT_ENV]: JSON.stringify(init) },
+    execArgv: opts.youngGenerationMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [],
+    // Structured clone, as between threads (typed arrays, undefined, nested objects).
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderrTail = '';
+  child.stderr?.on('data', (d: Buffer) => (stderrTail = (stderrTail + d.toString()).slice(-2000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    pid: child.pid,
+    post: (msg) => {
+      if (child.connected) child.send(msg);
+    },
+    onMessage: (l) => void child.on('message', (m) => l(m as FromWorker)),
+    onError: (l) => void child.on('error', l),
+    onExit: (l) =>
+      void child.on('exit', (code, signal) => {
+        const tail = stderrTail.trim().split('\n').slice(-3).join(' | ');
+        l(`exited with ${signal ? `signal ${signal}` : `code ${code}`}${tail ? ` (${tail})` : ''}`);
+      }),
+    terminate: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

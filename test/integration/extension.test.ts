@@ -1,5 +1,5 @@
 // Runs inside the real VS Code extension host (code-server) against a copy of
-// test/fixtures/workspace, with the real engine in its worker thread.
+// test/fixtures/workspace, with the real engine in its own process.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { RepoRecallApi } from '../../extension/src/extension';

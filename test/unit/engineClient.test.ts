@@ -1,4 +1,4 @@
-// EngineClient supervision with real worker threads. The worker here is a small scripted peer
+// EngineClient supervision with real child processes and worker threads. The engine here is a small scripted peer
 // speaking the engine protocol (engine/src/rpc/protocol.ts), so crashes, hangs and cancellation
 // can be produced on demand; the real engine behind the same protocol is exercised by the
 // extension-host suites (test/integration).

@@ -1,5 +1,6 @@
 // Messages between the extension host (EngineClient) and the engine worker (worker.ts).
-// Everything here crosses a worker_threads MessagePort, so it must be structured-clonable:
+// Everything here crosses a worker_threads MessagePort or a child process IPC channel (advanced
+// serialization), so it must be structured-clonable:
 // AbortSignals travel as `cancel` messages and errors as plain objects.
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';

@@ -174,7 +174,16 @@ export class HybridIndex {
     if (!this.filled.delete(field)) return;
     const empty = new Bm25Index();
     for (const doc of this.docs.all()) empty.add(doc.id, []);
+    this[field].close();
     this[field] = empty;
+  }
+
+  /** Releases the index files the lexical fields and the vector lists read from. */
+  close(): void {
+    this.lexical.close();
+    this.docField.close();
+    this.normalized.close();
+    this.vectors?.close();
   }
 
   get size(): number {

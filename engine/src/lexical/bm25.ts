@@ -795,11 +795,11 @@ export class Bm25Index {
    * Inverse of serialize(); throws a descriptive Error on a foreign, old, truncated or corrupt
    * buffer. With `file` (the open file `buf` is the whole content of), the index does not keep
    * the postings but reads them from `file.fd`, which it owns once this returns (the caller
-   * closes it if this throws).
+   * closes it if this throws). `opts`: knobs that are not saved with the index.
    */
-  static deserialize(buf: Buffer, file?: { fd: number; path: string }): Bm25Index {
+  static deserialize(buf: Buffer, file?: { fd: number; path: string }, opts: Pick<Bm25Options, 'maxQueryPostings' | 'mergeMinDocs'> = {}): Bm25Index {
     const { k1, b, dict, segment } = readBm25(buf, file);
-    const idx = new Bm25Index({ k1, b });
+    const idx = new Bm25Index({ ...opts, k1, b });
     idx.base = segment;
     idx.dict = dict;
     idx.resetMutable();

@@ -102,10 +102,11 @@ export class PackedSegment {
 
   /**
    * This segment with its most frequent terms decoded into tf-by-slot arrays. In memory their
-   * bytes are dropped; with `onDisk` (the file these postings were read from) the result reads
-   * every other term from there, the file's layout and block offsets unchanged.
+   * bytes are dropped; with `onDisk` (opens the file these postings were read from, called last
+   * so that nothing throws after it) the result reads every other term from there, the file's
+   * layout and block offsets unchanged.
    */
-  private densified(onDisk?: PostingBytes): PackedSegment {
+  private densified(onDisk?: () => PostingBytes): PackedSegment {
     const nDocs = this.nDocs;
     const dense = new Map<number, Uint8Array>();
     const large = new Map<number, Map<number, number>>();
@@ -129,7 +130,7 @@ export class PackedSegment {
     }
     const make = (blockByte: Uint32Array, source: PostingBytes) =>
       new PackedSegment(this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, source, dense, large);
-    if (onDisk) return make(this.blockByte, onDisk);
+    if (onDisk) return make(this.blockByte, onDisk());
     if (dense.size === 0) return this;
     // Sized exactly (the packed terms' bytes) rather than allocated at full size and sliced: at
     // 100k files that second copy was ~50 MB of load-time peak.
@@ -300,7 +301,8 @@ export class PackedSegment {
     blockStart[nTerms] = blk;
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
     const whole = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(bytes), new Map(), new Map());
-    if (opts.file) return whole.densified(new FileBytes(opts.file.fd, opts.file.path, opts.file.offset, bytes.length));
+    const file = opts.file;
+    if (file) return whole.densified(() => new FileBytes(file.fd, file.path, file.offset, bytes.length));
     const seg = whole.densified();
     if (!opts.borrowed || seg !== whole) return seg;
     // Borrowed bytes (a view on a whole file's buffer) are copied only if densified() kept them

@@ -161,6 +161,7 @@ export class Engine {
   }
 
   private loadOrReset(): void {
+    this.index?.close();
     const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.wantedFields] };
     const loaded = this.store.load(expect);
     if ('error' in loaded) {
@@ -499,6 +500,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.flush();
+    this.index.close();
     this.lock?.release();
     this.lock = undefined;
     await this.embedder?.dispose();

@@ -1,11 +1,16 @@
 // `node --expose-gc out/test/bench/lexicalScale.js [--docs 47000,470000] [--queries 200] [--out F.json]
-//    [--format1 lexical.bin]`
+//    [--format1 lexical.bin] [--exhaustive]`
 //
 // The BM25 index at scale, old (format 1, per-term JS arrays; lexical/bm25Format1Baseline.ts, the
 // code as it was on main) against new (format 2, packed segment + MaxScore), side by side in one
 // run over the same synthetic documents: build seconds, memory after a full GC (V8 heap + typed
 // array backing stores, and RSS), serialized bytes, deserialize seconds, query latency p50/p95/p99
-// on the loaded index, and whether both return the same top-10 ids for every query.
+// on the loaded index, and whether both return the same top-10 ids for every query. A third row
+// loads format 2 as the engine does, from a file whose postings stay on disk (read per query
+// term), and must return exactly the same results (ids and scores) as format 2 in memory.
+// Format 1 scores every query term; format 2 drops the most common terms of a query past its
+// postings budget (Bm25Options.maxQueryPostings), so their top 10 differ unless `--exhaustive`
+// lifts the budget (then they must be identical).
 //
 // Documents are synthetic but shaped like the chunks of the generated 10k-file repository
 // (scale/generate.ts: 160 tokens and 76 distinct terms per chunk on average): 100–220 tokens
@@ -17,6 +22,8 @@
 // tokenizer over real chunks, e.g. of a scale/generate.ts repository); queries are then half from
 // one document and half from another random document.
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { Bm25Index as Bm25Format1 } from './lexical/bm25Format1Baseline';
 import { prng } from './scale/generate';
@@ -57,6 +64,8 @@ function readFormat1Docs(file: string): { vocab: string[]; docs: Uint32Array[] }
   return { vocab, docs };
 }
 const QUERIES = Number(flag('queries', '200'));
+/** Format 2 without its query postings budget, to compare its top 10 with format 1's. */
+const TUNING = args.includes('--exhaustive') ? { maxQueryPostings: Infinity } : {};
 const OUT = flag('out', '');
 const VOCAB = 200_000;
 
@@ -144,7 +153,7 @@ interface Row {
   afterQueriesMB: number;
 }
 
-function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => LexicalIndex, n: number, queries: string[][]): { row: Row; top10: number[][] } {
+function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => LexicalIndex, n: number, queries: string[][]): { row: Row; top10: number[][]; results: string[] } {
   const m0 = memory();
   let t = process.hrtime.bigint();
   let idx: LexicalIndex | null = make();
@@ -163,6 +172,7 @@ function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => Le
   const times: number[] = [];
   const cpu: number[] = [];
   const top10: number[][] = [];
+  const results: string[] = [];
   for (const q of queries.slice(0, 10)) loaded.search(q, 10); // warm-up (JIT)
   for (const q of queries) {
     const c = process.cpuUsage();
@@ -172,11 +182,13 @@ function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => Le
     const used = process.cpuUsage(c);
     cpu.push((used.user + used.system) / 1000);
     top10.push(r.map((x) => x.id));
+    results.push(JSON.stringify(r));
   }
   const sorted = [...times].sort((a, b) => a - b);
   const cpuSorted = [...cpu].sort((a, b) => a - b);
   const m4 = memory();
   loaded.search(queries[0], 1); // keeps `loaded` reachable through the measurement above
+  (loaded as Partial<Bm25Index>).close?.();
   const row: Row = {
     impl, docs: n, buildS: +buildS.toFixed(2),
     builtMB: mb(m1.heapExt - m0.heapExt), builtRssMB: mb(m1.rss - m0.rss),
@@ -188,27 +200,39 @@ function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => Le
     cpuP50ms: +pct(cpuSorted, 50).toFixed(2), cpuP95ms: +pct(cpuSorted, 95).toFixed(2), cpuP99ms: +pct(cpuSorted, 99).toFixed(2),
     afterQueriesMB: mb(m4.heapExt - m2.heapExt),
   };
-  return { row, top10 };
+  return { row, top10, results };
 }
 
 const rows: Row[] = [];
-const checks: Array<{ docs: number; queries: number; identicalTop10: number; firstMismatch?: number }> = [];
+const checks: Array<{ docs: number; queries: number; identicalTop10: number; firstMismatch?: number; onDiskIdentical: number }> = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-lexical-bench-'));
+/** Format 2 as the engine loads it: from the file, keeping it open for the postings. */
+function openOnDisk(buf: Buffer): Bm25Index {
+  const file = path.join(tmp, 'lexical.bin');
+  fs.writeFileSync(file, buf);
+  return Bm25Index.deserialize(buf, { fd: fs.openSync(file, 'r'), path: file }, TUNING);
+}
 for (const n of DOC_COUNTS) {
   const queries = Array.from({ length: QUERIES }, (_, q) => query(q, n));
   const avgQ = queries.reduce((a, q) => a + q.length, 0) / queries.length;
   console.log(`\n== ${n} documents, ${QUERIES} queries of ${avgQ.toFixed(0)} terms on average`);
   const old = measure('format1 (main)', () => new Bm25Format1(), (b) => Bm25Format1.deserialize(b), n, queries);
   console.log(JSON.stringify(old.row));
-  const neu = measure('format2 (packed)', () => new Bm25Index(), (b) => Bm25Index.deserialize(b), n, queries);
+  const neu = measure('format2 (packed)', () => new Bm25Index(), (b) => Bm25Index.deserialize(b, undefined, TUNING), n, queries);
   console.log(JSON.stringify(neu.row));
-  rows.push(old.row, neu.row);
+  const disk = measure('format2 (on disk)', () => new Bm25Index(), openOnDisk, n, queries);
+  console.log(JSON.stringify(disk.row));
+  rows.push(old.row, neu.row, disk.row);
+  const onDiskIdentical = queries.filter((_, q) => disk.results[q] === neu.results[q]).length;
+  console.log(`format2 on disk: results (ids and scores) identical to in memory for ${onDiskIdentical}/${queries.length} queries`);
   let same = 0, first: number | undefined;
   for (let q = 0; q < queries.length; q++) {
     if (JSON.stringify(old.top10[q]) === JSON.stringify(neu.top10[q])) same++;
     else if (first === undefined) first = q;
   }
-  checks.push({ docs: n, queries: queries.length, identicalTop10: same, firstMismatch: first });
+  checks.push({ docs: n, queries: queries.length, identicalTop10: same, firstMismatch: first, onDiskIdentical });
   console.log(`top-10 ids identical for ${same}/${queries.length} queries`);
 }
+fs.rmSync(tmp, { recursive: true, force: true });
 console.table(rows);
-if (OUT) fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), vocab: VOCAB, rows, checks }, null, 2));
+if (OUT) fs.writeFileSync(OUT, JSON.stringify({ date: new Date().toISOString(), vocab: VOCAB, exhaustive: 'maxQueryPostings' in TUNING, rows, checks }, null, 2));

@@ -1,4 +1,7 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { lexicalTerms, splitIdentifier } from '../../engine/src/lexical/tokenize';
 
@@ -234,6 +237,171 @@ describe('Bm25Index at scale of its merges', () => {
     for (const len of [0, 7, 40, buf.length - 1]) {
       assert.throws(() => Bm25Index.deserialize(buf.subarray(0, len)), /truncated/, `length ${len}`);
     }
+  });
+});
+
+describe('Bm25Index on disk', () => {
+  const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const zipfTerm = (rand: () => number, vocab: number) => `t${Math.floor(Math.exp(rand() * Math.log(vocab + 1))) - 1}`;
+  const openFds = () => (fs.existsSync('/proc/self/fd') ? fs.readdirSync('/proc/self/fd').length : -1);
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-bm25-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Opens a saved index the way the store does: postings stay in the file, read per query term. */
+  function openDiskBacked(file: string): Bm25Index {
+    const fd = fs.openSync(file, 'r');
+    try {
+      return Bm25Index.deserialize(fs.readFileSync(fd), { fd, path: file });
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** 3000 documents: above the dense threshold (frequent terms held by slot), tf above 255 in a few. */
+  function corpus(rand: () => number): { mem: Bm25Index; docs: Map<number, string[]> } {
+    const mem = new Bm25Index({ mergeMinDocs: 300 });
+    const docs = new Map<number, string[]>();
+    for (let id = 0; id < 3000; id++) {
+      const doc = Array.from({ length: 20 + Math.floor(rand() * 80) }, () => zipfTerm(rand, 3000));
+      if (id % 1000 === 1) for (let r = 0; r < 300; r++) doc.push('t0');
+      mem.add(id, doc);
+      docs.set(id, doc);
+    }
+    return { mem, docs };
+  }
+
+  function queries(rand: () => number, docs: Map<number, string[]>, n: number): string[][] {
+    const ids = [...docs.keys()];
+    return Array.from({ length: n }, () => {
+      const source = docs.get(ids[Math.floor(rand() * ids.length)])!;
+      return Array.from({ length: 20 + Math.floor(rand() * 60) }, (_, i) =>
+        i % 2 === 0 ? source[Math.floor(rand() * source.length)] : zipfTerm(rand, 3000));
+    });
+  }
+
+  /** Same ids and bit-identical scores, with and without a filter, at several k. */
+  function assertSame(disk: Bm25Index, mem: Bm25Index, qs: string[][], what: string) {
+    for (const [i, q] of qs.entries()) {
+      for (const k of [1, 10, 50]) {
+        assert.deepStrictEqual(disk.search(q, k), mem.search(q, k), `${what}: query ${i}, k ${k}`);
+        const odd = (id: number) => id % 3 !== 0;
+        assert.deepStrictEqual(disk.search(q, k, odd), mem.search(q, k, odd), `${what}: query ${i}, k ${k}, filtered`);
+      }
+    }
+  }
+
+  it('searches exactly like the in-memory index after save and reopen, through removals, adds, merges and a second save', function () {
+    this.timeout(120_000);
+    const fds = openFds();
+    const rand = rng(11);
+    const { mem, docs } = corpus(rand);
+    const file = path.join(dir, 'lexical.bin');
+    const saved = mem.serialize();
+    const written = new Bm25Index({ mergeMinDocs: 300 });
+    for (const [id, doc] of docs) written.add(id, doc);
+    const digest = written.save(file);
+    assert.ok(written.onDisk, 'after save, the saved index reads its postings from the file');
+    assert.deepStrictEqual(fs.readFileSync(file), saved, 'save writes what serialize returns');
+    assert.strictEqual(digest.bytes, saved.length);
+
+    const disk = openDiskBacked(file);
+    assert.ok(disk.onDisk && !mem.onDisk);
+    const qs = queries(rand, docs, 12);
+    assertSame(disk, mem, qs, 'reopened');
+    assertSame(written, mem, qs, 'saved in place');
+
+    // Removals against the file-backed base (dead counts decode its lists), then adds, below a merge.
+    const both = (f: (ix: Bm25Index) => void) => { f(mem); f(disk); };
+    for (let id = 0; id < 3000; id += 29) both((ix) => ix.remove(id));
+    for (let id = 5000; id < 5100; id++) {
+      const doc = Array.from({ length: 30 }, () => zipfTerm(rand, 3000));
+      both((ix) => ix.add(id, doc));
+    }
+    both((ix) => ix.add(7, ['t1', 't1', 'replaced']));
+    assert.ok(disk.onDisk, 'no merge yet');
+    assertSame(disk, mem, qs, 'after removals and adds');
+
+    // A merge reads the file-backed base and leaves the new base in memory. (A loaded index merges
+    // at the default threshold, so its merges come at other times than the in-memory one's.)
+    for (let id = 6000; id < 6500; id++) {
+      const doc = Array.from({ length: 25 }, () => zipfTerm(rand, 3000));
+      both((ix) => ix.add(id, doc));
+    }
+    assertSame(disk, mem, qs, 'before the merge');
+    disk.compact();
+    assert.ok(!disk.onDisk, 'merged into memory');
+    assertSame(disk, mem, qs, 'after a merge');
+
+    // Second save over the file it was loaded from, then reopen that.
+    for (let id = 1; id < 3000; id += 31) both((ix) => ix.remove(id));
+    disk.save(file);
+    assert.ok(disk.onDisk);
+    assert.deepStrictEqual(fs.readFileSync(file), mem.serialize(), 'the second save writes the merged index');
+    assertSame(disk, mem, qs, 'after the second save');
+    const again = openDiskBacked(file);
+    assertSame(again, mem, qs, 'reopened after the second save');
+
+    // Saving a file-backed index without changes copies its postings from the open file.
+    const copy = path.join(dir, 'copy.bin');
+    again.save(copy);
+    assert.deepStrictEqual(fs.readFileSync(copy), fs.readFileSync(file));
+    assertSame(again, mem, qs, 'after saving a copy');
+    assert.deepStrictEqual(again.serialize(), mem.serialize());
+    // ... also over the very file it reads from (the copy is renamed over it).
+    again.save(file);
+    assert.ok(again.onDisk);
+    assert.deepStrictEqual(fs.readFileSync(file), fs.readFileSync(copy));
+    assertSame(again, mem, qs, 'after saving over its own file');
+
+    for (const ix of [written, disk, again]) ix.close();
+    if (fds >= 0) assert.strictEqual(openFds(), fds, 'every index file is closed');
+  });
+
+  it('a reader keeps its file when a writer saves over it', () => {
+    const rand = rng(5);
+    const { mem, docs } = corpus(rand);
+    const file = path.join(dir, 'lexical.bin');
+    mem.save(file);
+    const reader = openDiskBacked(file);
+    const qs = queries(rand, docs, 6);
+    const expected = qs.map((q) => reader.search(q, 10));
+    // The writer changes its index and saves: a new file is renamed over the reader's.
+    for (let id = 0; id < 3000; id += 2) mem.remove(id);
+    mem.save(file);
+    assert.deepStrictEqual(qs.map((q) => reader.search(q, 10)), expected);
+    assert.notDeepStrictEqual(qs.map((q) => mem.search(q, 10)), expected);
+    reader.close();
+    mem.close();
+  });
+
+  it('a file truncated under a search fails it with an error, and the next search starts clean', () => {
+    const rand = rng(9);
+    const { mem, docs } = corpus(rand);
+    const file = path.join(dir, 'lexical.bin');
+    mem.save(file);
+    const bytes = fs.readFileSync(file);
+    const disk = openDiskBacked(file);
+    const qs = queries(rand, docs, 8);
+    const expected = qs.map((q) => mem.search(q, 10));
+    // In place (same inode, unlike a save): the open descriptor now sees a short file.
+    fs.truncateSync(file, 200);
+    let failed = 0;
+    for (const q of qs) {
+      try {
+        disk.search(q, 10);
+      } catch (err) {
+        assert.match((err as Error).message, /ended early|outside/);
+        failed++;
+      }
+    }
+    assert.ok(failed > 0, 'reads past the end failed');
+    fs.writeFileSync(file, bytes); // the same inode again, whole
+    assert.deepStrictEqual(qs.map((q) => disk.search(q, 10)), expected, 'no partial scores left behind');
+    disk.close();
+    mem.close();
+    assert.throws(() => disk.search(qs[0], 10), /after close/);
   });
 });
 

@@ -176,6 +176,38 @@ describe('Engine', function () {
     await third.close();
   });
 
+  it('lexical postings are read from the index files: a reader keeps its files while the writer saves new ones, and closing releases them', async () => {
+    const openFds = () => (fs.existsSync('/proc/self/fd') ? fs.readdirSync('/proc/self/fd').length : -1);
+    const fds = openFds();
+    const queries = ['discount code price', 'reserve stock warehouse'];
+    const { engine: first } = await open(root, indexDir);
+    await first.indexAll();
+    const before = await fingerprint(first, queries);
+    const { engine: second } = await open(root, indexDir);
+    assert.deepStrictEqual(await fingerprint(second, queries), before, 'the reader, from the files');
+    const lexical = path.join(indexDir, 'lexical.bin');
+    const inode = fs.statSync(lexical).ino;
+    await first.updateFile('lib/pricing.ts', 'export function warehouseDiscount() { return 0; }\n');
+    first.flush();
+    assert.notStrictEqual(fs.statSync(lexical).ino, inode, 'the writer saved a new file over the old one');
+    assert.deepStrictEqual(await fingerprint(second, queries), before, 'the reader still reads the file it opened');
+    assert.notDeepStrictEqual(await fingerprint(first, queries), before, 'the writer reads its new file');
+    await second.close();
+    await first.close();
+    const { engine: third } = await open(root, indexDir);
+    assert.strictEqual((await third.retrieve('warehouse discount', { k: 1 }))[0].name, 'warehouseDiscount');
+    await third.close();
+    if (fds >= 0) assert.strictEqual(openFds(), fds, 'no file left open');
+  });
+
+  it('a lexical file truncated while in use fails the query with an error instead of wrong results', async () => {
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    fs.truncateSync(path.join(indexDir, 'lexical.bin'), 100); // in place: the open descriptor sees it
+    await assert.rejects(engine.retrieve('discount code price', { k: 3 }), /lexical\.bin ended early|outside/);
+    await engine.close();
+  });
+
   it('keeps unsaved buffers: an updated buffer is searchable before it is saved', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();

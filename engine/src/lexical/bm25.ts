@@ -3,11 +3,18 @@
 // Layout: an immutable packed base segment (packedPostings.ts: delta-varint postings in one byte
 // array, the most frequent terms as tf-by-slot bytes, ids and lengths in typed arrays), a packed
 // term dictionary (termDictionary.ts), a small mutable segment for documents added since the
-// last merge (typed-array pools, no object per document), and a dead mark per base slot. Statistics (N, df, avgdl) count live documents only, so
-// scores equal a fresh build over the same documents: df of a base term is its packed df minus the
-// dead base documents that contain it, counted lazily per queried term from a log of deletions.
-// The mutable part is merged into a new base once it (plus the dead base slots) passes a fraction
-// of the base, on compact(), and before serialization.
+// last merge (typed-array pools, no object per document), and a dead mark per base slot.
+// Statistics (N, df, avgdl) count live documents only, so scores equal a fresh build over the
+// same documents: df of a base term is its packed df minus the dead base documents that contain
+// it, counted lazily per queried term from a log of deletions. The mutable part is merged into a
+// new base once it (plus the dead base slots) passes a fraction of the base, on compact(), and
+// before serialization.
+//
+// A base loaded from a file (deserialize with the open file) or saved to one (save) leaves its
+// postings bytes there and reads each queried term's byte range with one positional read
+// (postingBytes.ts): the OS page cache holds them, not this process (~46 MB at 100k files). The
+// rest of the base stays in memory. A merge builds its new base in memory, until the next save;
+// close() releases the file.
 //
 // Search is term-at-a-time in decreasing idf order with MaxScore pruning: once the k-th best
 // partial score exceeds the most any untouched document could still gain, the remaining (frequent,
@@ -15,9 +22,12 @@
 // bytes, or one streaming pass when candidates are dense in the list). The k-th best partial score
 // is kept up to date by a small heap while scoring. Pruning only drops documents that provably
 // cannot reach the top k, so results equal exhaustive scoring.
+import * as fs from 'fs';
 import { PackedSegment, SegmentWriter, BLOCK, MAX_SLOTS } from './packedPostings';
-import { readBm25, writeBm25 } from './bm25Format';
+import { bm25File, readBm25, writeBm25 } from './bm25Format';
 import { TermDictionary } from './termDictionary';
+import { writePartsAtomic, type FileDigest } from '../vector/persist';
+import { FileBytes } from './postingBytes';
 
 export interface Bm25Options {
   /** Term-frequency saturation (Okapi k1). */
@@ -274,7 +284,10 @@ export class Bm25Index {
       }
       entry.count = count;
     } else {
-      for (let i = entry.seen; i < log.length; i++) if (this.base.contains(tid, log[i], this.blockSlots, this.blockTfs)) entry.count++;
+      // Counted aside: a failed postings read must not leave a half-updated count behind.
+      let count = entry.count;
+      for (let i = entry.seen; i < log.length; i++) if (this.base.contains(tid, log[i], this.blockSlots, this.blockTfs)) count++;
+      entry.count = count;
     }
     entry.seen = log.length;
     return entry.count;
@@ -332,7 +345,21 @@ export class Bm25Index {
     }
     const rest = new Float64Array(query.length + 1);
     for (let i = query.length - 1; i >= 0; i--) rest[i] = rest[i + 1] + query[i].bound;
+    try {
+      return this.run(query, rest, k, avgLen, accept);
+    } catch (err) {
+      // A failed postings read (the index file truncated under us) leaves partial scores in the
+      // scratch: clear all of it so the next search starts clean, and let the caller see the error.
+      this.acc.fill(0);
+      this.mark.fill(0);
+      throw err;
+    } finally {
+      this.acceptFn = undefined;
+    }
+  }
 
+  /** Scores `query` (rarest first; `rest[i]` bounds what terms i.. can add) into the top k. */
+  private run(query: QueryTerm[], rest: Float64Array, k: number, avgLen: number, accept?: (id: number) => boolean): ScoredId[] {
     const nSlots = this.base.nDocs + this.mutIds.length;
     this.ensureScratch(nSlots);
     const acc = this.acc, mark = this.mark;
@@ -408,7 +435,6 @@ export class Bm25Index {
       acc[s] = 0;
       mark[s] = 0;
     }
-    this.acceptFn = undefined;
     return top.sorted();
   }
 
@@ -691,6 +717,7 @@ export class Bm25Index {
     }
     if (nKeep !== nTerms) this.dict = this.dict.subset(keep, nKeep);
     this.base = writer.finish(ids);
+    base.close(); // the merged base is in memory until the next save
     this.resetMutable();
   }
 
@@ -727,10 +754,52 @@ export class Bm25Index {
     return writeBm25(this.k1, this.b, this.dict, this.base);
   }
 
-  /** Inverse of serialize(); throws a descriptive Error on a foreign, old, truncated or corrupt buffer. */
-  static deserialize(buf: Buffer): Bm25Index {
-    const { k1, b, dict, segment } = readBm25(buf);
-    const idx = new Bm25Index({ k1, b });
+  /**
+   * Writes the binary form to `file` atomically (temp file, fsync, rename), streaming postings
+   * that are read from a file rather than loading them; from then on the postings are read
+   * from the new `file` (the previous one is closed). Returns the written file's digest.
+   */
+  save(file: string): FileDigest {
+    this.compact();
+    const out = bm25File(this.k1, this.b, this.dict, this.base);
+    const digest = writePartsAtomic(file, out.parts());
+    const fd = fs.openSync(file, 'r');
+    let source: FileBytes;
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (digest.bytes !== out.length || size !== out.length) throw new Error(`${file} holds ${size} bytes after saving ${out.length}`);
+      source = new FileBytes(fd, file, out.postingsOffset, out.postingsLength);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    const old = this.base;
+    this.base = old.withSource(source, out.blockByte);
+    // On Linux and macOS the old file stays readable through its descriptor after the rename; it
+    // is closed only now that reads go to the new one (another process may still read it).
+    old.close();
+    return digest;
+  }
+
+  /** Whether the packed postings are read from a file (rather than held in memory). */
+  get onDisk(): boolean {
+    return this.base.onDisk;
+  }
+
+  /** Releases the index file (also done when the index is garbage collected); searches fail afterwards if it was disk-backed. */
+  close(): void {
+    this.base.close();
+  }
+
+  /**
+   * Inverse of serialize(); throws a descriptive Error on a foreign, old, truncated or corrupt
+   * buffer. With `file` (the open file `buf` is the whole content of), the index does not keep
+   * the postings but reads them from `file.fd`, which it owns once this returns (the caller
+   * closes it if this throws). `opts`: knobs that are not saved with the index.
+   */
+  static deserialize(buf: Buffer, file?: { fd: number; path: string }, opts: Pick<Bm25Options, 'maxQueryPostings' | 'mergeMinDocs'> = {}): Bm25Index {
+    const { k1, b, dict, segment } = readBm25(buf, file);
+    const idx = new Bm25Index({ ...opts, k1, b });
     idx.base = segment;
     idx.dict = dict;
     idx.resetMutable();

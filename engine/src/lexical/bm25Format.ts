@@ -7,9 +7,11 @@
 //   ids          zigzag varint of the first id, then varint gaps (ids ascend)
 //   lengths      varint document lengths, by slot
 //   df           varint postings count, by term id
-//   postings     the segment's postings bytes as they are in memory
+//   postings     the segment's postings, every term packed (packedPostings.ts encoding)
 //
 // The block table and score bounds are rebuilt on load from the postings, which also validates them.
+// A segment loaded from (or saved to) a file then reads its postings from the file's postings
+// section rather than holding them (postingBytes.ts).
 import { PackedSegment } from './packedPostings';
 import { TermDictionary } from './termDictionary';
 
@@ -68,14 +70,32 @@ class VarintReader {
   }
 }
 
-/** FNV-1a over bytes [start, end). */
-function checksum(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
+const FNV_INIT = 0x811c9dc5;
+
+/** FNV-1a state `h` continued over bytes [start, end) (the checksum is the final state >>> 0). */
+function fnv(h: number, buf: Uint8Array, start = 0, end = buf.length): number {
   for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  return h >>> 0;
+  return h;
 }
 
-export function writeBm25(k1: number, b: number, dict: TermDictionary, seg: PackedSegment): Buffer {
+/** An index file to be written, produced piece by piece (postings are not gathered in memory). */
+export interface Bm25File {
+  readonly length: number;
+  /** Where the postings section starts in the file, and its length. */
+  readonly postingsOffset: number;
+  readonly postingsLength: number;
+  /** The segment's block offsets in that section (for reading its postings from the file). */
+  readonly blockByte: Uint32Array;
+  /** The file's bytes in order; each piece is only valid until the next one is taken. */
+  parts(): IterableIterator<Uint8Array>;
+}
+
+/**
+ * The file for (dict, seg). The header's checksum covers the postings, so they are produced twice:
+ * once here for the checksum and length, once by parts() (for a file-backed segment: two streaming
+ * reads of its file; in memory: dense terms encoded twice).
+ */
+export function bm25File(k1: number, b: number, dict: TermDictionary, seg: PackedSegment): Bm25File {
   if (dict.size !== seg.nTerms) throw new Error(`lexical index inconsistent: ${dict.size} terms, ${seg.nTerms} postings lists`);
   const vocab = dict.toBytes();
   const ids = new VarintWriter();
@@ -88,26 +108,57 @@ export function writeBm25(k1: number, b: number, dict: TermDictionary, seg: Pack
   for (let s = 0; s < seg.nDocs; s++) lens.push(seg.lens[s]);
   const df = new VarintWriter();
   for (let t = 0; t < seg.nTerms; t++) df.push(seg.df[t]);
-  const sections = [vocab.lengths, vocab.bytes, ids.bytes(), lens.bytes(), df.bytes(), seg.encodedPostings()];
-  const total = HEADER_BYTES + sections.reduce((n, s) => n + s.length, 0);
-  const out = Buffer.alloc(total);
-  let o = HEADER_BYTES;
-  for (const s of sections) {
-    out.set(s, o);
-    o += s.length;
+  const sections: Uint8Array[] = [vocab.lengths, vocab.bytes, ids.bytes(), lens.bytes(), df.bytes()];
+  let h = FNV_INIT;
+  for (const s of sections) h = fnv(h, s);
+  const blockByte = new Uint32Array(seg.blockByte.length);
+  let postingsLength = 0;
+  for (const piece of seg.encodedParts(blockByte)) {
+    h = fnv(h, piece);
+    postingsLength += piece.length;
   }
-  out.writeUInt32LE(FORMAT_MAGIC, 0);
-  out.writeUInt32LE(BM25_FORMAT_VERSION, 4);
-  out.writeDoubleLE(k1, 8);
-  out.writeDoubleLE(b, 16);
-  out.writeUInt32LE(seg.nDocs, 24);
-  out.writeUInt32LE(dict.size, 28);
-  for (let i = 0; i < SECTIONS; i++) out.writeUInt32LE(sections[i].length, 32 + 4 * i);
-  out.writeUInt32LE(checksum(out, HEADER_BYTES, total), 32 + 4 * SECTIONS);
+  const postingsOffset = HEADER_BYTES + sections.reduce((n, s) => n + s.length, 0);
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.writeUInt32LE(FORMAT_MAGIC, 0);
+  header.writeUInt32LE(BM25_FORMAT_VERSION, 4);
+  header.writeDoubleLE(k1, 8);
+  header.writeDoubleLE(b, 16);
+  header.writeUInt32LE(seg.nDocs, 24);
+  header.writeUInt32LE(dict.size, 28);
+  for (let i = 0; i < SECTIONS - 1; i++) header.writeUInt32LE(sections[i].length, 32 + 4 * i);
+  header.writeUInt32LE(postingsLength, 32 + 4 * (SECTIONS - 1));
+  header.writeUInt32LE(h >>> 0, 32 + 4 * SECTIONS);
+  return {
+    length: postingsOffset + postingsLength,
+    postingsOffset,
+    postingsLength,
+    blockByte,
+    *parts() {
+      yield header;
+      yield* sections;
+      yield* seg.encodedParts(new Uint32Array(blockByte.length));
+    },
+  };
+}
+
+/** The whole file in one buffer. */
+export function writeBm25(k1: number, b: number, dict: TermDictionary, seg: PackedSegment): Buffer {
+  const file = bm25File(k1, b, dict, seg);
+  const out = Buffer.alloc(file.length);
+  let o = 0;
+  for (const piece of file.parts()) {
+    out.set(piece, o);
+    o += piece.length;
+  }
+  if (o !== file.length) throw new Error(`lexical index inconsistent: wrote ${o} bytes, expected ${file.length}`);
   return out;
 }
 
-export function readBm25(buf: Buffer): Bm25Contents {
+/**
+ * Parses a whole file. With `file` (the open file `buf` was read from), the segment reads its
+ * postings from it from now on and owns `file.fd` once this returns (not if it throws).
+ */
+export function readBm25(buf: Buffer, file?: { fd: number; path: string }): Bm25Contents {
   if (buf.length < 8) throw new Error(`lexical index truncated: ${buf.length} bytes`);
   if (buf.readUInt32LE(0) !== FORMAT_MAGIC) throw new Error('not a lexical index file (bad magic)');
   const version = buf.readUInt32LE(4);
@@ -119,7 +170,7 @@ export function readBm25(buf: Buffer): Bm25Contents {
   const total = HEADER_BYTES + sizes.reduce((n, s) => n + s, 0);
   if (buf.length < total) throw new Error(`lexical index truncated: ${buf.length} bytes, header declares ${total}`);
   if (buf.length > total) throw new Error(`lexical index has ${buf.length - total} trailing bytes`);
-  if (checksum(buf, HEADER_BYTES, total) !== buf.readUInt32LE(32 + 4 * SECTIONS)) throw new Error('lexical index corrupt: checksum mismatch');
+  if (fnv(FNV_INIT, buf, HEADER_BYTES, total) >>> 0 !== buf.readUInt32LE(32 + 4 * SECTIONS)) throw new Error('lexical index corrupt: checksum mismatch');
   if (!(k1 >= 0) || !(b >= 0 && b <= 1)) throw new Error(`lexical index corrupt: k1 ${k1}, b ${b}`);
 
   let o = HEADER_BYTES;
@@ -157,6 +208,8 @@ export function readBm25(buf: Buffer): Bm25Contents {
   }
   dfReader.expectEnd();
   const [ps, pe] = section(5);
-  // Borrowed: the segment copies them only if densifying did not (it never keeps the file buffer).
-  return { k1, b, dict, segment: PackedSegment.fromPostings(ids, lens, df, buf.subarray(ps, pe), { borrowed: true }) };
+  // Borrowed: the segment never keeps the file buffer (it copies what it needs, or reads `file`).
+  const postings = buf.subarray(ps, pe);
+  const segment = PackedSegment.fromPostings(ids, lens, df, postings, { borrowed: true, file: file && { ...file, offset: ps } });
+  return { k1, b, dict, segment };
 }

@@ -5,6 +5,12 @@
 // once in a chunk, so the common posting is a single byte). Gaps run across the whole term; the
 // block table (every BLOCK postings: last slot and byte offset) lets a search jump to the block
 // that may hold a given slot without decoding the list from its start.
+//
+// The bytes are in memory (a segment built or merged in this process: dense terms' bytes left
+// out) or in the index file the segment was loaded from or saved to (postingBytes.ts: every term's
+// bytes as written, the block table pointing into the file's postings section, read per queried
+// term). Everything else (block table, bounds, ids, lengths, dense terms) is always in memory.
+import { FileBytes, MemoryBytes, type PostingBytes } from './postingBytes';
 
 /** Postings per skip block. */
 export const BLOCK = 128;
@@ -19,6 +25,8 @@ const DENSE_FRACTION = 1 / 3;
 const DENSE_MIN_DOCS = 1024;
 /** Slots must stay below this so that gap * 2 fits the 31-bit varint arithmetic of the hot loops. */
 export const MAX_SLOTS = 2 ** 30;
+/** Bytes copied at a time when a file-backed segment is written out again. */
+const COPY_CHUNK = 1 << 20;
 
 export class PackedSegment {
   private constructor(
@@ -32,13 +40,16 @@ export class PackedSegment {
     readonly blockStart: Uint32Array,
     /** Last slot of each block. */
     readonly blockLast: Uint32Array,
-    /** Byte offset of each block in `bytes`. */
+    /** Byte offset of each block in `source`. */
     readonly blockByte: Uint32Array,
     /** Largest tf and smallest document length (capped at 65535) of each term: a per-term score bound. */
     readonly maxTf: Uint16Array,
     readonly minLen: Uint16Array,
-    /** Postings of the packed terms; a dense term's blocks all point at an empty range. */
-    readonly bytes: Uint8Array,
+    /**
+     * Postings bytes. In memory: those of the packed terms only, a dense term's blocks all point at
+     * an empty range. In a file: every term's, as encodedParts() writes them.
+     */
+    private readonly source: PostingBytes,
     /** Dense terms: tf by slot (0 = absent, 255 = see denseLargeTf). */
     readonly dense: Map<number, Uint8Array>,
     readonly denseLargeTf: Map<number, Map<number, number>>,
@@ -52,72 +63,105 @@ export class PackedSegment {
     return this.df.length;
   }
 
+  // The bytes of the term decodeBlock last read: byte p of the postings is cur[p - curBase].
+  private curTerm = -1;
+  private cur: Uint8Array = new Uint8Array(0);
+  private curBase = 0;
+
+  /** Whether the postings are read from a file. */
+  get onDisk(): boolean {
+    return this.source instanceof FileBytes;
+  }
+
+  /** Releases the file the postings are read from (reads fail afterwards). */
+  close(): void {
+    this.source.close();
+    this.curTerm = -1;
+    this.cur = new Uint8Array(0);
+  }
+
+  /**
+   * This segment reading its postings from `source`, the file encodedParts() was written to, with
+   * `blockByte` the block offsets that encodedParts() reported. Does not close this one's source.
+   */
+  withSource(source: PostingBytes, blockByte: Uint32Array): PackedSegment {
+    if (blockByte.length !== this.blockByte.length) throw new Error('lexical index inconsistent: block table of another segment');
+    return new PackedSegment(
+      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, source, this.dense, this.denseLargeTf,
+    );
+  }
+
   /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. */
   static trusted(
     ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
     blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array,
   ): PackedSegment {
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
+    const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(bytes), new Map(), new Map());
+    return seg.densified();
   }
 
-  /** This segment with its most frequent terms moved out of the packed bytes into tf-by-slot arrays. */
-  private densified(): PackedSegment {
+  /**
+   * This segment with its most frequent terms decoded into tf-by-slot arrays. In memory their
+   * bytes are dropped; with `onDisk` (opens the file these postings were read from, called last
+   * so that nothing throws after it) the result reads every other term from there, the file's
+   * layout and block offsets unchanged.
+   */
+  private densified(onDisk?: () => PostingBytes): PackedSegment {
     const nDocs = this.nDocs;
-    if (nDocs < DENSE_MIN_DOCS) return this;
-    const isDense = (t: number) => this.df[t] >= nDocs * DENSE_FRACTION;
-    let any = false;
-    for (let t = 0; t < this.nTerms && !any; t++) any = isDense(t);
-    if (!any) return this;
     const dense = new Map<number, Uint8Array>();
     const large = new Map<number, Map<number, number>>();
+    const isDense = (t: number) => nDocs >= DENSE_MIN_DOCS && this.df[t] >= nDocs * DENSE_FRACTION && this.df[t] > 0;
     const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
+    for (let t = 0; t < this.nTerms; t++) {
+      if (!isDense(t)) continue;
+      const d = new Uint8Array(nDocs);
+      for (let blk = this.blockStart[t]; blk < this.blockStart[t + 1]; blk++) {
+        const n = this.decodeBlock(t, blk, slots, tfs);
+        for (let i = 0; i < n; i++) {
+          if (tfs[i] >= 255) {
+            let m = large.get(t);
+            if (!m) large.set(t, (m = new Map()));
+            m.set(slots[i], tfs[i]);
+          }
+          d[slots[i]] = Math.min(tfs[i], 255);
+        }
+      }
+      dense.set(t, d);
+    }
+    const make = (blockByte: Uint32Array, source: PostingBytes) =>
+      new PackedSegment(this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, source, dense, large);
+    if (onDisk) return make(this.blockByte, onDisk());
+    if (dense.size === 0) return this;
     // Sized exactly (the packed terms' bytes) rather than allocated at full size and sliced: at
     // 100k files that second copy was ~50 MB of load-time peak.
-    let packedBytes = this.bytes.length;
-    for (let t = 0; t < this.nTerms; t++) {
-      const first = this.blockStart[t];
-      if (first !== this.blockStart[t + 1] && isDense(t)) packedBytes -= this.termEnd(t) - this.blockByte[first];
-    }
+    let packedBytes = this.source.length;
+    for (const t of dense.keys()) packedBytes -= this.termEnd(t) - this.blockByte[this.blockStart[t]];
     const out = new Uint8Array(packedBytes);
     const blockByte = new Uint32Array(this.blockByte);
     let o = 0;
     for (let t = 0; t < this.nTerms; t++) {
       const first = this.blockStart[t], last = this.blockStart[t + 1];
       if (first === last) continue;
-      if (isDense(t)) {
-        const d = new Uint8Array(nDocs);
-        for (let blk = first; blk < last; blk++) {
-          const n = this.decodeBlock(t, blk, slots, tfs);
-          for (let i = 0; i < n; i++) {
-            if (tfs[i] >= 255) {
-              let m = large.get(t);
-              if (!m) large.set(t, (m = new Map()));
-              m.set(slots[i], tfs[i]);
-            }
-            d[slots[i]] = Math.min(tfs[i], 255);
-          }
-        }
-        dense.set(t, d);
+      if (dense.has(t)) {
         for (let blk = first; blk < last; blk++) blockByte[blk] = o;
       } else {
         const start = this.blockByte[first], end = this.termEnd(t);
-        out.set(this.bytes.subarray(start, end), o);
+        out.set(this.source.read(start, end), o);
         for (let blk = first; blk < last; blk++) blockByte[blk] = this.blockByte[blk] - start + o;
         o += end - start;
       }
     }
     if (o !== packedBytes) throw new Error(`lexical index corrupt: packed terms hold ${o} bytes, expected ${packedBytes}`);
-    return new PackedSegment(
-      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, out, dense, large,
-    );
+    return make(blockByte, new MemoryBytes(out));
   }
 
-  /** One past the last byte of (packed) term t: where the next term with postings starts. */
+  /**
+   * One past the last byte of term t. Blocks are in term order and a term's bytes end where the
+   * next block starts (in memory, a dense term's empty blocks point at the next packed term).
+   */
   private termEnd(t: number): number {
-    for (let u = t + 1; u < this.nTerms; u++) {
-      if (this.blockStart[u] !== this.blockStart[u + 1]) return this.blockByte[this.blockStart[u]];
-    }
-    return this.bytes.length;
+    const next = this.blockStart[t + 1];
+    return next < this.blockByte.length ? this.blockByte[next] : this.source.length;
   }
 
   /** tf of a dense term at a slot whose byte is 255. */
@@ -125,20 +169,60 @@ export class PackedSegment {
     return this.denseLargeTf.get(t)?.get(slot) ?? 255;
   }
 
-  /** All postings in the packed encoding (dense terms re-encoded): the form written to disk. */
-  encodedPostings(): Uint8Array {
-    if (this.dense.size === 0) return this.bytes;
-    const w = new SegmentWriter(this.lens);
-    const slots = new Int32Array(BLOCK), tfs = new Uint16Array(BLOCK);
-    for (let t = 0; t < this.nTerms; t++) {
-      w.beginTerm(this.df[t]);
-      for (let blk = this.blockStart[t]; blk < this.blockStart[t + 1]; blk++) {
-        const n = this.decodeBlock(t, blk, slots, tfs);
-        for (let i = 0; i < n; i++) w.push(slots[i], tfs[i]);
+  /**
+   * All postings in the packed encoding (dense terms re-encoded), the form written to disk, piece
+   * by piece. A piece is only valid until the next one is taken (buffers are reused; a file is
+   * copied COPY_CHUNK bytes at a time, never loaded whole). Fills `fileBlockByte` with each
+   * block's offset in that form.
+   */
+  *encodedParts(fileBlockByte: Uint32Array): IterableIterator<Uint8Array> {
+    const source = this.source;
+    if (this.dense.size === 0 || !(source instanceof MemoryBytes)) {
+      // Already the file's layout.
+      fileBlockByte.set(this.blockByte);
+      if (source instanceof MemoryBytes) {
+        if (source.length > 0) yield source.bytes;
+        return;
       }
-      w.endTerm();
+      const buf = new Uint8Array(Math.min(COPY_CHUNK, source.length));
+      for (let at = 0; at < source.length; at += buf.length) {
+        const piece = buf.subarray(0, Math.min(buf.length, source.length - at));
+        source.copyTo(piece, at);
+        yield piece;
+      }
+      return;
     }
-    return w.rawBytes();
+    // In memory, packed terms' bytes are contiguous: emit runs of them as they are, and each dense
+    // term encoded from its tf-by-slot array in between.
+    const bytes = source.bytes;
+    let o = 0, runStart = 0, runEnd = 0;
+    let enc = new Uint8Array(0);
+    for (let t = 0; t < this.nTerms; t++) {
+      const first = this.blockStart[t], last = this.blockStart[t + 1];
+      if (first === last) continue;
+      const d = this.dense.get(t);
+      if (!d) {
+        const start = this.blockByte[first];
+        for (let blk = first; blk < last; blk++) fileBlockByte[blk] = o + (runEnd - runStart) + this.blockByte[blk] - start;
+        runEnd = this.termEnd(t);
+        continue;
+      }
+      if (runEnd > runStart) yield bytes.subarray(runStart, runEnd);
+      o += runEnd - runStart;
+      runStart = runEnd;
+      if (enc.length < this.df[t] * 8) enc = new Uint8Array(this.df[t] * 8);
+      let p = 0, prev = -1, i = 0, blk = first;
+      for (let slot = 0; slot < d.length; slot++) {
+        if (d[slot] === 0) continue;
+        if (i++ % BLOCK === 0) fileBlockByte[blk++] = o + p;
+        p = putPosting(enc, p, slot - prev, d[slot] === 255 ? this.largeTf(t, slot) : d[slot]);
+        prev = slot;
+      }
+      if (i !== this.df[t]) throw new Error(`lexical index inconsistent: dense term ${t} holds ${i} postings, df ${this.df[t]}`);
+      yield enc.subarray(0, p);
+      o += p;
+    }
+    if (runEnd > runStart) yield bytes.subarray(runStart, runEnd);
   }
 
   static empty(): PackedSegment {
@@ -151,8 +235,14 @@ export class PackedSegment {
    * input throws instead of producing a segment that reads out of range later.
    * `opts.borrowed`: `bytes` is a view on a larger buffer (a file read) that the segment must not
    * keep alive; they are copied unless densifying already made a new array.
+   * `opts.file`: `bytes` are also the file's bytes [offset, offset + bytes.length) of `fd`; once
+   * validated the segment reads them from there instead (and owns `fd`, which it does not if
+   * this throws).
    */
-  static fromPostings(ids: Int32Array, lens: Uint32Array, df: Int32Array, bytes: Uint8Array, opts: { borrowed?: boolean } = {}): PackedSegment {
+  static fromPostings(
+    ids: Int32Array, lens: Uint32Array, df: Int32Array, bytes: Uint8Array,
+    opts: { borrowed?: boolean; file?: { fd: number; path: string; offset: number } } = {},
+  ): PackedSegment {
     const nDocs = ids.length;
     if (lens.length !== nDocs) throw new Error('lexical index corrupt: ids and lengths differ in count');
     if (nDocs >= MAX_SLOTS) throw new Error(`lexical index too large: ${nDocs} documents`);
@@ -210,11 +300,14 @@ export class PackedSegment {
     }
     blockStart[nTerms] = blk;
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
-    const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, bytes, new Map(), new Map()).densified();
-    if (!opts.borrowed || seg.bytes !== bytes) return seg;
+    const whole = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(bytes), new Map(), new Map());
+    const file = opts.file;
+    if (file) return whole.densified(() => new FileBytes(file.fd, file.path, file.offset, bytes.length));
+    const seg = whole.densified();
+    if (!opts.borrowed || seg !== whole) return seg;
     // Borrowed bytes (a view on a whole file's buffer) are copied only if densified() kept them
     // (`new Uint8Array`, not `slice`: on a Buffer, slice is another view).
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new Uint8Array(bytes), seg.dense, seg.denseLargeTf);
+    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(new Uint8Array(bytes)), seg.dense, seg.denseLargeTf);
   }
 
   /** Binary search for an external id; -1 when absent. */
@@ -248,8 +341,9 @@ export class PackedSegment {
         return n;
       }
     }
-    const bytes = this.bytes;
-    let p = this.blockByte[blk];
+    if (t !== this.curTerm) this.loadTerm(t);
+    const bytes = this.cur;
+    let p = this.blockByte[blk] - this.curBase;
     let prev = blk > first ? this.blockLast[blk - 1] : -1;
     for (let i = 0; i < n; i++) {
       let v = bytes[p++];
@@ -272,6 +366,24 @@ export class PackedSegment {
       tfs[i] = tf;
     }
     return n;
+  }
+
+  /**
+   * Makes `cur` hold term t's bytes: the whole array in memory; from a file, one read of the
+   * term's range (a query decodes each of its terms' blocks from that one read).
+   */
+  private loadTerm(t: number): void {
+    const source = this.source;
+    if (source instanceof MemoryBytes) {
+      this.cur = source.bytes;
+      this.curBase = 0;
+    } else {
+      this.curTerm = -1; // until the read succeeds
+      const start = this.blockByte[this.blockStart[t]];
+      this.cur = source.read(start, this.termEnd(t));
+      this.curBase = start;
+    }
+    this.curTerm = t;
   }
 
   /** Whether term `t` has a posting for `slot` (one block decode). */
@@ -341,17 +453,7 @@ export class SegmentWriter {
   push(slot: number, tf: number): void {
     const t = this.nTerms;
     if (this.count % BLOCK === 0) this.blockByte[this.nBlocks] = this.length;
-    const b = this.bytes;
-    let p = this.length;
-    let v = (slot - this.prev) * 2 + (tf === 1 ? 1 : 0);
-    while (v >= 128) { b[p++] = (v & 127) | 128; v = Math.floor(v / 128); }
-    b[p++] = v;
-    if (tf !== 1) {
-      let f = tf;
-      while (f >= 128) { b[p++] = (f & 127) | 128; f >>>= 7; }
-      b[p++] = f;
-    }
-    this.length = p;
+    this.length = putPosting(this.bytes, this.length, slot - this.prev, tf);
     this.prev = slot;
     if (tf > this.maxTf[t]) this.maxTf[t] = tf;
     if (this.lens[slot] < this.minLen[t]) this.minLen[t] = this.lens[slot];
@@ -363,11 +465,6 @@ export class SegmentWriter {
     this.df[this.nTerms++] = this.count;
   }
 
-  /** The bytes written so far (a trimmed copy). */
-  rawBytes(): Uint8Array {
-    return this.bytes.slice(0, this.length);
-  }
-
   finish(ids: Int32Array): PackedSegment {
     const n = this.nTerms;
     this.blockStart[n] = this.nBlocks;
@@ -376,6 +473,19 @@ export class SegmentWriter {
       this.blockByte.slice(0, this.nBlocks), this.maxTf.slice(0, n), this.minLen.slice(0, n), this.bytes.slice(0, this.length),
     );
   }
+}
+
+/** Writes one posting (see the header) at b[p]; returns the position after it. */
+function putPosting(b: Uint8Array, p: number, gap: number, tf: number): number {
+  let v = gap * 2 + (tf === 1 ? 1 : 0);
+  while (v >= 128) { b[p++] = (v & 127) | 128; v = Math.floor(v / 128); }
+  b[p++] = v;
+  if (tf !== 1) {
+    let f = tf;
+    while (f >= 128) { b[p++] = (f & 127) | 128; f >>>= 7; }
+    b[p++] = f;
+  }
+  return p;
 }
 
 function growTo<T extends Int32Array | Uint32Array | Uint16Array>(a: T, need: number, make: (n: number) => T): T {

@@ -157,8 +157,12 @@ export class HybridIndex {
     this.normalized = parts?.normalized ?? new Bm25Index();
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
     this.docs = parts?.docs ?? new ChunkTable();
-    // An unfilled field holds no documents at all (older indexes kept every document, termless).
-    for (const f of OPTIONAL_FIELDS) if (!this.filled.has(f) && this[f].size > 0) this[f] = new Bm25Index();
+    // An unfilled field holds no documents at all (e.g. one the settings no longer read).
+    for (const f of OPTIONAL_FIELDS) {
+      if (this.filled.has(f) || this[f].size === 0) continue;
+      this[f].close();
+      this[f] = new Bm25Index();
+    }
   }
 
   private readonly filled: Set<OptionalField>;
@@ -171,7 +175,16 @@ export class HybridIndex {
   /** Stops filling an optional field and frees what it holds; its stage then finds nothing. */
   emptyField(field: OptionalField): void {
     if (!this.filled.delete(field)) return;
+    this[field].close();
     this[field] = new Bm25Index();
+  }
+
+  /** Releases the index files the lexical fields and the vector lists read from. */
+  close(): void {
+    this.lexical.close();
+    this.docField.close();
+    this.normalized.close();
+    this.vectors?.close();
   }
 
   get size(): number {

@@ -5,7 +5,8 @@
 //                   kind, name, defines, 8-byte content hash) and the definitions the call graph
 //                   resolves against — no chunk text: the text is read from the file on demand
 //   lexical.bin, lexical-doc.bin, lexical-norm.bin
-//                   the BM25 fields: code, names/signatures/docs, normalised structure (bm25.ts format)
+//                   the BM25 fields: code, names/signatures/docs, normalised structure (bm25.ts format);
+//                   a loaded index keeps each file open and reads its postings from it per query
 //   vectors/        the vector index (engine/src/vector, its own checksummed header)
 // Every file is written atomically (temp + fsync + rename). The manifest is the commit point: a
 // directory whose files do not match the manifest's digests is reported and rebuilt, never trusted.
@@ -57,17 +58,12 @@ export interface LoadedStore extends LexicalFields {
 const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
-/** Reads a whole file into `into` (its size as stat'ed before); a reason if it changed size since. */
-function readInto(file: string, into: Buffer): Buffer | string {
-  const fd = fs.openSync(file, 'r');
-  try {
-    let got = 0;
-    for (let n; got < into.length && (n = fs.readSync(fd, into, got, into.length - got, got)) > 0; ) got += n;
-    if (got !== into.length || fs.fstatSync(fd).size !== into.length) return 'changed size while being read';
-    return into;
-  } finally {
-    fs.closeSync(fd);
-  }
+/** Reads a whole open file into `into` (its size as stat'ed before); a reason if it changed size since. */
+function readInto(fd: number, into: Buffer): Buffer | string {
+  let got = 0;
+  for (let n; got < into.length && (n = fs.readSync(fd, into, got, into.length - got, got)) > 0; ) got += n;
+  if (got !== into.length || fs.fstatSync(fd).size !== into.length) return 'changed size while being read';
+  return into;
 }
 
 export class IndexStore {
@@ -112,41 +108,52 @@ export class IndexStore {
     const names = [TABLES_FILE, ...Object.values(LEXICAL_FILES)];
     const sizes = new Map(names.map((name) => [name, fs.statSync(path.join(this.dir, name), { throwIfNoEntry: false })?.size ?? -1]));
     const scratch = Buffer.allocUnsafeSlow(Math.max(0, ...sizes.values()));
-    const read = (name: string): Buffer | string => {
+    /** Reads and checks a file; `use` gets its bytes and the open file, which it may keep (returning true). */
+    const read = (name: string, use: (buf: Buffer, fd: number, file: string) => boolean): string | undefined => {
       const p = path.join(this.dir, name);
       const size = sizes.get(name)!;
       if (size < 0) return `${name} is missing`;
-      const buf = readInto(p, scratch.subarray(0, size));
-      if (typeof buf === 'string') return `${name} ${buf}`;
-      if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
-      return buf;
+      let fd: number | undefined = fs.openSync(p, 'r');
+      try {
+        const buf = readInto(fd, scratch.subarray(0, size));
+        if (typeof buf === 'string') return `${name} ${buf}`;
+        if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
+        if (use(buf, fd, p)) fd = undefined;
+        return undefined;
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
     };
-    const tablesBuf = read(TABLES_FILE);
-    if (typeof tablesBuf === 'string') return { error: tablesBuf };
+    let tables: IndexTables | undefined;
     const fields: Partial<LexicalFields> = {};
-    let tables: IndexTables;
+    let vectors: VectorIndex | undefined;
+    const fail = (error: string) => {
+      for (const f of Object.values(fields)) f.close();
+      vectors?.close();
+      return { error };
+    };
     try {
-      tables = decodeTables(tablesBuf);
-      const chunkCount = tables.chunks.size;
+      const tablesError = read(TABLES_FILE, (buf) => ((tables = decodeTables(buf)), false));
+      if (tablesError) return { error: tablesError };
+      const chunkCount = tables!.chunks.size;
       for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
-        const buf = read(name);
-        if (typeof buf === 'string') return { error: buf };
-        fields[field] = Bm25Index.deserialize(buf);
-        // Optional fields the index does not fill hold no documents (or, before 0.4, termless ones).
+        // The index keeps the file open and reads its postings from it; the scratch is reused.
+        const problem = read(name, (buf, fd, file) => ((fields[field] = Bm25Index.deserialize(buf, { fd, path: file })), true));
+        if (problem) return fail(problem);
+        // Optional fields the index does not fill hold no documents.
         const filled = field === 'lexical' || (manifest.fields ?? []).includes(field);
-        if (filled && fields[field]!.size !== chunkCount) return { error: `${name} holds ${fields[field]!.size} documents for ${chunkCount} chunks` };
+        if (filled && fields[field]!.size !== chunkCount) return fail(`${name} holds ${fields[field]!.size} documents for ${chunkCount} chunks`);
       }
     } catch (e) {
-      return { error: `index files are inconsistent (${(e as Error).message})` };
+      return fail(`index files are inconsistent (${(e as Error).message})`);
     }
-    let vectors: VectorIndex | undefined;
     if (expect.modelId) {
       const v = VectorIndex.load(path.join(this.dir, 'vectors'), { dim: expect.dim, modelId: expect.modelId });
-      if ('error' in v) return { error: `vector index: ${v.error}` };
+      if ('error' in v) return fail(`vector index: ${v.error}`);
       vectors = v;
-      if (vectors.size !== tables.chunks.size) return { error: `vector index holds ${vectors.size} vectors for ${tables.chunks.size} chunks` };
+      if (vectors.size !== tables!.chunks.size) return fail(`vector index holds ${vectors.size} vectors for ${tables!.chunks.size} chunks`);
     }
-    return { tables, ...(fields as LexicalFields), vectors, omittedForSize };
+    return { tables: tables!, ...(fields as LexicalFields), vectors, omittedForSize };
   }
 
   save(
@@ -161,9 +168,8 @@ export class IndexStore {
     if (vectors) vectors.save(path.join(this.dir, 'vectors'));
     writeFileAtomic(path.join(this.dir, TABLES_FILE), tablesBuf);
     for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
-      const buf = lexical[field].serialize();
-      writeFileAtomic(path.join(this.dir, name), buf);
-      digests[name] = sha256(buf);
+      // Streams the file, then reads its postings from the new file.
+      digests[name] = lexical[field].save(path.join(this.dir, name)).sha256;
     }
     const manifest: Manifest = {
       format: STORE_FORMAT_VERSION,

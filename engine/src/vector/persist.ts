@@ -85,7 +85,7 @@ export function writeFileAtomic(target: string, data: Buffer | string): void {
 }
 
 /** Like writeFileAtomic for data produced in pieces; returns the digest of what was written. */
-export function writePartsAtomic(target: string, parts: Iterable<Buffer>): FileDigest {
+export function writePartsAtomic(target: string, parts: Iterable<Uint8Array>): FileDigest {
   const tmp = tempPathFor(target);
   const hash = createHash('sha256');
   let bytes = 0;

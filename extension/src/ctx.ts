@@ -14,8 +14,9 @@ export interface FolderReport {
   state: string;
   stats?: IndexStats;
   error?: string;
-  /** The folder's engine process (it runs outside the extension host). */
+  /** The folder's engine process (it runs outside the extension host), and its client's state. */
   enginePid?: number;
+  engineState: string;
 }
 
 export class Ctx implements vscode.Disposable {
@@ -113,7 +114,7 @@ export class Ctx implements vscode.Disposable {
   }
 
   report(): FolderReport[] {
-    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error, enginePid: fi.client.enginePid }));
+    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error, enginePid: fi.client.enginePid, engineState: fi.client.state }));
   }
 
   async dispose(): Promise<void> {

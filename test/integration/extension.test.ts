@@ -118,4 +118,26 @@ describe('RepoRecall in VS Code', () => {
     const hits = await api.retrieve(fileUri('src/geometry/hull.ts'), 'convexHullMonotoneChain', 3);
     assert.ok(hits.some((h) => h.file === 'src/geometry/hull.ts'), JSON.stringify(hits.map((h) => h.file)));
   });
+
+  it('survives the engine process being killed: reports it restarting, then serves from a new one', async () => {
+    const [before] = api.report();
+    assert.strictEqual(before.engineState, 'ready');
+    assert.ok(before.enginePid && before.enginePid !== process.pid, 'the engine runs in its own process');
+    const seen = new Set<string>();
+    const watcher = setInterval(() => seen.add(api.report()[0].engineState), 10);
+    try {
+      process.kill(before.enginePid, 'SIGKILL');
+      const after = await eventually('a new engine process', async () => {
+        const [r] = api.report();
+        return r.engineState === 'ready' && r.enginePid !== undefined && r.enginePid !== before.enginePid ? r : undefined;
+      });
+      assert.ok(seen.has('restarting'), `states seen: ${[...seen].join(', ')}`);
+      assert.strictEqual(after.state, 'ready');
+      // This extension host lived through it, and the new engine answers from the index on disk.
+      const hits = await api.retrieve(fileUri('src/geometry/hull.ts'), 'convexHullMonotoneChain', 3);
+      assert.ok(hits.some((h) => h.file === 'src/geometry/hull.ts'), JSON.stringify(hits.map((h) => h.file)));
+    } finally {
+      clearInterval(watcher);
+    }
+  });
 });

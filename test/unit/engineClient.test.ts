@@ -201,6 +201,8 @@ describe('EngineClient with the real engine worker', function () {
       assert.ok(logs.some((l) => /replacing the engine worker by a fresh one \(4 files were indexed\)/.test(l)), logs.join('\n'));
       // The fresh worker loaded the saved index (it did not rebuild) and serves from it.
       assert.ok(logs.some((l) => /index loaded: 4 files/.test(l)), logs.join('\n'));
+      // Shown as the index opening again, not as a crash.
+      assert.ok(!states.includes('restarting'), states.join(' '));
       assert.deepStrictEqual(states.slice(-2), ['starting', 'ready']);
       const hits = await c.retrieve({ file: 'src/new.ts', prefix: 'const shown = applyDiscount(', line: 0 }, { k: 3 });
       assert.ok(hits.some((h) => h.name === 'applyDiscount'), JSON.stringify(hits.map((h) => h.name)));
@@ -224,12 +226,12 @@ describe('EngineClient with the real engine worker', function () {
     try {
       await c.whenReady();
       let replacing = false;
-      c.onState((s) => { if (s === 'restarting') replacing = true; });
+      c.onState((s) => { if (s === 'starting') replacing = true; });
       const indexing = c.indexAll();
       // Sent as soon as the replacement starts: it must be served by the new worker, not fail.
       const during = new Promise<unknown>((resolve, reject) => {
         const sub = c.onState((s) => {
-          if (s !== 'restarting') return;
+          if (s !== 'starting') return;
           sub.dispose();
           c.retrieve('applyDiscount price', { k: 3 }).then(resolve, reject);
         });

@@ -220,7 +220,8 @@ export class EngineClient {
     if (this.currentState !== 'ready') return;
     this.emitLog(`replacing the engine worker by a fresh one (${reason}) to return the build's memory`);
     this.resetReady();
-    this.setState('restarting');
+    // 'starting', not 'restarting': nothing crashed, the index is being opened again.
+    this.setState('starting');
     for (const deadline = Date.now() + 10_000; this.pending.size > 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
     try {
       await this.dispatch('close', [], {}, 30_000);

@@ -7,7 +7,8 @@ function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
   const size = s ? `${s.files} files, ${s.chunks} chunks` : 'no index yet';
   const progress = fi.progress ? ` (${fi.progress.phase} ${fi.progress.done}/${fi.progress.total})` : '';
-  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}`;
+  const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
+  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}`;
 }
 
 export function registerStatusBar(ctx: Ctx): void {
@@ -20,6 +21,11 @@ export function registerStatusBar(ctx: Ctx): void {
       item.text = '$(database) RepoRecall: no folder';
     } else if (folders.some((f) => f.state === 'error')) {
       item.text = '$(error) RepoRecall: error';
+    } else if (folders.some((f) => f.client.state === 'restarting')) {
+      // The engine process crashed or hung; EngineClient brings it back with backoff.
+      item.text = '$(warning) RepoRecall: engine restarting';
+    } else if (folders.some((f) => f.client.state === 'starting' && f.state === 'ready')) {
+      item.text = '$(sync~spin) RepoRecall: opening index';
     } else if (folders.some((f) => f.state === 'indexing' || f.state === 'starting')) {
       const p = folders.find((f) => f.progress)?.progress;
       item.text = `$(sync~spin) RepoRecall: indexing${p ? ` ${p.done}/${p.total}` : ''}`;

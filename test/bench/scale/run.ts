@@ -43,7 +43,7 @@ async function openWorker(root: string, indexDir: string, dense: boolean, log: (
   client.onLog((s) => log(s));
   let replacing = 0;
   client.onState((s) => {
-    if (s === 'restarting') replacing = performance.now();
+    if (s === 'starting') replacing = performance.now();
     else if (s === 'ready' && replacing) onReplaced((performance.now() - replacing) / 1000);
   });
   await client.whenReady();

@@ -45,6 +45,8 @@ export interface EngineClientOptions {
    * loads the index (0.1 s at 2k files, 3.5 s at 100k) while requests wait. Default 2,000; 0 never.
    */
   recycleAfterFiles?: number;
+  /** glibc allocator settings for an engine process (transport.ts ALLOCATOR_ENV); default true. */
+  allocatorTuning?: boolean;
 }
 
 /** Default EngineClientOptions.youngGenerationMb. */
@@ -102,6 +104,7 @@ export class EngineClient {
       youngGenerationMb: ENGINE_YOUNG_GENERATION_MB,
       recycleAfterFiles: 2_000,
       host: 'process',
+      allocatorTuning: true,
       ...options,
     };
     this.resetReady();
@@ -262,7 +265,7 @@ export class EngineClient {
 
   private spawn(): void {
     this.setState(this.crashes > 0 ? 'restarting' : 'starting');
-    const worker = spawnEngineHost(this.opts.host, this.opts.workerPath, this.opts.init, { youngGenerationMb: this.opts.youngGenerationMb });
+    const worker = spawnEngineHost(this.opts.host, this.opts.workerPath, this.opts.init, { youngGenerationMb: this.opts.youngGenerationMb, allocatorTuning: this.opts.allocatorTuning });
     this.worker = worker;
     this.lastPong = Date.now();
     worker.onMessage((msg: FromWorker) => {

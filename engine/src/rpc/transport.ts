@@ -30,7 +30,18 @@ export interface EngineTransport {
 export interface TransportOptions {
   /** Cap on V8's young generation (MB); 0 = V8's default. */
   youngGenerationMb: number;
+  /** Set glibc's allocator knobs for an engine process (ALLOCATOR_ENV; default true). */
+  allocatorTuning?: boolean;
 }
+
+/**
+ * glibc malloc settings for the engine process (other C libraries ignore them; a value the user
+ * set wins). With the default dynamic mmap threshold, freed buffers of up to 32 MB (index loads,
+ * query scratch) stay in the heap, and each thread may get its own arena. Fixed at 128 KB and two
+ * arenas, the engine at 100k files holds 215 MB instead of 231 MB while querying and peaks at
+ * 286 MB instead of 292 MB (reopen.js, same index, back to back), at the same latency.
+ */
+const ALLOCATOR_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 export function spawnEngineHost(kind: EngineHostKind, script: string, init: WorkerInit, opts: TransportOptions): EngineTransport {
   return kind === 'thread' ? threadTransport(script, init, opts) : processTransport(script, init, opts);
@@ -54,7 +65,7 @@ function processTransport(script: string, init: WorkerInit, opts: TransportOptio
   const semiSpaceMb = Math.max(1, Math.round(opts.youngGenerationMb / 3));
   const child: ChildProcess = fork(script, [], {
     // Inside VS Code, execPath is Electron's binary: this makes it a plain Node.js.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', [INIT_ENV]: JSON.stringify(init) },
+    env: { ...(opts.allocatorTuning === false ? {} : ALLOCATOR_ENV), ...process.env, ELECTRON_RUN_AS_NODE: '1', [INIT_ENV]: JSON.stringify(init) },
     execArgv: opts.youngGenerationMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [],
     // Structured clone, as between threads (typed arrays, undefined, nested objects).
     serialization: 'advanced',

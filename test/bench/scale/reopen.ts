@@ -1,5 +1,5 @@
 // `node --expose-gc out/test/bench/scale/reopen.js --root DIR --index DIR --files-list F [--queries 500] [--seed 1] [--no-dense]
-//   [--host process|thread] [--in-process] [--young-mb N] [--edit-every N]`
+//   [--host process|thread] [--in-process] [--young-mb N] [--edit-every N] [--no-allocator-tuning]`
 // The second half of the scale bench, in a fresh process: what an editor session costs after the
 // first index exists (the usual case: every launch after the first). Opens the saved index without
 // re-indexing, answers the same kind of editor states as run.ts, and prints JSON with the open
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   latencies.sort((a, b) => a - b);
   updates.sort((a, b) => a - b);
   console.log(JSON.stringify({
-    host: mode === 'in-process' ? 'in-process' : `${mode === 'process' ? 'child process' : 'worker thread'} (young generation ${youngMb || 'V8 default'} MB)`,
+    host: mode === 'in-process' ? 'in-process' : `${mode === 'process' ? 'child process' : 'worker thread'} (young generation ${youngMb || 'V8 default'} MB${mode === 'process' && argv.includes('--no-allocator-tuning') ? ', glibc defaults' : ''})`,
     openSeconds,
     chunks: stats.chunks,
     // The engine's process: RSS after opening the index, at the end of the queries, the highest
@@ -110,6 +110,7 @@ async function openClient(root: string, indexDir: string, dense: boolean, youngG
     init: { options: { root, indexDir, dense } },
     youngGenerationMb,
     host,
+    allocatorTuning: !process.argv.includes('--no-allocator-tuning'),
   });
   client.onLog((s) => console.error(`[reopen] ${s}`));
   await client.whenReady();

@@ -66,6 +66,10 @@ def parse_args():
                          "on with it. Empty (default): off. The model, optimiser and RNG state at each such step and the "
                          "mined negatives are cached in the scratch directory (selfneg-*.pkl), so a rerun resumes there")
     ap.add_argument("--self-top", type=int, default=3, help="a self-mined negative is drawn from the query's N best dense fragments")
+    ap.add_argument("--self-pool", type=int, default=0,
+                    help="> 0: self-mined negatives are taken only among the query's N best BM25 fragments (ranked by the "
+                         "model): the fragments BM25 and the model both rank high, which are what the engine's fusion "
+                         "confuses (0: all fragments of the package)")
     ap.add_argument("--self-neg", default="add", choices=["add", "replace"],
                     help="add: the self-mined negative is a further negative next to the BM25 one (4 documents per "
                          "next-fragment query); replace: it takes the BM25 negative's place (3 per query)")
@@ -211,14 +215,14 @@ def prepare(a, rng, t_start):
 def self_mine_key(a, cache_key, upto):
     """Cache key of the training state after `upto` steps with self-mining: everything that shapes steps 1..upto."""
     d = {k: v for k, v in vars(a).items() if k not in ("out", "minutes", "snapshot_static", "corpus", "self_mine_steps",
-                                                         "self_neg", "self_top")}
+                                                         "self_neg", "self_top", "self_pool")}
     done = [k for k in a.self_mine_steps_list if k <= upto]
-    d.update(prepared=cache_key, mined_at=done, self_top=a.self_top, self_neg=a.self_neg if len(done) > 1 else None,
+    d.update(prepared=cache_key, mined_at=done, self_top=a.self_top, self_pool=a.self_pool, self_neg=a.self_neg if len(done) > 1 else None,
              version=1)
     return hashlib.sha1(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def self_mine(a, enc, files, prefix_ids, next_pairs, source_files, step):
+def self_mine(a, enc, vocab, files, prefix_ids, next_pairs, source_files, step):
     """Re-mine every next-fragment query's hard negative with the current encoder (hard_negatives.mine_dense)."""
     def embed(seqs, max_len):
         out = np.zeros((len(seqs), a.dim), dtype=np.float32)
@@ -232,6 +236,7 @@ def self_mine(a, enc, files, prefix_ids, next_pairs, source_files, step):
 
     enc.eval()
     mrng = random.Random(a.seed + 7 + step)
+    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
     negs, same = {}, 0
     for src in sorted(next_pairs):
         P = next_pairs[src]
@@ -239,7 +244,8 @@ def self_mine(a, enc, files, prefix_ids, next_pairs, source_files, step):
         # candidates: every file of the source, as for the BM25 miner (files without pairs included)
         src_files = sorted(set(fids) | set(source_files.get(src, [])))
         negs[src] = hn.mine_dense(files, prefix_ids, src_files, [(fi, q, p) for fi, q, p, _, _ in P],
-                                  lambda x: embed(x, a.doc_tokens), lambda x: embed(x, a.query_tokens), mrng, top=a.self_top)
+                                  lambda x: embed(x, a.doc_tokens), lambda x: embed(x, a.query_tokens), mrng, top=a.self_top,
+                                  bm25_pool=a.self_pool, vocab_size=len(keep), keep=keep)
         same += sum(1 for r, n in zip(P, negs[src]) if n is not None and n == r[4])
     enc.train()
     total = sum(map(len, negs.values()))
@@ -340,7 +346,7 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
     for step in range(first, a.steps + 1):
         if step - 1 in mine_at and step - 1 > resumed:
             t0 = time.time()
-            self_negs, ms = self_mine(a, enc, files, prefix_ids, next_pairs, source_files, step - 1)
+            self_negs, ms = self_mine(a, enc, vocab, files, prefix_ids, next_pairs, source_files, step - 1)
             ms["seconds"] = round(time.time() - t0, 1)
             mining_stats.append(ms)
             print(f"step {step - 1}: self-mined negatives {ms}", flush=True)

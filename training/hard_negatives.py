@@ -36,6 +36,43 @@ def bm25_matrix(bags, vocab_size, keep, k1=1.2, b=0.75):
     return m
 
 
+def grid_fragments(files, prefix_ids, file_ids):
+    """The 20-line grid fragments (fi, start, end) of the given files and their path-prefixed token ids
+    (the engine's chunk shape)."""
+    frags, bags = [], []
+    for fi in file_ids:
+        f = files[fi]
+        n = len(f.starts) - 1
+        for s in range(0, n, FRAG):
+            e = min(n, s + FRAG)
+            frags.append((fi, s, e))
+            bags.append(np.concatenate([prefix_ids[fi], f.span(s, e)]))
+    return frags, bags
+
+
+def _select(files, frags, frag_file, frag_start, frag_end, query, s, rng, top, forbid_before, max_overlap, floor):
+    """One of the `top` best-scoring fragments (scores `s`, modified in place) that obeys the exclusion
+    rules, or None. Entries scoring <= `floor` are never taken."""
+    fi, (q0, L), (ps, pe) = query
+    bad = (frag_file == fi) & (frag_end > L - forbid_before) & (frag_start < L + FRAG)
+    s[bad] = floor
+    order = np.argpartition(-s, min(top * 3, len(s) - 1))[:top * 3]
+    order = order[np.argsort(-s[order])]
+    pos_set = set(files[fi].span(ps, pe).tolist())
+    cands = []
+    for j in order:
+        if s[j] <= floor:
+            break
+        fj, a, b = frags[j]
+        bag = set(files[fj].span(a, b).tolist())
+        if pos_set and len(bag & pos_set) / max(1, len(bag | pos_set)) > max_overlap:
+            continue
+        cands.append((fj, (a, b)))
+        if len(cands) >= top:
+            break
+    return rng.choice(cands) if cands else None
+
+
 def mine(files, prefix_ids, file_ids, queries, vocab_size, keep, rng, top=3, forbid_before=60, max_overlap=0.7):
     """For each query (fi, (q0, L), (L, pe)) of one source, a hard negative (fj, (s, e)) or None.
 
@@ -45,14 +82,7 @@ def mine(files, prefix_ids, file_ids, queries, vocab_size, keep, rng, top=3, for
     its lines). One of the `top` best is drawn; near-copies of the positive (token-set Jaccard above
     `max_overlap`) are skipped as likely false negatives.
     """
-    frags, bags = [], []
-    for fi in file_ids:
-        f = files[fi]
-        n = len(f.starts) - 1
-        for s in range(0, n, FRAG):
-            e = min(n, s + FRAG)
-            frags.append((fi, s, e))
-            bags.append(np.concatenate([prefix_ids[fi], f.span(s, e)]))
+    frags, bags = grid_fragments(files, prefix_ids, file_ids)
     if not frags or not queries:
         return [None] * len(queries)
     D = bm25_matrix(bags, vocab_size, keep).T.tocsr()
@@ -66,23 +96,54 @@ def mine(files, prefix_ids, file_ids, queries, vocab_size, keep, rng, top=3, for
         Q = _bags_matrix([np.concatenate([prefix_ids[fi], files[fi].span(*qs)]) for fi, qs, _ in chunk], vocab_size, keep)
         Q.data[:] = 1.0
         S = (Q @ D).toarray()
-        for r, (fi, (q0, L), (ps, pe)) in enumerate(chunk):
-            s = S[r]
-            bad = (frag_file == fi) & (frag_end > L - forbid_before) & (frag_start < L + FRAG)
-            s[bad] = -1.0
-            order = np.argpartition(-s, min(top * 3, len(s) - 1))[:top * 3]
-            order = order[np.argsort(-s[order])]
-            pos_set = set(files[fi].span(ps, pe).tolist())
-            cands = []
-            for j in order:
-                if s[j] <= 0:
-                    break
-                fj, a, b = frags[j]
-                bag = set(files[fj].span(a, b).tolist())
-                if pos_set and len(bag & pos_set) / max(1, len(bag | pos_set)) > max_overlap:
-                    continue
-                cands.append((fj, (a, b)))
-                if len(cands) >= top:
-                    break
-            out.append(rng.choice(cands) if cands else None)
+        for r, query in enumerate(chunk):
+            out.append(_select(files, frags, frag_file, frag_start, frag_end, query, S[r], rng, top, forbid_before,
+                               max_overlap, 0.0))
+    return out
+
+
+def mine_dense(files, prefix_ids, file_ids, queries, embed_docs, embed_queries, rng, top=3, forbid_before=60,
+               max_overlap=0.7, bm25_pool=0, vocab_size=0, keep=None):
+    """Self-mined (ANCE-style) hard negatives: like `mine`, with the model's own cosine instead of BM25.
+
+    `embed_docs` / `embed_queries` map lists of token-id arrays to L2-normalised float32 matrices (the
+    trainer's current encoder, with the document / query truncation it trains with). Same candidates
+    (the package's 20-line grid fragments) and the same exclusion rules as the BM25 miner.
+
+    `bm25_pool` > 0: only the query's `bm25_pool` best BM25 fragments are candidates, ranked by the model.
+    The engine fuses the dense list with a small weight next to the lexical lists (reciprocal ranks), so the
+    top of its result is made of lexical candidates that the dense rank reorders: the negatives that cost it
+    are the fragments BM25 *and* the model both rank high.
+    """
+    frags, bags = grid_fragments(files, prefix_ids, file_ids)
+    if not frags or not queries:
+        return [None] * len(queries)
+    D = embed_docs(bags)
+    B = bm25_matrix(bags, vocab_size, keep).T.tocsr() if bm25_pool > 0 else None
+    frag_file = np.array([x[0] for x in frags])
+    frag_start = np.array([x[1] for x in frags])
+    frag_end = np.array([x[2] for x in frags])
+    out = []
+    CH = 512
+    for c0 in range(0, len(queries), CH):
+        chunk = queries[c0:c0 + CH]
+        Q = embed_queries([np.concatenate([prefix_ids[fi], files[fi].span(*qs)]) for fi, qs, _ in chunk])
+        S = Q @ D.T
+        if B is not None:
+            Qb = _bags_matrix([np.concatenate([prefix_ids[fi], files[fi].span(*qs)]) for fi, qs, _ in chunk], vocab_size, keep)
+            Qb.data[:] = 1.0
+            L = (Qb @ B).toarray()
+            for r, (fi, (q0, Lc), _) in enumerate(chunk):
+                # the query's own window and the positive do not take places in the pool
+                bad = (frag_file == fi) & (frag_end > Lc - forbid_before) & (frag_start < Lc + FRAG)
+                lr = L[r]
+                lr[bad] = 0.0
+                k = min(bm25_pool, len(lr) - 1)
+                pool = np.argpartition(-lr, k)[:bm25_pool]
+                keep_mask = np.zeros(len(lr), dtype=bool)
+                keep_mask[pool[lr[pool] > 0]] = True
+                S[r][~keep_mask] = -2.0
+        for r, query in enumerate(chunk):
+            out.append(_select(files, frags, frag_file, frag_start, frag_end, query, S[r], rng, top, forbid_before,
+                               max_overlap, -2.0))
     return out

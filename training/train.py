@@ -2,8 +2,10 @@
 training-stats.json}. Run through `npm run train-model` (see training/README.md).
 
 Objective: InfoNCE with in-batch negatives, where every batch is drawn from ONE source package (so the
-other rows are in-repository negatives) plus one same-file hard negative per query. Two pair kinds:
-code before a cursor -> the next 20 lines, doc comment -> path-prefixed code, definition -> call site.
+other rows are in-repository negatives) plus per next-fragment query a BM25-mined hard negative and a
+same-file negative; optionally (--self-mine-steps) hard negatives re-mined with the model itself
+(ANCE-style). Pair kinds: code before a cursor -> the next 20 lines, doc comment <-> path-prefixed code,
+definition <-> call site.
 """
 import argparse
 import hashlib
@@ -56,6 +58,21 @@ def parse_args():
                     help="next-fragment queries are the last N lines before the cursor, path-prefixed: what the engine embeds "
                          "(engine/src/retrieve/query.ts trimmedLines)")
     ap.add_argument("--bm25-top", type=int, default=3, help="a next-fragment query's hard negative is drawn from its N best BM25 fragments")
+    ap.add_argument("--self-mine-steps", default="",
+                    help="ANCE-style self-mined hard negatives: comma-separated steps (e.g. 700) after which every "
+                         "next-fragment query's hard negative is re-mined with the model being trained (its cosine over "
+                         "the package's 20-line fragments, same exclusion rules as the BM25 miner: not overlapping the "
+                         "query's 60-line window or the positive, not a near-copy of the positive); training then goes "
+                         "on with it. Empty (default): off. The model, optimiser and RNG state at each such step and the "
+                         "mined negatives are cached in the scratch directory (selfneg-*.pkl), so a rerun resumes there")
+    ap.add_argument("--self-top", type=int, default=3, help="a self-mined negative is drawn from the query's N best dense fragments")
+    ap.add_argument("--self-pool", type=int, default=0,
+                    help="> 0: self-mined negatives are taken only among the query's N best BM25 fragments (ranked by the "
+                         "model): the fragments BM25 and the model both rank high, which are what the engine's fusion "
+                         "confuses (0: all fragments of the package)")
+    ap.add_argument("--self-neg", default="add", choices=["add", "replace"],
+                    help="add: the self-mined negative is a further negative next to the BM25 one (4 documents per "
+                         "next-fragment query); replace: it takes the BM25 negative's place (3 per query)")
     ap.add_argument("--reverse-frac", type=float, default=0.5,
                     help="share of doc and call-site batches trained in the other direction (code -> its doc, call site -> "
                          "definition), with other functions' code as negatives")
@@ -131,6 +148,7 @@ def write_parity_sample(wrap, tok, files, path):
 
 def main():
     a = parse_args()
+    a.self_mine_steps_list = sorted({int(x) for x in a.self_mine_steps.split(",") if x.strip()})
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = random.Random(a.seed)
@@ -149,7 +167,7 @@ def main():
         with open(cache_file, "wb") as f:
             pickle.dump((vocab, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats), f, protocol=4)
     rng = random.Random(a.seed + 1)
-    train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats, rng, t_start)
+    train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats, rng, t_start, cache_key)
 
 
 def prepare(a, rng, t_start):
@@ -194,7 +212,48 @@ def prepare(a, rng, t_start):
     return vocab, tok, files, prefix_ids, dict(next_pairs), dict(doc_pairs), dict(call_pairs), stats
 
 
-def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats, rng, t_start):
+def self_mine_key(a, cache_key, upto):
+    """Cache key of the training state after `upto` steps with self-mining: everything that shapes steps 1..upto."""
+    d = {k: v for k, v in vars(a).items() if k not in ("out", "minutes", "snapshot_static", "corpus", "self_mine_steps",
+                                                         "self_neg", "self_top", "self_pool")}
+    done = [k for k in a.self_mine_steps_list if k <= upto]
+    d.update(prepared=cache_key, mined_at=done, self_top=a.self_top, self_pool=a.self_pool, self_neg=a.self_neg if len(done) > 1 else None,
+             version=1)
+    return hashlib.sha1(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def self_mine(a, enc, vocab, files, prefix_ids, next_pairs, source_files, step):
+    """Re-mine every next-fragment query's hard negative with the current encoder (hard_negatives.mine_dense)."""
+    def embed(seqs, max_len):
+        out = np.zeros((len(seqs), a.dim), dtype=np.float32)
+        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
+        with torch.no_grad():
+            for c0 in range(0, len(order), 1024):
+                idx = order[c0:c0 + 1024]
+                ids, m = pad([seqs[i] for i in idx], max_len)
+                out[idx] = enc(ids, m).numpy()
+        return out
+
+    enc.eval()
+    mrng = random.Random(a.seed + 7 + step)
+    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+    negs, same = {}, 0
+    for src in sorted(next_pairs):
+        P = next_pairs[src]
+        fids = sorted({fi for fi, _, _, _, _ in P})
+        # candidates: every file of the source, as for the BM25 miner (files without pairs included)
+        src_files = sorted(set(fids) | set(source_files.get(src, [])))
+        negs[src] = hn.mine_dense(files, prefix_ids, src_files, [(fi, q, p) for fi, q, p, _, _ in P],
+                                  lambda x: embed(x, a.doc_tokens), lambda x: embed(x, a.query_tokens), mrng, top=a.self_top,
+                                  bm25_pool=a.self_pool, vocab_size=len(keep), keep=keep)
+        same += sum(1 for r, n in zip(P, negs[src]) if n is not None and n == r[4])
+    enc.train()
+    total = sum(map(len, negs.values()))
+    found = sum(1 for v in negs.values() for n in v if n is not None)
+    return negs, {"step": step, "queries": total, "mined": found, "same_as_bm25": same}
+
+
+def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, stats, rng, t_start, cache_key=""):
 
     B = a.batch
     nsrc = [s for s in next_pairs if len(next_pairs[s]) >= B]
@@ -209,14 +268,30 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         """A fragment as the engine embeds it: path prefix, then its lines."""
         return np.concatenate([prefix_ids[fi], files[fi].span(*span)])
 
+    # files are prepared source by source (sorted), so each source's files are one contiguous range
+    source_files, o = {}, 0
+    for src, st in stats["sources"].items():
+        source_files[src] = range(o, o + st["files"])
+        o += st["files"]
+    assert o == len(files)
+    self_negs = None  # source -> self-mined negative per next-fragment pair, once --self-mine-steps has passed
+
     def next_batch():
         # query: the path-prefixed last lines before the cursor; documents: the next 20 lines, then per
         # query one BM25-mined hard negative of the same package, then one other fragment of its own file
+        # (with self-mined negatives: those too, next to or instead of the BM25 ones)
         src = nsrc[nprng.choice(len(nsrc), p=nw)]
-        rows = rng.sample(next_pairs[src], B)
+        idx = rng.sample(range(len(next_pairs[src])), B)  # same draws as sampling the rows themselves
+        rows = [next_pairs[src][i] for i in idx]
         q = [chunk(fi, qr) for fi, qr, _, _, _ in rows]
         d = [chunk(fi, pr) for fi, _, pr, _, _ in rows]
-        d += [chunk(*(h if h is not None else (fi, nr))) for fi, _, _, nr, h in rows]
+        if self_negs is not None:
+            sn = [self_negs[src][i] for i in idx]
+            if a.self_neg == "add":
+                d += [chunk(*(h if h is not None else (fi, nr))) for fi, _, _, nr, h in rows]
+            d += [chunk(*(m if m is not None else h if h is not None else (fi, nr))) for (fi, _, _, nr, h), m in zip(rows, sn)]
+        else:
+            d += [chunk(*(h if h is not None else (fi, nr))) for fi, _, _, nr, h in rows]
         d += [chunk(fi, nr) for fi, _, _, nr, _ in rows]
         return q, d
 
@@ -250,7 +325,36 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
     enc.mixing = a.arch != "conv" or a.static_steps <= 0
     opt = torch.optim.Adam(enc.parameters(), lr=a.lr)
     t_train, losses, step = time.time(), [], 0
-    for step in range(1, a.steps + 1):
+    mine_at = set(a.self_mine_steps_list)
+    mining_stats, resumed, first = [], 0, 1
+    # resume from the latest cached self-mining state, if any
+    for k in sorted(mine_at, reverse=True):
+        cf = os.path.join(os.path.dirname(a.corpus), f"selfneg-{self_mine_key(a, cache_key, k)}.pkl")
+        if os.path.exists(cf):
+            with open(cf, "rb") as f:
+                st = pickle.load(f)
+            enc.load_state_dict(st["enc"])
+            opt.load_state_dict(st["opt"])
+            rng.setstate(st["rng"])
+            nprng.bit_generator.state = st["nprng"]
+            losses, self_negs, mining_stats, resumed = st["losses"], st["negs"], st["mining"], k
+            first = k + 1
+            for g in opt.param_groups:  # the decayed lr as it was after step k
+                g["lr"] = st["lr"]
+            print(f"resumed after step {k} from {cf}", flush=True)
+            break
+    for step in range(first, a.steps + 1):
+        if step - 1 in mine_at and step - 1 > resumed:
+            t0 = time.time()
+            self_negs, ms = self_mine(a, enc, vocab, files, prefix_ids, next_pairs, source_files, step - 1)
+            ms["seconds"] = round(time.time() - t0, 1)
+            mining_stats.append(ms)
+            print(f"step {step - 1}: self-mined negatives {ms}", flush=True)
+            cf = os.path.join(os.path.dirname(a.corpus), f"selfneg-{self_mine_key(a, cache_key, step - 1)}.pkl")
+            with open(cf, "wb") as f:
+                pickle.dump({"enc": enc.state_dict(), "opt": opt.state_dict(), "rng": rng.getstate(),
+                             "nprng": nprng.bit_generator.state, "losses": losses, "negs": self_negs,
+                             "mining": mining_stats, "lr": opt.param_groups[0]["lr"]}, f, protocol=4)
         if not enc.mixing and step > a.static_steps:
             if a.snapshot_static:
                 os.makedirs(a.snapshot_static, exist_ok=True)
@@ -299,7 +403,10 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
                    "outputs": ["sentence_embedding"] + (["query_embedding"] if a.query_head else []),
                    "max_query_tokens": a.query_tokens, "max_document_tokens": a.doc_tokens,
                    "query_truncation": "keep_last", "document_truncation": "keep_first"}, f, indent=1)
-    stats.update({"args": vars(a), "steps_done": step, "final_loss": float(np.mean(losses[-50:])),
+    args = dict(vars(a))
+    args.pop("self_mine_steps_list", None)
+    stats.update({"args": args, "steps_done": step, "self_mining": mining_stats,
+                  "resumed_after_step": resumed or None, "final_loss": float(np.mean(losses[-50:])),
                   "train_seconds": round(time.time() - t_train), "total_seconds": round(time.time() - t_start),
                   "vocab": len(vocab), "next_pairs": sum(map(len, next_pairs.values())),
                   "doc_pairs": sum(map(len, doc_pairs.values())),

@@ -73,6 +73,14 @@ def _select(files, frags, frag_file, frag_start, frag_end, query, s, rng, top, f
     return rng.choice(cands) if cands else None
 
 
+def _grid(files, prefix_ids, file_ids):
+    """The source's 20-line grid fragments, their token bags, and their file / start / end as arrays; None if none."""
+    frags, bags = grid_fragments(files, prefix_ids, file_ids)
+    if not frags:
+        return None
+    return frags, bags, np.array([x[0] for x in frags]), np.array([x[1] for x in frags]), np.array([x[2] for x in frags])
+
+
 def mine(files, prefix_ids, file_ids, queries, vocab_size, keep, rng, top=3, forbid_before=60, max_overlap=0.7):
     """For each query (fi, (q0, L), (L, pe)) of one source, a hard negative (fj, (s, e)) or None.
 
@@ -82,13 +90,11 @@ def mine(files, prefix_ids, file_ids, queries, vocab_size, keep, rng, top=3, for
     its lines). One of the `top` best is drawn; near-copies of the positive (token-set Jaccard above
     `max_overlap`) are skipped as likely false negatives.
     """
-    frags, bags = grid_fragments(files, prefix_ids, file_ids)
-    if not frags or not queries:
+    grid = _grid(files, prefix_ids, file_ids)
+    if grid is None or not queries:
         return [None] * len(queries)
+    frags, bags, frag_file, frag_start, frag_end = grid
     D = bm25_matrix(bags, vocab_size, keep).T.tocsr()
-    frag_file = np.array([x[0] for x in frags])
-    frag_start = np.array([x[1] for x in frags])
-    frag_end = np.array([x[2] for x in frags])
     out = []
     CH = 256
     for c0 in range(0, len(queries), CH):
@@ -115,14 +121,12 @@ def mine_dense(files, prefix_ids, file_ids, queries, embed_docs, embed_queries, 
     top of its result is made of lexical candidates that the dense rank reorders: the negatives that cost it
     are the fragments BM25 *and* the model both rank high.
     """
-    frags, bags = grid_fragments(files, prefix_ids, file_ids)
-    if not frags or not queries:
+    grid = _grid(files, prefix_ids, file_ids)
+    if grid is None or not queries:
         return [None] * len(queries)
+    frags, bags, frag_file, frag_start, frag_end = grid
     D = embed_docs(bags)
     B = bm25_matrix(bags, vocab_size, keep).T.tocsr() if bm25_pool > 0 else None
-    frag_file = np.array([x[0] for x in frags])
-    frag_start = np.array([x[1] for x in frags])
-    frag_end = np.array([x[2] for x in frags])
     out = []
     CH = 512
     for c0 in range(0, len(queries), CH):

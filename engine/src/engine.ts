@@ -17,6 +17,7 @@ import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './ty
 import { completeFromContext } from './complete/builtin';
 import { excerpt, selectNovel } from './retrieve/excerpt';
 import { splitLines } from './util/lines';
+import { Breather } from './util/breathe';
 import { acquireWriterLock, type HeldLock } from './store/lock';
 import { defaultModelDir } from './modelPaths';
 
@@ -74,6 +75,8 @@ const LARGE_REPO_FILES = 25_000;
 const SIZE_LIMITED_FIELDS: readonly OptionalField[] = ['normalized'];
 /** During a long indexAll, progress is saved this often. */
 const CHECKPOINT_MS = 30_000;
+/** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
+const BREATHE_EVERY_MS = 20;
 /** Files whose lines are kept in memory for showing retrieved chunks. */
 const LINE_CACHE_FILES = 256;
 /** Quiet period after single-file updates before the index is written. */
@@ -211,7 +214,9 @@ export class Engine {
     const seen = new Set<string>();
     const pending: Pending[] = [];
     let done = 0;
+    const breather = new Breather(BREATHE_EVERY_MS, signal);
     for (const f of scan.files) {
+      await breather.breathe();
       signal?.throwIfAborted();
       seen.add(f.relPath);
       const old = this.tables.files.get(f.relPath);
@@ -278,7 +283,9 @@ export class Engine {
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
     };
+    const breather = new Breather(BREATHE_EVERY_MS, signal);
     for (const p of pending) {
+      await breather.breathe();
       signal?.throwIfAborted();
       this.dropFile(p.rel);
       let content = p.content;
@@ -455,7 +462,7 @@ export class Engine {
     // Chunks of the current file around the cursor hold what the user is typing or already sees.
     const currentFile = this.tables.paths.find(state.file);
     const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
-    const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
+    const vec = weights?.dense === 0 && !weights.denseScore ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal));
     opts.signal?.throwIfAborted();

@@ -218,6 +218,59 @@ describe('EngineClient with the real engine worker', function () {
     }
   });
 
+  it('answers requests and cancellation while a large index is being parsed (indexing yields to the event loop)', async () => {
+    // Parsing and enrichment are synchronous; without turns of the event loop in between, a
+    // 100k-file index left the engine unable to answer for 50 s (taken for a hang and killed).
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy-'));
+    const FILES = 1500;
+    for (let i = 0; i < FILES; i++) {
+      const dir = path.join(root, 'src', `m${i % 30}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const body = Array.from({ length: 6 }, (_, j) => `export function f${i}_${j}(a: number, b: number): number {\n  const t = a * ${j} + b;\n  return t > ${i} ? t - ${i} : helper${j}(t);\n}\n`).join('\n');
+      fs.writeFileSync(path.join(dir, `file${i}.ts`), body);
+    }
+    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy-index-'));
+    const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } }, recycleAfterFiles: 0 });
+    try {
+      await c.whenReady();
+      const order: string[] = [];
+      let statsSent = false;
+      let statsDone: Promise<unknown> = Promise.resolve();
+      const indexing = c.indexAll((p) => {
+        if (p.phase !== 'parse' || statsSent) return;
+        statsSent = true;
+        statsDone = c.stats().then((s) => { order.push(`stats:${s.files}`); });
+      }).then(() => order.push('indexAll'));
+      await indexing;
+      await statsDone;
+      assert.ok(statsSent);
+      // Answered in the middle of the run, from the index as it stood, before indexAll finished.
+      assert.match(order[0], /^stats:\d+$/, order.join(' '));
+      assert.ok(Number(order[0].slice(6)) < FILES, order.join(' '));
+
+      // A cancellation sent during the parse stops the run instead of waiting for its end.
+      const root2 = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy2-'));
+      fs.cpSync(root, root2, { recursive: true });
+      const c2 = new EngineClient({ workerPath: realWorker, init: { options: { root: root2, indexDir: fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy2-index-')), dense: false } }, recycleAfterFiles: 0 });
+      try {
+        await c2.whenReady();
+        const controller = new AbortController();
+        let lastDone = 0;
+        const run = c2.indexAll((p) => { lastDone = p.done; if (p.phase === 'parse' && p.done >= 10) controller.abort(); }, controller.signal);
+        await assert.rejects(run, (e: Error) => e.name === 'AbortError');
+        assert.ok(lastDone < FILES, `parse went on to ${lastDone}`);
+        assert.ok((await c2.stats()).files < FILES);
+      } finally {
+        await c2.close();
+        fs.rmSync(root2, { recursive: true, force: true });
+      }
+    } finally {
+      await c.close();
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(indexDir, { recursive: true, force: true });
+    }
+  });
+
   it('a request sent while the worker is being replaced waits for the fresh one', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-'));
     fs.cpSync(FIXTURE, root, { recursive: true });

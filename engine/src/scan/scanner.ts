@@ -15,6 +15,7 @@ import { classifyContent, classifyPath } from './classify';
 import { IGNORE_FILE_NAMES, IgnoreRules } from './ignore-rules';
 import { CONTENT_SAMPLE_BYTES, resolveScanOptions, type ResolvedScanOptions, type ScanOptions } from './options';
 import { isSecretPath } from './secrets';
+import { Breather } from '../util/breathe';
 
 export interface ScanResult {
   /** Accepted files, sorted by `relPath`. */
@@ -69,8 +70,6 @@ interface LinkJob {
 const byRelPath = (a: { relPath: string }, b: { relPath: string }) =>
   a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0;
 
-/** Yield to the event loop at least this often (ms of synchronous work). */
-const YIELD_EVERY_MS = 15;
 
 class Walker {
   private readonly files: ScannedFile[] = [];
@@ -82,7 +81,7 @@ class Walker {
   private readonly acceptedReal = new Map<string, string>();
   private pendingLinks: LinkJob[] = [];
   private truncated = false;
-  private lastYield = Date.now();
+  private readonly breather: Breather;
   /** Reused buffer for head reads (the bytes are copied out before the next read). */
   private readonly sample = Buffer.allocUnsafe(CONTENT_SAMPLE_BYTES);
 
@@ -91,7 +90,9 @@ class Walker {
     private readonly rootReal: string,
     private readonly opts: ResolvedScanOptions,
     private readonly callbacks: ScanCallbacks,
-  ) {}
+  ) {
+    this.breather = new Breather(15, opts.signal);
+  }
 
   static async create(root: string, opts: ResolvedScanOptions, callbacks: ScanCallbacks): Promise<Walker> {
     if (typeof root !== 'string' || !root) throw new Error('scanWorkspace: root must be a non-empty path');
@@ -119,11 +120,8 @@ class Walker {
   }
 
   /** Lets the event loop run (abort signals, worker messages) during a long synchronous walk. */
-  private async breathe(): Promise<void> {
-    if (Date.now() - this.lastYield < YIELD_EVERY_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.lastYield = Date.now();
-    this.opts.signal?.throwIfAborted();
+  private breathe(): Promise<void> {
+    return this.breather.breathe();
   }
 
   private skip(relPath: string, reason: SkipReason, detail?: string): void {

@@ -1,0 +1,20 @@
+/**
+ * Lets the event loop run during a long loop of synchronous work (parsing, chunk enrichment, a
+ * directory walk). `await` on a resolved promise only drains microtasks: worker messages (pings,
+ * queries, cancellations) and timers wait for a macrotask turn. Without one, a 100k-file index kept
+ * the engine deaf for 15 s stretches, and under load long enough to be taken for a hang.
+ */
+export class Breather {
+  private last = Date.now();
+
+  /** @param everyMs longest stretch of work between two turns of the event loop */
+  constructor(private readonly everyMs = 15, private readonly signal?: AbortSignal) {}
+
+  /** Yields when `everyMs` have passed since the last turn; then honours the abort signal. */
+  async breathe(): Promise<void> {
+    if (Date.now() - this.last < this.everyMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.last = Date.now();
+    this.signal?.throwIfAborted();
+  }
+}

@@ -7,6 +7,9 @@
 // Options (environment):
 //   REPORECALL_TRAIN_CACHE  scratch directory outside the repository (default ~/.cache/reporecall-train)
 //   REPORECALL_DENYLIST     deny-list file (default /work/shared/bench/train-denylist.txt)
+//   REPORECALL_CORPUS_SOURCES  sources file (default training/corpus-sources.json). With another file
+//                           (heldout-sources.json: projects for a held-out validation split), every
+//                           package that is also a training source is excluded, and printed.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +20,15 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cacheDir = process.env.REPORECALL_TRAIN_CACHE || path.join(os.homedir(), '.cache', 'reporecall-train');
 const denyFile = process.env.REPORECALL_DENYLIST || '/work/shared/bench/train-denylist.txt';
-const sources = JSON.parse(fs.readFileSync(path.join(here, 'corpus-sources.json'), 'utf8'));
+const trainingSourcesFile = path.join(here, 'corpus-sources.json');
+const sourcesFile = path.resolve(process.env.REPORECALL_CORPUS_SOURCES || trainingSourcesFile);
+const sources = JSON.parse(fs.readFileSync(sourcesFile, 'utf8'));
+// A held-out corpus must share no package with the training corpus.
+const trainingSources = JSON.parse(fs.readFileSync(trainingSourcesFile, 'utf8'));
+const trainingPackages = sourcesFile === trainingSourcesFile ? new Set() : new Set([
+  ...trainingSources.npm.map((spec) => `npm:${spec.slice(0, spec.lastIndexOf('@'))}`),
+  ...trainingSources.debian.map((d) => `debian:${d.package}`),
+]);
 
 const MAX_FILE_BYTES = 512 * 1024;
 const PERMISSIVE = /^(MIT|Apache-2\.0|BSD-2-Clause|BSD-3-Clause|PSF-2\.0|Python-2\.0)$/i;
@@ -93,6 +104,7 @@ for (const spec of sources.npm) {
   const name = spec.slice(0, at);
   const d = deniedBy(name) ?? (name.startsWith('@') ? deniedBy(name.split('/')[1]) : undefined);
   if (d) { exclude(`npm ${spec}`, `deny-list pattern "${d}"`); continue; }
+  if (trainingPackages.has(`npm:${name}`)) { exclude(`npm ${spec}`, 'a training source'); continue; }
   const dest = path.join(pkgDir, name.replace('/', '__'));
   if (!fs.existsSync(path.join(dest, 'package', 'package.json'))) {
     const packed = JSON.parse(execFileSync('npm', ['pack', spec, '--json', '--pack-destination', tarDir], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] }));
@@ -128,6 +140,7 @@ for (const spec of sources.npm) {
 for (const src of sources.debian) {
   const d = deniedBy(src.package) ?? deniedBy(path.basename(src.root));
   if (d) { exclude(`debian ${src.package}`, `deny-list pattern "${d}"`); continue; }
+  if (trainingPackages.has(`debian:${src.package}`)) { exclude(`debian ${src.package}`, 'a training source'); continue; }
   try { execFileSync('dpkg', ['-s', src.package], { stdio: 'ignore' }); } catch {
     exclude(`debian ${src.package}`, `not installed (apt-get install -y ${src.package})`); continue;
   }

@@ -31,28 +31,40 @@ def main():
     ap.add_argument("--corpus", default=os.path.expanduser("~/.cache/reporecall-train/corpus.jsonl"))
     ap.add_argument("--out", default=os.path.expanduser("~/.cache/reporecall-train/validation"))
     ap.add_argument("--sources", default="npm:effect,npm:openai,debian:python3-pandas,debian:python3-torch",
-                    help="packages whose untaken files become one validation repository each")
+                    help="packages whose untaken files become one validation repository each; "
+                         "NAME=SRC+SRC+... makes one repository NAME of several packages (one project's packages)")
+    ap.add_argument("--heldout", action="store_true",
+                    help="--corpus is a held-out corpus (training/heldout-sources.json): every file may be used")
     ap.add_argument("--max-source-mb", type=float, default=4.0, help="must equal train.py's (which files were taken)")
     ap.add_argument("--seed", type=int, default=20250717, help="must equal train.py's")
     ap.add_argument("--repo-mb", type=float, default=2.0, help="text per validation repository (DEV repos: 0.8-2.5 MB)")
     ap.add_argument("--tasks", type=int, default=100, help="line-completion tasks per repository")
     a = ap.parse_args()
 
-    chosen = load_corpus(a.corpus, a.max_source_mb * 1e6, random.Random(a.seed))
-    taken = {(s, d["path"]) for s, docs in chosen.items() for d in docs}
-    wanted = a.sources.split(",")
+    taken = set()
+    if not a.heldout:
+        chosen = load_corpus(a.corpus, a.max_source_mb * 1e6, random.Random(a.seed))
+        taken = {(s, d["path"]) for s, docs in chosen.items() for d in docs}
+    wanted, group_of = [], {}
+    for spec in a.sources.split(","):
+        name, _, members = spec.rpartition("=") if "=" in spec else ("", "", spec)
+        key = name or spec
+        wanted.append(key)
+        for m in members.split("+"):
+            group_of[m] = key
     rest = {s: [] for s in wanted}
     with open(a.corpus) as f:
         for line in f:
             d = json.loads(line)
-            if d["source"] in rest and (d["source"], d["path"]) not in taken and d["path"].rsplit(".", 1)[-1] in LANG:
-                rest[d["source"]].append(d)
+            g = group_of.get(d["source"])
+            if g and (d["source"], d["path"]) not in taken and d["path"].rsplit(".", 1)[-1] in LANG:
+                rest[g].append(d)
     rng = random.Random(a.seed + 7)
     tasks = []
     for src in wanted:
         docs = sorted(rest[src], key=lambda d: d["path"])
         rng.shuffle(docs)
-        repo = src.split(":", 1)[1].replace("/", "_").replace("@", "")
+        repo = src.split(":", 1)[-1].replace("/", "_").replace("@", "")
         keep, size = [], 0
         for d in docs:
             if size >= a.repo_mb * 1e6:

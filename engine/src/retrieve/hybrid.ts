@@ -53,14 +53,6 @@ export interface FusionWeights {
   bm25: number;
   recent: number;
   dense: number;
-  /**
-   * The dense signal by its score, not only its rank: each of the dense list's documents whose
-   * cosine stands above that list's mean adds `denseScore × z / (rrfK + 1)`, z being its cosine's
-   * z-score within the list (so 1 gives a document 3 standard deviations out three times what
-   * rank 1 of a weight-1 list gets). Rank fusion alone treats a clear dense winner and a near-tie
-   * alike; the score says when the model is sure.
-   */
-  denseScore: number;
   symbol: number;
   intent: number;
   docField: number;
@@ -75,7 +67,7 @@ export interface FusionWeights {
   rrfK: number;
 }
 
-export const STAGES = ['bm25', 'recent', 'dense', 'denseScore', 'symbol', 'intent', 'docField', 'normalized', 'next', 'expand', 'hyde', 'rerank'] as const;
+export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField', 'normalized', 'next', 'expand', 'hyde', 'rerank'] as const;
 
 /**
  * Chosen by ablation on the DEV split (npm run bench -- --ablation; numbers in CHANGELOG.md):
@@ -88,7 +80,7 @@ export const STAGES = ['bm25', 'recent', 'dense', 'denseScore', 'symbol', 'inten
  * without dense and did not raise A (models/reporecall-code/MODEL_CARD.md), so it was not adopted.
  */
 export const DEFAULT_WEIGHTS: FusionWeights = {
-  bm25: 1, recent: 1, dense: 0.3, denseScore: 0, symbol: 0.25, intent: 0, docField: 0, normalized: 0.2, next: 0, expand: 0, hyde: 0, rerank: 0, rrfK: 30,
+  bm25: 1, recent: 1, dense: 0.3, symbol: 0.25, intent: 0, docField: 0, normalized: 0.2, next: 0, expand: 0, hyde: 0, rerank: 0, rrfK: 30,
 };
 
 /** The default without the query stages: the first four signals only (the baseline for stage ablations). */
@@ -115,17 +107,6 @@ export interface SearchOptions {
    * by its neighbour's lines, which the fair-play rule forbids.
    */
   chainInCurrentFile?: boolean;
-}
-
-/** Documents whose score lies above their list's mean, with their z-score (positive). */
-function standOut(found: { id: number; score: number }[]): Map<number, number> {
-  const out = new Map<number, number>();
-  if (found.length < 2) return out;
-  const mean = found.reduce((s, r) => s + r.score, 0) / found.length;
-  const sd = Math.sqrt(found.reduce((s, r) => s + (r.score - mean) ** 2, 0) / found.length);
-  if (sd < 1e-6) return out;
-  for (const r of found) if (r.score > mean) out.set(r.id, (r.score - mean) / sd);
-  return out;
 }
 
 /** A name defined in more documents than this says nothing about which one is meant. */
@@ -257,11 +238,9 @@ export class HybridIndex {
       recentIds = ids(this.lexical.search(lexicalTerms(prefix + q.trimmed), depth, accept));
       if (w.recent > 0) lists.push(['recent', w.recent, recentIds]);
     }
-    let denseZ: Map<number, number> | undefined;
-    if ((w.dense > 0 || w.denseScore > 0) && qVec && this.vectors && this.vectors.size > 0) {
-      const found = this.vectors.search(qVec, accept ? depth * 2 : depth).filter((r) => !accept || accept(r.id)).slice(0, depth);
-      if (w.dense > 0) lists.push(['dense', w.dense, found.map((r) => r.id)]);
-      if (w.denseScore > 0) denseZ = standOut(found);
+    if (w.dense > 0 && qVec && this.vectors && this.vectors.size > 0) {
+      const found = this.vectors.search(qVec, accept ? depth * 2 : depth);
+      lists.push(['dense', w.dense, found.map((r) => r.id).filter((id) => !accept || accept(id)).slice(0, depth)]);
     }
     if (w.symbol > 0) lists.push(['symbol', w.symbol, this.symbolList(q, depth, accept)]);
     if (w.intent > 0 && q.intent) {
@@ -297,14 +276,6 @@ export class HybridIndex {
         e.score += weight / (w.rrfK + i + 1);
         e.signals[name] = i + 1;
       });
-    }
-    if (denseZ) {
-      for (const [id, z] of denseZ) {
-        let e = fused.get(id);
-        if (!e) fused.set(id, (e = { score: 0, signals: {} }));
-        e.score += (w.denseScore * z) / (w.rrfK + 1);
-        e.signals.denseScore = Math.round(z * 100) / 100;
-      }
     }
     const boost = w.rerank > 0 ? this.structuralBoost(q, opts.recentFiles ?? []) : undefined;
     const scored: { id: number; score: number; signals: Record<string, number> }[] = [];

@@ -72,7 +72,7 @@ export class FragmentSystem implements BenchSystem {
 
   /** Whether any weight set uses the dense signal (else nothing is embedded). */
   protected get usesDense(): boolean {
-    return !!this.opts.embeddings && this.weightSets.some(([, w]) => (w.dense ?? DEFAULT_WEIGHTS.dense) > 0 || (w.denseScore ?? 0) > 0);
+    return !!this.opts.embeddings && this.weightSets.some(([, w]) => (w.dense ?? DEFAULT_WEIGHTS.dense) > 0);
   }
 
   private docText(d: FragmentDoc): string {

@@ -10,6 +10,9 @@ import { Engine } from '../../engine/src/engine';
 import { decodeTables, TABLES_FILE } from '../../engine/src/store/tables';
 import { EngineClient } from '../../engine/src/rpc/client';
 import { networkSocketsOf, socketCountOf } from '../netSockets';
+import { OpenAiCompletionsBackend } from '../../extension/src/backends/openai';
+import { modelCompletion } from '../../extension/src/backends/pipeline';
+import { modelServer } from './modelServer.helpers';
 
 /** Distinctive strings that appear only in the secret files. */
 const SECRETS = {
@@ -139,6 +142,35 @@ describe('privacy: secrets never reach the index', function () {
     }
     await engine.close(); // flushes pending writes
     assertNoSecretBytes(indexDir);
+  });
+
+  it('a model backend request grounded in the planted workspace carries no secret (real HTTP server)', async () => {
+    const engine = await Engine.open({ root, indexDir, dense: true, secretPatterns: ['src/internal/**'] });
+    await engine.indexAll();
+    const server = await modelServer('return key;');
+    try {
+      const backend = new OpenAiCompletionsBackend({ baseUrl: `${server.base}/v1`, model: 'm' });
+      // Typing code that names every secret: the retrieval behind the prompt is asked for them.
+      const prefix = "import { signRequest } from './internal/signing';\n// API_KEY client_secret SIGNING_SALT DB_PASSWORD authToken private key\nexport function useSecrets() {\n  const key = ";
+      for (const file of ['src/app.ts', 'src/new.ts']) {
+        const result = await modelCompletion({
+          trusted: true, backend, state: { file, language: 'typescript', line: 3, prefix, suffix: '\n}\n' },
+          retrieve: (st, budgetTokens, signal) => engine.retrieve(st, { budgetTokens, signal }),
+          budget: { contextTokens: 2000, prefixTokens: 1000 }, maxTokens: 16, timeoutMs: 5000, signal: new AbortController().signal,
+        });
+        assert.strictEqual(result?.text, 'return key;');
+      }
+      assert.strictEqual(server.requests.length, 2);
+      for (const { body } of server.requests) {
+        const sent = JSON.stringify(body);
+        // Not vacuous: the prompt carries retrieved repository code.
+        assert.ok(sent.includes('src/db.py') || sent.includes('loadApiKey'), sent);
+        for (const n of needles()) assert.ok(!sent.toLowerCase().includes(n.toLowerCase()), `request carried ${n}`);
+      }
+    } finally {
+      await server.close();
+      await engine.close();
+    }
   });
 
   it('the network-socket check sees a TCP socket when a process has one', async function () {

@@ -22,18 +22,36 @@ def _bags_matrix(bags, vocab_size, keep):
     return m
 
 
-def bm25_matrix(bags, vocab_size, keep, k1=1.2, b=0.75):
-    """Fragments x vocabulary, each entry its BM25 term weight (idf x saturated tf)."""
+def bm25_stats(bags, vocab_size, keep):
+    """The collection statistics BM25 needs: per-piece idf and the average document length."""
     m = _bags_matrix(bags, vocab_size, keep)
     n = m.shape[0]
-    dl = np.asarray(m.sum(axis=1)).ravel()
-    avg = max(dl.mean(), 1.0)
     df = np.bincount(m.indices, minlength=vocab_size)
     idf = np.log(1 + (n - df + 0.5) / (df + 0.5)).astype(np.float32)
+    return idf, max(float(np.asarray(m.sum(axis=1)).mean()), 1.0)
+
+
+def bm25_weights(bags, vocab_size, keep, idf, avg, k1=1.2, b=0.75):
+    """Documents x vocabulary, each entry its BM25 term weight (idf x saturated tf) under given statistics."""
+    m = _bags_matrix(bags, vocab_size, keep)
+    dl = np.asarray(m.sum(axis=1)).ravel()
     row_len = np.repeat(dl, np.diff(m.indptr))
     tf = m.data
     m.data = (tf * (k1 + 1) / (tf + k1 * (1 - b + b * row_len / avg)) * idf[m.indices]).astype(np.float32)
     return m
+
+
+def bm25_matrix(bags, vocab_size, keep, k1=1.2, b=0.75):
+    """Fragments x vocabulary, each entry its BM25 term weight, with the fragments' own statistics."""
+    idf, avg = bm25_stats(bags, vocab_size, keep)
+    return bm25_weights(bags, vocab_size, keep, idf, avg, k1, b)
+
+
+def bm25_scores(queries, docs, vocab_size, keep, idf, avg):
+    """queries x docs BM25 scores (each query piece counted once, as the engine's query terms)."""
+    Q = _bags_matrix(queries, vocab_size, keep)
+    Q.data[:] = 1.0
+    return (Q @ bm25_weights(docs, vocab_size, keep, idf, avg).T).toarray()
 
 
 def grid_fragments(files, prefix_ids, file_ids):

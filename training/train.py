@@ -78,6 +78,11 @@ def parse_args():
                          "definition), with other functions' code as negatives")
     ap.add_argument("--doc-frac", type=float, default=0.2, help="share of batches made of doc -> code pairs")
     ap.add_argument("--call-frac", type=float, default=0.2, help="share of batches made of definition -> call site pairs")
+    ap.add_argument("--residual-bm25", type=float, default=0.0,
+                    help="next-fragment batches: the loss ranks by dense/tau + this x z(BM25), z being each document's "
+                         "BM25 score for the query standardised over the batch's documents (the package's statistics). "
+                         "The model then learns what corrects BM25's ranking instead of re-learning word overlap: the "
+                         "engine fuses the two. 0 = plain InfoNCE")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--tau", type=float, default=0.05, help="InfoNCE temperature")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
@@ -275,6 +280,20 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         o += st["files"]
     assert o == len(files)
     self_negs = None  # source -> self-mined negative per next-fragment pair, once --self-mine-steps has passed
+    # --residual-bm25: BM25 statistics per package, over its 20-line grid fragments (the engine's chunk shape)
+    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+    bm25_stats = {}
+
+    def residual(src, q, d):
+        """The batch's BM25 logits offset (queries x documents), or None."""
+        if a.residual_bm25 <= 0:
+            return None
+        if src not in bm25_stats:
+            _, bags = hn.grid_fragments(files, prefix_ids, source_files[src])
+            bm25_stats[src] = hn.bm25_stats(bags, len(vocab), keep)
+        S = hn.bm25_scores(q, d, len(vocab), keep, *bm25_stats[src])
+        z = (S - S.mean(axis=1, keepdims=True)) / (S.std(axis=1, keepdims=True) + 1e-6)
+        return torch.from_numpy((a.residual_bm25 * z).astype(np.float32))
 
     def next_batch():
         # query: the path-prefixed last lines before the cursor; documents: the next 20 lines, then per
@@ -293,7 +312,7 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         else:
             d += [chunk(*(h if h is not None else (fi, nr))) for fi, _, _, nr, h in rows]
         d += [chunk(fi, nr) for fi, _, _, nr, _ in rows]
-        return q, d
+        return q, d, residual(src, q, d)
 
     def doc_batch():
         src = dsrc[nprng.choice(len(dsrc), p=dw)]
@@ -364,19 +383,22 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
             enc.mixing = True
             print(f"step {step}: token-mixing block on", flush=True)
         u = rng.random()
+        offset = None
         if dsrc and u < a.doc_frac:
             q, d = doc_batch()
         elif csrc and u < a.doc_frac + a.call_frac:
             q, d = call_batch()
         else:
-            q, d = next_batch()
+            q, d, offset = next_batch()
         qi, qm = pad(q, a.query_tokens)
         di, dm = pad(d, a.doc_tokens)
         dv = enc(di, dm)
         labels = torch.arange(len(q))
-        loss = F.cross_entropy(enc(qi, qm) @ dv.T / a.tau, labels)
+        logits = enc(qi, qm) @ dv.T / a.tau
+        loss = F.cross_entropy(logits if offset is None else logits + offset, labels)
         if enc.qhead is not None:
-            loss = loss + F.cross_entropy(enc(qi, qm, query=True) @ dv.T / a.tau, labels)
+            qlogits = enc(qi, qm, query=True) @ dv.T / a.tau
+            loss = loss + F.cross_entropy(qlogits if offset is None else qlogits + offset, labels)
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -275,15 +275,19 @@ export class Engine {
     let items: Item[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
+    const breather = new Breather(BREATHE_EVERY_MS, signal);
     const flush = async () => {
       if (!items.length) return;
       const vecs = this.embedder ? await this.embedder.embed(items.map((i) => i.text), signal) : undefined;
+      // Folding pending vectors into the lists takes seconds at scale; done here, it pauses for
+      // the event loop instead of blocking inside add.
+      const vectors = this.index.vectors;
+      if (vecs && vectors?.wouldRebuildOnAdd(items.length)) await vectors.rebuildAsync(() => breather.breathe());
       items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
       embedded += items.length;
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
     };
-    const breather = new Breather(BREATHE_EVERY_MS, signal);
     for (const p of pending) {
       await breather.breathe();
       signal?.throwIfAborted();

@@ -297,6 +297,55 @@ describe('VectorIndex', function () {
     assert.ok(!fs.existsSync(path.join(tmp, 'vectors.ivf')));
   });
 
+  it('rebuildAsync pauses between slices and builds exactly what the blocking rebuild builds', async () => {
+    const dim = 32;
+    const vectors = clusteredVectors(3000, dim, 40, 21);
+    const queries = clusteredVectors(40, dim, 40, 22);
+    const opts = { dim, modelId: 'm', flatThreshold: 400, nprobe: 4 };
+    const blocking = new VectorIndex(opts);
+    const paced = new VectorIndex(opts);
+    // Lists exist (flat -> ivf at 400), then pending vectors accumulate below the rebuild limit.
+    for (let i = 0; i < 2000; i++) { blocking.add(i, vectors[i]); paced.add(i, vectors[i]); }
+    const extra = 300;
+    for (let i = 2000; i < 2000 + extra; i++) { blocking.add(i, vectors[i]); paced.add(i, vectors[i]); }
+    assert.strictEqual(paced.kind, 'ivf');
+    assert.ok(paced.wouldRebuildOnAdd(10_000) && !paced.wouldRebuildOnAdd(0));
+    const before = queries.map((q) => paced.search(q, 5));
+    let pauses = 0;
+    const duringPause: number[][] = [];
+    await paced.rebuildAsync(async () => {
+      pauses++;
+      // Searches between slices see the index as it was before the rebuild.
+      if (pauses === 2) queries.forEach((q) => duringPause.push(paced.search(q, 5).map((r) => r.id)));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }, 256);
+    blocking.rebuildLists();
+    assert.ok(pauses >= Math.floor(2300 / 256), `paused ${pauses} times`);
+    queries.forEach((q, i) => assert.deepStrictEqual(duringPause[i], before[i].map((r) => r.id)));
+    assert.strictEqual(paced.listCount, blocking.listCount);
+    assert.strictEqual(paced.size, blocking.size);
+    queries.forEach((q) => assert.deepStrictEqual(paced.search(q, 10), blocking.search(q, 10)));
+    assert.ok(!paced.wouldRebuildOnAdd(extra), 'the pending vectors were folded into the lists');
+    blocking.close();
+    paced.close();
+  });
+
+  it('rebuildAsync overtaken by an add or a remove still leaves a correct index', async () => {
+    const dim = 32;
+    const vectors = clusteredVectors(2600, dim, 40, 31);
+    const index = new VectorIndex({ dim, modelId: 'm', flatThreshold: 400, nprobe: 1000 });
+    for (let i = 0; i < 2500; i++) index.add(i, vectors[i]);
+    let pauses = 0;
+    await index.rebuildAsync(async () => {
+      if (++pauses === 2) { index.add(9_999, vectors[2500]); index.remove(7); }
+    }, 256);
+    assert.strictEqual(index.size, 2500);
+    assert.strictEqual(index.search(vectors[2500], 1)[0].id, 9_999);
+    assert.ok(!index.has(7));
+    assert.ok(index.search(vectors[7], 3).every((r) => r.id !== 7));
+    index.close();
+  });
+
   it('normalises vectors in cosine space', () => {
     const index = new VectorIndex({ dim: 3, modelId: 'm' });
     index.add(1, [10, 0, 0]);

@@ -127,6 +127,8 @@ export class VectorIndex {
   private listsDirty = false;
   private listsDigest: FileDigest | undefined;
   private scorerCache: Int8Scorer | undefined;
+  /** Bumped by add, remove and save: rebuildAsync discards work that one of them overtook. */
+  private mutations = 0;
   /** Kept for API compatibility: set by `load` when it repaired something (never, in format 2). */
   loadNote: string | undefined;
 
@@ -166,6 +168,7 @@ export class VectorIndex {
   add(id: number, vec: ArrayLike<number>): void {
     if (!Number.isInteger(id) || id < 0 || id > MAX_ID) throw new RangeError(`VectorIndex id must be a uint32, got ${id}`);
     const v = this.prepare(vec);
+    this.mutations++;
     if (this.lists?.has(id)) this.tombstones.add(id);
     this.pending.set(id, v);
     if (this.pending.size > this.pendingLimit()) this.rebuild();
@@ -173,6 +176,7 @@ export class VectorIndex {
 
   /** Removes `id`; returns whether it was present. */
   remove(id: number): boolean {
+    this.mutations++;
     const wasPending = this.pending.delete(id);
     if (wasPending) return true; // a listed copy, if any, is already a tombstone
     if (!this.lists || !this.lists.has(id) || this.tombstones.has(id)) return false;
@@ -220,6 +224,7 @@ export class VectorIndex {
    * the lists are read from `dir` (not held in memory).
    */
   save(dir: string): void {
+    this.mutations++;
     fs.mkdirSync(dir, { recursive: true });
     if (this.lists && this.pending.size + this.tombstones.size > SAVE_REBUILD_SHARE * this.lists.count) this.rebuild();
     const files: Record<string, FileDigest> = {};
@@ -346,6 +351,38 @@ export class VectorIndex {
     return Math.max(this.flatThreshold, Math.min(MAX_PENDING, Math.ceil(PENDING_SHARE * this.lists.count)));
   }
 
+  /**
+   * Live records in slices of at most `slice` (a pause point between slices for rebuildAsync):
+   * each slice is a list of [buf, off, list] triples, listed records (with their list) first, then
+   * pending ones (list -1). A triple's buffer is valid until the next slice is taken.
+   */
+  private *liveSlices(slice: number): Generator<Array<[Buffer, number, number]>> {
+    let out: Array<[Buffer, number, number]> = [];
+    const lists = this.lists;
+    if (lists) {
+      const tombstones = this.tombstones;
+      const buf = Buffer.alloc(slice * this.stride);
+      let list = 0;
+      for (let at = 0; at < lists.count; at += slice) {
+        const n = Math.min(slice, lists.count - at);
+        lists.readInto(buf, at, n);
+        for (let i = 0; i < n; i++) {
+          while (at + i >= lists.starts[list + 1]) list++;
+          const off = i * this.stride;
+          if (tombstones.size === 0 || !tombstones.has(buf.readUInt32LE(off))) out.push([buf, off, list]);
+        }
+        yield out;
+        out = [];
+      }
+    }
+    const records = this.pending.records;
+    for (let i = 0; i < this.pending.size; i++) {
+      out.push([records, i * this.stride, -1]);
+      if (out.length === slice) { yield out; out = []; }
+    }
+    if (out.length) yield out;
+  }
+
   /** Calls `visit(buf, off, list)` for every live record: listed ones (with their list), then pending ones (list -1). */
   private forEachLive(visit: (buf: Buffer, off: number, list: number) => void): void {
     const lists = this.lists;
@@ -378,7 +415,40 @@ export class VectorIndex {
     this.rebuild(retrain);
   }
 
+  /**
+   * Whether adding `more` vectors would make `add` fold the pending ones into the lists, which
+   * blocks for seconds at scale (a retrain at 262k vectors: ~9 s). A caller that can wait calls
+   * rebuildAsync first.
+   */
+  wouldRebuildOnAdd(more: number): boolean {
+    return this.pending.size + more > this.pendingLimit();
+  }
+
+  /**
+   * The rebuild `add` would do, pausing for `pause()` (a turn of the caller's event loop) between
+   * slices of the assignment pass, the long part (every live vector against every centroid).
+   * Searches may run during the pauses and see the index as it was. If a vector was added or
+   * removed meanwhile, the result is discarded and the rebuild redone at once.
+   */
+  async rebuildAsync(pause: () => Promise<void>, slice = 2048): Promise<void> {
+    const before = this.mutations;
+    const steps = this.rebuildSteps(false, slice);
+    for (let r = steps.next(); !r.done; r = steps.next()) {
+      await pause();
+      if (this.mutations !== before) {
+        this.rebuild();
+        return;
+      }
+    }
+  }
+
   private rebuild(forceRetrain = false): void {
+    const steps = this.rebuildSteps(forceRetrain, 4096);
+    while (!steps.next().done);
+  }
+
+  /** The rebuild, yielding between slices of its passes over the live vectors. */
+  private *rebuildSteps(forceRetrain: boolean, slice: number): Generator<void> {
     const live = this.size;
     const { dim, stride } = this;
     const scorer = this.scorer();
@@ -412,12 +482,15 @@ export class VectorIndex {
     const ids = new Uint32Array(live);
     const counts = new Uint32Array(listCount + 1);
     let n = 0;
-    this.forEachLive((buf, off, list) => {
-      const to = retrain || list < 0 ? assigner.assign(buf, off, tmp) : list;
-      assignment[n] = to;
-      ids[n++] = buf.readUInt32LE(off);
-      counts[to + 1]++;
-    });
+    for (const records of this.liveSlices(slice)) {
+      for (const [buf, off, list] of records) {
+        const to = retrain || list < 0 ? assigner.assign(buf, off, tmp) : list;
+        assignment[n] = to;
+        ids[n++] = buf.readUInt32LE(off);
+        counts[to + 1]++;
+      }
+      yield;
+    }
     const starts = new Uint32Array(listCount + 1);
     for (let l = 0; l < listCount; l++) starts[l + 1] = starts[l] + counts[l + 1];
     const cursor = starts.slice(0, listCount);

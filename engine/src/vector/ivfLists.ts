@@ -118,16 +118,6 @@ export class IvfLists {
     }
   }
 
-  /** Calls `visit(buf, off)` for every record, in file order, `chunk` records at a time. */
-  forEachRecord(visit: (buf: Buffer, off: number) => void, chunk = 4096): void {
-    const buf = Buffer.alloc(chunk * this.stride);
-    for (let at = 0; at < this.count; at += chunk) {
-      const n = Math.min(chunk, this.count - at);
-      this.readInto(buf, at, n);
-      for (let i = 0; i < n; i++) visit(buf, i * this.stride);
-    }
-  }
-
   /** The bytes of vectors.ivf for these lists, produced piece by piece. */
   *fileParts(): IterableIterator<Buffer> {
     const prefix = Buffer.alloc(PREFIX_BYTES);

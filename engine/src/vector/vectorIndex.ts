@@ -385,26 +385,9 @@ export class VectorIndex {
 
   /** Calls `visit(buf, off, list)` for every live record: listed ones (with their list), then pending ones (list -1). */
   private forEachLive(visit: (buf: Buffer, off: number, list: number) => void): void {
-    const lists = this.lists;
-    if (lists) {
-      let index = 0;
-      let list = 0;
-      const tombstones = this.tombstones;
-      lists.forEachRecord((buf, off) => {
-        while (index >= lists.starts[list + 1]) list++;
-        index++;
-        if (tombstones.size === 0 || !tombstones.has(buf.readUInt32LE(off))) visit(buf, off, list);
-      });
-    }
-    const records = this.pending.records;
-    for (let i = 0; i < this.pending.size; i++) visit(records, i * this.stride, -1);
+    for (const records of this.liveSlices(4096)) for (const [buf, off, list] of records) visit(buf, off, list);
   }
 
-  /**
-   * Folds pending vectors and tombstones into fresh lists (in memory until the next save).
-   * Centroids are retrained on a sample when the index has grown or shrunk 2x since they were
-   * trained; otherwise listed vectors keep their list and only pending ones are assigned.
-   */
   /**
    * Folds pending vectors and tombstones into the lists now (normally done on add, remove and
    * save when they pass a share of the lists); `retrain` also re-runs k-means on a fresh sample.
@@ -447,7 +430,12 @@ export class VectorIndex {
     while (!steps.next().done);
   }
 
-  /** The rebuild, yielding between slices of its passes over the live vectors. */
+  /**
+   * Folds pending vectors and tombstones into fresh lists (in memory until the next save),
+   * yielding between slices of the assignment pass. Centroids are retrained on a sample when the
+   * index has grown or shrunk 2x since they were trained; otherwise listed vectors keep their list
+   * and only pending ones are assigned.
+   */
   private *rebuildSteps(forceRetrain: boolean, slice: number): Generator<void> {
     const live = this.size;
     const { dim, stride } = this;

@@ -18,6 +18,11 @@ export interface EngineOptions {
   extensions?: string[];
   /** Turn the dense signal off (no model is loaded). */
   dense?: boolean;
+  /**
+   * Work budget of one lexical search, in postings (Bm25Options.maxQueryPostings: the most common
+   * query terms beyond it are dropped); default 250,000. Only large repositories reach it.
+   */
+  maxQueryPostings?: number;
   /** Receives human-readable log lines. */
   log?: (line: string) => void;
 }

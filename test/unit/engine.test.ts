@@ -102,6 +102,25 @@ describe('Engine', function () {
     assert.deepStrictEqual(manifest(indexDir).omittedForSize, ['normalized']);
   });
 
+  it('a large repository gets the smaller lexical work budget; the option wins', async () => {
+    const budget = (e: Engine) => e['index'].lexical.maxQueryPostings;
+    const small = await Engine.open({ root, indexDir, dense: false });
+    await small.indexAll();
+    assert.strictEqual(budget(small), 250_000);
+    await small.close();
+    // "Large" (4 files against a threshold of 3): on indexAll, and again when an engine opens it.
+    const large = await Engine.open({ root, indexDir, dense: false }, { largeRepoFiles: 3 });
+    assert.strictEqual(budget(large), 150_000);
+    await large.indexAll();
+    assert.strictEqual(budget(large), 150_000);
+    await large.close();
+    const chosen = await Engine.open({ root, indexDir, dense: false, maxQueryPostings: 42_000 }, { largeRepoFiles: 3 });
+    assert.strictEqual(budget(chosen), 42_000);
+    await chosen.indexAll();
+    assert.strictEqual(budget(chosen), 42_000);
+    await chosen.close();
+  });
+
   it('incremental add, change and delete give the same results as a full rebuild', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();

@@ -93,7 +93,8 @@ export class Bm25Index {
   readonly k1: number;
   readonly b: number;
   private readonly mergeMinDocs: number;
-  readonly maxQueryPostings: number;
+  /** See Bm25Options.maxQueryPostings; may be changed between searches. */
+  maxQueryPostings: number;
   private dict = new TermDictionary();
 
   private base = PackedSegment.empty();

@@ -1,5 +1,6 @@
 // `node --expose-gc out/test/bench/scale/reopen.js --root DIR --index DIR --files-list F [--queries 500] [--seed 1] [--no-dense]
-//   [--host process|thread] [--in-process] [--young-mb N] [--edit-every N] [--no-allocator-tuning]`
+//   [--host process|thread] [--in-process] [--young-mb N] [--edit-every N] [--no-allocator-tuning]
+//   [--max-query-postings N]`
 // The second half of the scale bench, in a fresh process: what an editor session costs after the
 // first index exists (the usual case: every launch after the first). Opens the saved index without
 // re-indexing, answers the same kind of editor states as run.ts, and prints JSON with the open
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
   latencies.sort((a, b) => a - b);
   updates.sort((a, b) => a - b);
   console.log(JSON.stringify({
+    maxQueryPostings: queryBudget() ?? 'default (250,000)',
     host: mode === 'in-process' ? 'in-process' : `${mode === 'process' ? 'child process' : 'worker thread'} (young generation ${youngMb || 'V8 default'} MB${mode === 'process' && argv.includes('--no-allocator-tuning') ? ', glibc defaults' : ''})`,
     openSeconds,
     chunks: stats.chunks,
@@ -98,16 +100,22 @@ interface Queryable {
   close(): Promise<void>;
 }
 
+/** `--max-query-postings N`: the engine's lexical work budget (EngineOptions.maxQueryPostings). */
+function queryBudget(): number | undefined {
+  const i = process.argv.indexOf('--max-query-postings');
+  return i >= 0 ? Number(process.argv[i + 1]) : undefined;
+}
+
 async function openInProcess(root: string, indexDir: string, dense: boolean): Promise<Queryable> {
   // Loaded here only: otherwise this process stays as light as the extension host's side.
   const { Engine: EngineClass } = await import('../../../engine/src/engine');
-  return EngineClass.open({ root, indexDir, dense, log: (s) => console.error(`[reopen] ${s}`) });
+  return EngineClass.open({ root, indexDir, dense, maxQueryPostings: queryBudget(), log: (s) => console.error(`[reopen] ${s}`) });
 }
 
 async function openClient(root: string, indexDir: string, dense: boolean, youngGenerationMb: number, host: 'process' | 'thread'): Promise<Queryable> {
   const client = new EngineClient({
     workerPath: path.resolve(__dirname, '../../../engine/src/rpc/worker.js'),
-    init: { options: { root, indexDir, dense } },
+    init: { options: { root, indexDir, dense, maxQueryPostings: queryBudget() } },
     youngGenerationMb,
     host,
     allocatorTuning: !process.argv.includes('--no-allocator-tuning'),

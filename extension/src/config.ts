@@ -42,6 +42,8 @@ export const config = {
   relatedMaxResults: (): number => positive(section().get<number>('related.maxResults'), 20),
   /** Extra gitignore-style patterns excluded from the index of this folder. */
   excludePatterns: (scope: vscode.ConfigurationScope): string[] => section(scope).get<string[]>('index.exclude', []),
+  /** The user's secret patterns, on top of the built-in deny-list: never read, indexed or sent. */
+  secretPatterns: (scope?: vscode.ConfigurationScope): string[] => section(scope).get<string[]>('privacy.secretPatterns', []),
   /** Whether VS Code's `files.exclude` globs are also kept out of the index. */
   useFilesExclude: (scope: vscode.ConfigurationScope): boolean => section(scope).get<boolean>('index.useFilesExclude', true),
   maxFileBytes: (scope: vscode.ConfigurationScope): number => positive(section(scope).get<number>('index.maxFileSizeKb'), 1024) * 1024,
@@ -58,4 +60,4 @@ export const config = {
 };
 
 /** Settings whose change requires the folder engines to be reopened with new options. */
-export const ENGINE_SETTINGS = ['reporecall.index.exclude', 'reporecall.index.useFilesExclude', 'reporecall.index.maxFileSizeKb', 'reporecall.index.dense', 'files.exclude'];
+export const ENGINE_SETTINGS = ['reporecall.privacy.secretPatterns', 'reporecall.index.exclude', 'reporecall.index.useFilesExclude', 'reporecall.index.maxFileSizeKb', 'reporecall.index.dense', 'files.exclude'];

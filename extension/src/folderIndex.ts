@@ -50,6 +50,7 @@ export class FolderIndex implements vscode.Disposable {
           modelDir: paths.modelDir,
           grammarDir: paths.grammarDir,
           excludePatterns,
+          secretPatterns: config.secretPatterns(folder),
           maxFileBytes: config.maxFileBytes(folder),
           dense: config.denseEnabled(folder),
         },

@@ -108,6 +108,28 @@ describe('model backends', () => {
     }
   });
 
+  it("a file on the user's secret patterns (or the built-in list) sends nothing, even while open", async () => {
+    const server = await modelServer('should never be asked');
+    let retrieved = 0;
+    try {
+      const backend = new OpenAiCompletionsBackend({ baseUrl: `${server.base}/v1`, model: 'm' });
+      const ask = (file: string, secretPatterns?: string[]) => modelCompletion({
+        trusted: true, state: { ...state, file }, backend, secretPatterns,
+        retrieve: async () => { retrieved++; return [hull]; },
+        budget: { contextTokens: 1000, prefixTokens: 1000 }, maxTokens: 32, timeoutMs: 5000, signal: new AbortController().signal,
+      });
+      assert.strictEqual(await ask('src/app/outline.ts', ['src/app/**']), undefined);
+      assert.strictEqual(await ask('.env.local'), undefined);
+      assert.strictEqual(server.requests.length, 0);
+      assert.strictEqual(retrieved, 0);
+      // Control: the same file without the pattern is sent.
+      assert.ok(await ask('src/app/outline.ts', ['config/**']));
+      assert.strictEqual(server.requests.length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('reports HTTP errors and unanswered requests as BackendError; a caller abort stays an abort', async () => {
     const failing = await modelServer('', { status: 503 });
     const slow = await modelServer('late', { delayMs: 2000 });

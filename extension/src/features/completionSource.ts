@@ -59,6 +59,7 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   const result = await modelCompletion({
     trusted: vscode.workspace.isTrusted,
     state,
+    secretPatterns: config.secretPatterns(fi.folder),
     retrieve: (st, budgetTokens, sig, hypothetical) => fi.client.retrieve(st, { budgetTokens, signal: sig, hypothetical }),
     backend: await modelBackend(ctx, backend),
     budget: { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() },

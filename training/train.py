@@ -90,6 +90,12 @@ def parse_args():
     return ap.parse_args()
 
 
+def bm25_term_mask(vocab):
+    """Which vocabulary pieces count as BM25 terms: those with a letter or digit (the engine's
+    lexical terms are identifier sub-tokens), never padding or unknown."""
+    return np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+
+
 def load_corpus(path, cap_bytes, rng):
     by_source = defaultdict(list)
     with open(path) as f:
@@ -183,8 +189,7 @@ def prepare(a, rng, t_start):
     print(f"vocabulary: {len(vocab)} pieces from {len(texts)} files ({sum(map(len, texts)) / 1e6:.1f} MB)", flush=True)
 
     next_pairs, doc_pairs, call_pairs, files, prefix_ids = defaultdict(list), defaultdict(list), defaultdict(list), [], []
-    # BM25 terms: pieces with a letter or digit (the engine's lexical terms are identifier sub-tokens)
-    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+    keep = bm25_term_mask(vocab)
     stats = {"sources": {}}
     for src, docs in corpus.items():
         nf = nd = 0
@@ -241,7 +246,7 @@ def self_mine(a, enc, vocab, files, prefix_ids, next_pairs, source_files, step):
 
     enc.eval()
     mrng = random.Random(a.seed + 7 + step)
-    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+    keep = bm25_term_mask(vocab)
     negs, same = {}, 0
     for src in sorted(next_pairs):
         P = next_pairs[src]
@@ -281,7 +286,7 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
     assert o == len(files)
     self_negs = None  # source -> self-mined negative per next-fragment pair, once --self-mine-steps has passed
     # --residual-bm25: BM25 statistics per package, over its 20-line grid fragments (the engine's chunk shape)
-    keep = np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+    keep = bm25_term_mask(vocab)
     bm25_stats = {}
 
     def residual(src, q, d):

@@ -70,6 +70,8 @@ interface LinkJob {
 const byRelPath = (a: { relPath: string }, b: { relPath: string }) =>
   a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0;
 
+/** Yield to the event loop at least this often (ms of synchronous work). */
+const YIELD_EVERY_MS = 15;
 
 class Walker {
   private readonly files: ScannedFile[] = [];
@@ -81,6 +83,7 @@ class Walker {
   private readonly acceptedReal = new Map<string, string>();
   private pendingLinks: LinkJob[] = [];
   private truncated = false;
+  /** Lets the event loop run (abort signals, worker messages) during a long synchronous walk. */
   private readonly breather: Breather;
   /** Reused buffer for head reads (the bytes are copied out before the next read). */
   private readonly sample = Buffer.allocUnsafe(CONTENT_SAMPLE_BYTES);
@@ -91,7 +94,7 @@ class Walker {
     private readonly opts: ResolvedScanOptions,
     private readonly callbacks: ScanCallbacks,
   ) {
-    this.breather = new Breather(15, opts.signal);
+    this.breather = new Breather(YIELD_EVERY_MS, opts.signal);
   }
 
   static async create(root: string, opts: ResolvedScanOptions, callbacks: ScanCallbacks): Promise<Walker> {
@@ -117,11 +120,6 @@ class Walker {
       else await this.resolveLink(this.pendingLinks.shift()!);
     }
     return { files: this.files.sort(byRelPath), skipped: this.skipped.sort(byRelPath), truncated: this.truncated };
-  }
-
-  /** Lets the event loop run (abort signals, worker messages) during a long synchronous walk. */
-  private breathe(): Promise<void> {
-    return this.breather.breathe();
   }
 
   private skip(relPath: string, reason: SkipReason, detail?: string): void {
@@ -161,7 +159,7 @@ class Walker {
       } else {
         this.skip(rel, 'unsupported', 'not a regular file');
       }
-      await this.breathe();
+      await this.breather.breathe();
     }
   }
 

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   latencies.sort((a, b) => a - b);
   updates.sort((a, b) => a - b);
   console.log(JSON.stringify({
-    maxQueryPostings: queryBudget() ?? 'default (250,000)',
+    maxQueryPostings: queryBudget() ?? 'engine default (150,000 above 25,000 files, else 250,000)',
     host: mode === 'in-process' ? 'in-process' : `${mode === 'process' ? 'child process' : 'worker thread'} (young generation ${youngMb || 'V8 default'} MB${mode === 'process' && argv.includes('--no-allocator-tuning') ? ', glibc defaults' : ''})`,
     openSeconds,
     chunks: stats.chunks,

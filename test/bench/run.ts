@@ -76,6 +76,8 @@ interface SystemAcc {
   /** Protocol C query latency per group (language, repository). */
   latCByGroup: Map<string, number[]>;
   indexS: number;
+  /** Per task id: protocol A rank of the positive (0 = not in the top 10), C new-identifier recall. */
+  perTask: Record<string, { a?: number; cNew?: number }>;
 }
 
 const groupsOf = (t: Task) => ['all', languageFamily(t.language), `repo:${t.repo}`];
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
   const completionAcc = new Map<string, CompletionAcc>();
   const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
-    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0,
+    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0, perTask: {},
   }]));
   /** A system's answer per output name. */
   const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
@@ -144,7 +146,9 @@ async function main(): Promise<void> {
         const msA = performance.now() - t0;
         for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
           acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
-          push(acc.get(o)!.ranksA, groups, rankOfPositive(ids.map(lookup), task, 'A'));
+          const rank = rankOfPositive(ids.map(lookup), task, 'A');
+          push(acc.get(o)!.ranksA, groups, rank);
+          (acc.get(o)!.perTask[task.id] ??= {}).a = rank;
         }
         await sys.removeDocs(aDocs.map((d) => d.id));
         // Protocol C: leak-free editor state.
@@ -172,7 +176,10 @@ async function main(): Promise<void> {
           push(a.latCByGroup, groups, latency.get(o) ?? 0);
           const sc = scoreContext(task, cutToBudget(snip, 1024));
           if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
-          if (sc.newIdRecall !== undefined) push(a.newIdRec, groups, sc.newIdRecall);
+          if (sc.newIdRecall !== undefined) {
+            push(a.newIdRec, groups, sc.newIdRecall);
+            (a.perTask[task.id] ??= {}).cNew = sc.newIdRecall;
+          }
         }
         await sys.addDocs(taskGrid);
         // Protocol E: the built-in completion (leak-free state, like C).
@@ -212,6 +219,7 @@ async function main(): Promise<void> {
       latency_ms: { p50: percentile(a.latC, 50), p95: percentile(a.latC, 95), p99: percentile(a.latC, 99) },
       latency_a_ms: { p50: percentile(a.latA, 50), p95: percentile(a.latA, 95), p99: percentile(a.latA, 99) },
       index_s: Math.round(a.indexS * 10) / 10,
+      per_task: a.perTask,
     };
   }
   for (const sys of systems) await sys.close?.();

@@ -469,9 +469,10 @@ export class Engine {
     this.lineCache.set(file, lines);
   }
 
-  private async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+  /** What the user is writing, by the model's query side; `asDocument` for code that stands in for a chunk (HyDE). */
+  private async embedQuery(text: string, signal?: AbortSignal, asDocument = false): Promise<Float32Array | undefined> {
     if (!this.embedder) return undefined;
-    return (await this.embedder.embed([text], signal))[0];
+    return (await (asDocument ? this.embedder.embed([text], signal) : this.embedder.embedQueries([text], signal)))[0];
   }
 
   /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
@@ -486,7 +487,7 @@ export class Engine {
     const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
-    q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal));
+    q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
     opts.signal?.throwIfAborted();
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
     const out: RetrievedChunk[] = [];

@@ -58,7 +58,10 @@ function writeTinyModel(dir: string, tokenTable: Float32Array, typeTable: Float3
   });
   const model = onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], graph });
   fs.writeFileSync(path.join(dir, 'model.onnx'), onnx.ModelProto.encode(model).finish());
+  writeTokenizer(dir);
+}
 
+function writeTokenizer(dir: string): void {
   const special = (t: string) => ({ SpecialToken: { id: t, type_id: 0 } });
   const tokenizer = {
     version: '1.0',
@@ -87,6 +90,49 @@ function writeTinyModel(dir: string, tokenTable: Float32Array, typeTable: Float3
   };
   fs.writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
   fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify({ cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]' }));
+}
+
+/**
+ * An asymmetric model: `sentence_embedding` sums the rows of one table under the mask and
+ * `query_embedding` those of another (the embedder normalises, so a sum stands for the mean).
+ */
+function writeAsymmetricModel(dir: string, docTable: Float32Array, queryTable: Float32Array): void {
+  const TP = onnx.TensorProto;
+  const DT = TP.DataType;
+  const vi = (name: string, elemType: number, dims: Array<number | string>) =>
+    onnx.ValueInfoProto.create({
+      name,
+      type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
+    });
+  const node = (opType: string, input: string[], output: string[], attribute: onnx.IAttributeProto[] = []) =>
+    onnx.NodeProto.create({ opType, input, output, name: output[0], attribute });
+  const intAttr = (name: string, i: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i });
+  const raw = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const pooled = (table: string, out: string) => [
+    node('Gather', [table, 'input_ids'], [`${table}_rows`], [intAttr('axis', 0)]),
+    node('Mul', [`${table}_rows`, 'mask_3d'], [`${table}_masked`]),
+    node('ReduceSum', [`${table}_masked`, 'axis1'], [out], [intAttr('keepdims', 0)]),
+  ];
+  const graph = onnx.GraphProto.create({
+    name: 'tiny-asymmetric',
+    initializer: [
+      TP.create({ name: 'doc', dataType: DT.FLOAT, dims: [VOCAB.length, DIM], rawData: raw(docTable) }),
+      TP.create({ name: 'query', dataType: DT.FLOAT, dims: [VOCAB.length, DIM], rawData: raw(queryTable) }),
+      TP.create({ name: 'axis1', dataType: DT.INT64, dims: [1], int64Data: [1] }),
+      TP.create({ name: 'axis2', dataType: DT.INT64, dims: [1], int64Data: [2] }),
+    ],
+    node: [
+      node('Cast', ['attention_mask'], ['mask_f'], [intAttr('to', DT.FLOAT)]),
+      node('Unsqueeze', ['mask_f', 'axis2'], ['mask_3d']),
+      ...pooled('doc', 'sentence_embedding'),
+      ...pooled('query', 'query_embedding'),
+    ],
+    input: [vi('input_ids', DT.INT64, ['batch', 'seq']), vi('attention_mask', DT.INT64, ['batch', 'seq'])],
+    output: [vi('sentence_embedding', DT.FLOAT, ['batch', DIM]), vi('query_embedding', DT.FLOAT, ['batch', DIM])],
+  });
+  const model = onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], graph });
+  fs.writeFileSync(path.join(dir, 'model.onnx'), onnx.ModelProto.encode(model).finish());
+  writeTokenizer(dir);
 }
 
 /** What the model should output: normalised mean (or CLS row) of token row + type-0 row. */
@@ -125,6 +171,34 @@ describe('OnnxEmbedder', function () {
   it('loads a model, learns its width and identifies it by content hash', () => {
     assert.strictEqual(embedder.dim, DIM);
     assert.match(embedder.modelId, /^[0-9a-f]{32}$/);
+  });
+
+  it('embeds queries like documents when the model has no query output', async () => {
+    assert.strictEqual(embedder.asymmetric, false);
+    const [q] = await embedder.embedQueries(['Parse the config file']);
+    const [d] = await embedder.embed(['Parse the config file']);
+    assertClose(q, d, 0);
+  });
+
+  it('embeds queries through query_embedding and documents through sentence_embedding when the model has both', async () => {
+    const asymDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-embed-asym-'));
+    const queryTable = table(VOCAB.length, 23);
+    writeAsymmetricModel(asymDir, tokTable, queryTable);
+    const asym = await OnnxEmbedder.load(asymDir);
+    try {
+      assert.strictEqual(asym.asymmetric, true);
+      const zeroTypes = new Float32Array(DIM);
+      const tokens = ['[CLS]', 'load', 'user', 'name', '[SEP]'];
+      const [d1, d2] = await asym.embed(['load user name', 'save the file']);
+      const [q1, q2] = await asym.embedQueries(['load user name', 'save the file']);
+      assertClose(d1, expected(tokTable, zeroTypes, tokens));
+      assertClose(q1, expected(queryTable, zeroTypes, tokens));
+      assertClose(d2, expected(tokTable, zeroTypes, ['[CLS]', 'save', 'the', 'file', '[SEP]']));
+      assertClose(q2, expected(queryTable, zeroTypes, ['[CLS]', 'save', 'the', 'file', '[SEP]']));
+    } finally {
+      await asym.dispose();
+      fs.rmSync(asymDir, { recursive: true, force: true });
+    }
   });
 
   it('mean-pools token vectors under the attention mask and L2-normalises', async () => {

@@ -39,6 +39,11 @@ export class OnnxEmbedder {
     private readonly batchSize: number,
     /** Width of the vectors `embed` returns. */
     readonly dim: number,
+    /**
+     * `query_embedding` when the graph has it next to `sentence_embedding`: an asymmetric model
+     * embeds what the user is writing with its own weights, pointing at what follows it.
+     */
+    private readonly queryOutputName: string | undefined,
     /** sha256 (hex, 32 chars) of model.onnx + tokenizer.json + pooling mode; keys cached vectors. */
     readonly modelId: string,
   ) {}
@@ -92,7 +97,8 @@ export class OnnxEmbedder {
       }
 
       const modelId = await computeModelId(files);
-      const embedder = new OnnxEmbedder(session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, 0, modelId);
+      const queryOutputName = outputName === 'sentence_embedding' && outputs.includes('query_embedding') ? 'query_embedding' : undefined;
+      const embedder = new OnnxEmbedder(session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, 0, queryOutputName, modelId);
       // One probe run learns the output width and proves the graph actually runs with our feeds.
       let probe: Float32Array[];
       try {
@@ -102,7 +108,13 @@ export class OnnxEmbedder {
       }
       const dim = probe[0].length;
       if (!dim) throw new ModelLoadError(`${files.modelPath} produced an empty vector for a test input`);
-      return new OnnxEmbedder(session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, dim, modelId);
+      if (queryOutputName) {
+        const q = await embedder.runBatch([tokenizer.encode('probe')], queryOutputName).catch((err: Error) => {
+          throw new ModelLoadError(`${files.modelPath} failed a test inference of query_embedding: ${err.message}`);
+        });
+        if (q[0].length !== dim) throw new ModelLoadError(`${files.modelPath}: query_embedding has width ${q[0].length}, sentence_embedding ${dim}`);
+      }
+      return new OnnxEmbedder(session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, dim, queryOutputName, modelId);
     } catch (err) {
       await session.release().catch(() => undefined);
       throw err;
@@ -115,7 +127,24 @@ export class OnnxEmbedder {
    * (checked between batches).
    */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    const run = this.queue.then(() => this.embedNow(texts, signal));
+    return this.enqueue(texts, this.outputName, signal);
+  }
+
+  /**
+   * Embeds what the user is writing (a search query), to be compared with `embed`'s document
+   * vectors. The same as `embed` unless the model has a separate query output.
+   */
+  embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return this.enqueue(texts, this.queryOutputName ?? this.outputName, signal);
+  }
+
+  /** Whether queries are embedded by their own output (an asymmetric model). */
+  get asymmetric(): boolean {
+    return this.queryOutputName !== undefined;
+  }
+
+  private enqueue(texts: string[], output: string, signal?: AbortSignal): Promise<Float32Array[]> {
+    const run = this.queue.then(() => this.embedNow(texts, output, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -127,7 +156,7 @@ export class OnnxEmbedder {
     await this.session.release();
   }
 
-  private async embedNow(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  private async embedNow(texts: string[], output: string, signal?: AbortSignal): Promise<Float32Array[]> {
     if (this.disposed) throw new Error('OnnxEmbedder.embed called after dispose()');
     signal?.throwIfAborted();
     const encoded = texts.map((t) => this.tokenizer.encode(t));
@@ -137,13 +166,13 @@ export class OnnxEmbedder {
     for (let start = 0; start < order.length; start += this.batchSize) {
       signal?.throwIfAborted();
       const idx = order.slice(start, start + this.batchSize);
-      const vectors = await this.runBatch(idx.map((i) => encoded[i]));
+      const vectors = await this.runBatch(idx.map((i) => encoded[i]), output);
       idx.forEach((i, k) => (result[i] = vectors[k]));
     }
     return result;
   }
 
-  private async runBatch(batch: TokenizedText[]): Promise<Float32Array[]> {
+  private async runBatch(batch: TokenizedText[], output = this.outputName): Promise<Float32Array[]> {
     // At least one position, so a token-less text still makes a valid (fully masked) row.
     const seq = Math.max(1, ...batch.map((t) => t.ids.length));
     const n = batch.length;
@@ -169,17 +198,17 @@ export class OnnxEmbedder {
       const data = type === 'int64' ? BigInt64Array.from(values, (v) => BigInt(v)) : Int32Array.from(values);
       feeds[name] = new ort.Tensor(type, data, [n, seq]);
     }
-    const out = (await this.session.run(feeds, [this.outputName]))[this.outputName];
+    const out = (await this.session.run(feeds, [output]))[output];
     try {
       const data = out.data as Float32Array;
-      if (out.type !== 'float32') throw new Error(`output ${this.outputName} has type ${out.type}; expected float32`);
+      if (out.type !== 'float32') throw new Error(`output ${output} has type ${out.type}; expected float32`);
       const vectors: Float32Array[] = [];
       if (this.pooling === undefined) {
-        if (out.dims.length !== 2) throw new Error(`output ${this.outputName} has shape [${out.dims}]; expected [batch, dim]`);
+        if (out.dims.length !== 2) throw new Error(`output ${output} has shape [${out.dims}]; expected [batch, dim]`);
         const dim = out.dims[1];
         for (let b = 0; b < n; b++) vectors.push(l2Normalise(data.slice(b * dim, (b + 1) * dim)));
       } else {
-        if (out.dims.length !== 3) throw new Error(`output ${this.outputName} has shape [${out.dims}]; expected [batch, seq, dim]`);
+        if (out.dims.length !== 3) throw new Error(`output ${output} has shape [${out.dims}]; expected [batch, seq, dim]`);
         const dim = out.dims[2];
         for (let b = 0; b < n; b++) vectors.push(l2Normalise(poolTokens(data, seq, dim, b, mask, this.pooling)));
       }

@@ -40,6 +40,10 @@ export class EmbeddingCache {
     }
     return texts.map((t) => this.cache.get(t)!);
   }
+  /** Query-side vectors (an asymmetric model's own output); queries do not repeat, so no cache. */
+  embedQueries(texts: string[]): Promise<Float32Array[]> {
+    return this.embedder.embedQueries(texts);
+  }
 }
 
 /** A variant: fusion weights, plus how the product packs retrieved text (protocol C only). */
@@ -109,7 +113,7 @@ export class FragmentSystem implements BenchSystem {
 
   async rank(task: Task, k: number): Promise<number[] | Record<string, number[]>> {
     const q = buildQuery(task.file, task.prefix_lines.join('\n') + '\n', this.opts.query, task.language);
-    const vec = this.usesDense ? (await this.opts.embeddings!.embed([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0] : undefined;
+    const vec = this.usesDense ? (await this.opts.embeddings!.embedQueries([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0] : undefined;
     const text = await this.hypothesisFor(task);
     const embed = async (t: string) => (this.usesDense ? (await this.opts.embeddings!.embed([t]))[0] : undefined);
     q.hypothetical = await prepareHypothetical(text, 1, q, embed);

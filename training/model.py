@@ -5,7 +5,13 @@
 - "conv": the same table, then one residual mixing block over neighbouring tokens
   (depthwise conv of width `kernel` -> D x r -> GELU -> r x D, added to the token vectors), so
   "self . run" and "def run" differ. Trained by warm-starting from the static model.
-Both may add a query head: a D x D linear applied to the pooled vector of a *query* (code before the
+- "asym": the static table for documents plus a second table of the same shape for queries (an
+  asymmetric dual encoder). A query token then points at the tokens that tend to *follow* it in the
+  next fragment ("what follows rather than what repeats", SelfRACG), which one shared table cannot
+  express: there a token is always closest to itself. Trained by warm-starting from the static model
+  (the query table starts as a copy of the document table at --static-steps); exported as
+  `query_embedding`.
+Static and conv may add a query head: a D x D linear applied to the pooled vector of a *query* (code before the
 cursor, a doc comment) before normalisation, so a query can point at what follows it rather than at
 itself. The document side (sentence_embedding) never uses it; it is exported as `query_embedding`.
 """
@@ -33,6 +39,9 @@ class CodeEncoder(nn.Module):
             self.up = nn.Linear(mix_rank, dim)
             nn.init.zeros_(self.up.weight)  # starts as the identity: warm-starts from the static model
             nn.init.zeros_(self.up.bias)
+        # "asym": a query-side table, switched on (copied from emb) after the static warm-up
+        self.qemb = nn.Embedding(vocab_size, dim, padding_idx=0) if arch == "asym" else None
+        self.asym_on = False
         self.qhead = nn.Linear(dim, dim) if query_head else None
         if query_head:
             with torch.no_grad():
@@ -56,11 +65,24 @@ class CodeEncoder(nn.Module):
         m = mask.unsqueeze(-1).to(h.dtype)
         return (h * m).sum(1) / m.sum(1).clamp(min=1.0)
 
+    def switch_on_query_table(self):
+        with torch.no_grad():
+            self.qemb.weight.copy_(self.emb.weight)
+        self.asym_on = True
+
     def forward(self, ids, mask, query=False):
+        if query and self.asym_on:
+            return F.normalize(self.pooled(ids, mask, h=self.qemb(ids)), dim=-1, eps=1e-9)
         p = self.pooled(ids, mask)
         if query and self.qhead is not None:
             p = self.qhead(p)
         return F.normalize(p, dim=-1, eps=1e-9)
+
+
+def quantise_rows(w):
+    """int8 rows with a per-row float scale."""
+    scale = w.abs().amax(dim=1).clamp(min=1e-12) / 127.0
+    return torch.round(w / scale.unsqueeze(1)).to(torch.int8), scale.unsqueeze(1).contiguous()
 
 
 class ExportWrapper(nn.Module):
@@ -69,10 +91,14 @@ class ExportWrapper(nn.Module):
     def __init__(self, enc: CodeEncoder):
         super().__init__()
         self.enc = enc
-        w = enc.emb.weight.detach()
-        scale = w.abs().amax(dim=1).clamp(min=1e-12) / 127.0
-        self.register_buffer("q", torch.round(w / scale.unsqueeze(1)).to(torch.int8))
-        self.register_buffer("scale", scale.unsqueeze(1).contiguous())
+        q, scale = quantise_rows(enc.emb.weight.detach())
+        self.register_buffer("q", q)
+        self.register_buffer("scale", scale)
+        self.asym = enc.qemb is not None
+        if self.asym:
+            qq, qscale = quantise_rows(enc.qemb.weight.detach())
+            self.register_buffer("qq", qq)
+            self.register_buffer("qscale", qscale)
 
     def dequantised_table(self):
         return self.q.float() * self.scale
@@ -81,6 +107,10 @@ class ExportWrapper(nn.Module):
         h = self.q[input_ids].float() * self.scale[input_ids]
         p = self.enc.pooled(input_ids, attention_mask, h=h)
         doc = p / p.norm(dim=-1, keepdim=True).clamp(min=1e-9)
+        if self.asym:
+            hq = self.qq[input_ids].float() * self.qscale[input_ids]
+            qp = self.enc.pooled(input_ids, attention_mask, h=hq)
+            return doc, qp / qp.norm(dim=-1, keepdim=True).clamp(min=1e-9)
         if self.enc.qhead is None:
             return doc
         qp = self.enc.qhead(p)
@@ -92,7 +122,7 @@ def export_onnx(enc, path):
     wrap = ExportWrapper(enc).eval()
     ids = torch.randint(2, enc.emb.num_embeddings, (2, 17))
     mask = torch.ones_like(ids)
-    outputs = ["sentence_embedding"] + (["query_embedding"] if enc.qhead is not None else [])
+    outputs = ["sentence_embedding"] + (["query_embedding"] if enc.qhead is not None or enc.qemb is not None else [])
     axes = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"}}
     for o in outputs:
         axes[o] = {0: "batch"}

@@ -37,7 +37,7 @@ def parse_args():
     ap.add_argument("--corpus", default=os.path.expanduser("~/.cache/reporecall-train/corpus.jsonl"),
                     help="corpus.jsonl written by training/fetch-corpus.mjs")
     ap.add_argument("--out", default="models/reporecall-code", help="output model directory")
-    ap.add_argument("--arch", default="static", choices=["static", "conv"], help="encoder (see model.py)")
+    ap.add_argument("--arch", default="static", choices=["static", "conv", "asym"], help="encoder (see model.py)")
     ap.add_argument("--query-head", type=int, default=0, help="1: also train/export a query-side projection")
     ap.add_argument("--dim", type=int, default=256, help="embedding dimension")
     ap.add_argument("--vocab-size", type=int, default=32000, help="vocabulary rows (before case spellings)")
@@ -45,7 +45,7 @@ def parse_args():
     ap.add_argument("--max-source-mb", type=float, default=4.0, help="cap on text taken from one package (balance)")
     ap.add_argument("--steps", type=int, default=1400, help="optimiser steps")
     ap.add_argument("--static-steps", type=int, default=1200,
-                    help="conv only: steps trained as the static model before the mixing block is switched on")
+                    help="conv and asym: steps trained as the static model before the mixing block or the query table is switched on")
     ap.add_argument("--snapshot-static", default="", help="conv only: also export the static model reached at --static-steps here")
     ap.add_argument("--kernel", type=int, default=5, help="conv only: width of the token-mixing window")
     ap.add_argument("--mix-rank", type=int, default=128, help="conv only: bottleneck width of the mixing block")
@@ -346,7 +346,9 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         return defs[:h], calls + defs[h:]
 
     enc = CodeEncoder(len(vocab), a.dim, a.arch, kernel=a.kernel, query_head=bool(a.query_head), mix_rank=a.mix_rank)
-    enc.mixing = a.arch != "conv" or a.static_steps <= 0
+    enc.mixing = a.arch == "static" or a.static_steps <= 0
+    if a.arch == "asym" and a.static_steps <= 0:
+        enc.switch_on_query_table()
     opt = torch.optim.Adam(enc.parameters(), lr=a.lr)
     t_train, losses, step = time.time(), [], 0
     mine_at = set(a.self_mine_steps_list)
@@ -386,7 +388,11 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
                 export_onnx(enc, os.path.join(a.snapshot_static, "model.onnx"))
                 enc.train()
             enc.mixing = True
-            print(f"step {step}: token-mixing block on", flush=True)
+            if a.arch == "asym":
+                enc.switch_on_query_table()
+                print(f"step {step}: query table on", flush=True)
+            else:
+                print(f"step {step}: token-mixing block on", flush=True)
         u = rng.random()
         offset = None
         if dsrc and u < a.doc_frac:
@@ -399,7 +405,7 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         di, dm = pad(d, a.doc_tokens)
         dv = enc(di, dm)
         labels = torch.arange(len(q))
-        logits = enc(qi, qm) @ dv.T / a.tau
+        logits = enc(qi, qm, query=a.arch == "asym") @ dv.T / a.tau
         loss = F.cross_entropy(logits if offset is None else logits + offset, labels)
         if enc.qhead is not None:
             qlogits = enc(qi, qm, query=True) @ dv.T / a.tau
@@ -409,6 +415,8 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         opt.step()
         with torch.no_grad():
             enc.emb.weight[0].zero_()
+            if enc.qemb is not None:
+                enc.qemb.weight[0].zero_()
         losses.append(loss.item())
         if step % 50 == 0:
             el = time.time() - t_train
@@ -427,7 +435,7 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
     with open(os.path.join(a.out, "config.json"), "w") as f:
         json.dump({"model_type": "reporecall-code", "architecture": a.arch, "hidden_size": a.dim, "vocab_size": len(vocab),
                    "pad_token_id": ct.PAD_ID, "pooling": "mean", "normalize": True,
-                   "outputs": ["sentence_embedding"] + (["query_embedding"] if a.query_head else []),
+                   "outputs": ["sentence_embedding"] + (["query_embedding"] if a.query_head or a.arch == "asym" else []),
                    "max_query_tokens": a.query_tokens, "max_document_tokens": a.doc_tokens,
                    "query_truncation": "keep_last", "document_truncation": "keep_first"}, f, indent=1)
     args = dict(vars(a))

@@ -93,24 +93,29 @@ describe('shipped code embedding model (models/reporecall-code)', function () {
   });
 
   it('ranks a function\'s call sites and its doc comment above unrelated code', async () => {
-    const [fn, doc, ...rest] = await embedder.embed([FUNCTION, DOC_COMMENT, ...CALL_SITES, ...UNRELATED]);
+    // Queries go through the model's query side and candidates through its document side, as in the
+    // product (the two are the same for a symmetric model).
+    const texts = [FUNCTION, DOC_COMMENT, ...CALL_SITES, ...UNRELATED];
+    const [fn, doc, ...rest] = await embedder.embed(texts);
+    const [fnQ, docQ, ...restQ] = await embedder.embedQueries(texts);
     const calls = rest.slice(0, CALL_SITES.length);
+    const callsQ = restQ.slice(0, CALL_SITES.length);
     const unrelated = rest.slice(CALL_SITES.length);
     const show = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
     // Seen from the function: each of its call sites and its doc comment beat every piece of unrelated code
     // (one of which is another loop-shaped function, the hard case for a bag-of-sub-tokens model).
-    const fromFn = unrelated.map((u) => cosine(fn, u));
+    const fromFn = unrelated.map((u) => cosine(fnQ, u));
     for (const [i, c] of calls.entries()) {
-      assert.ok(cosine(fn, c) > Math.max(...fromFn), `call site ${i}: ${cosine(fn, c).toFixed(3)}, unrelated ${show(fromFn)}`);
+      assert.ok(cosine(fnQ, c) > Math.max(...fromFn), `call site ${i}: ${cosine(fnQ, c).toFixed(3)}, unrelated ${show(fromFn)}`);
     }
-    assert.ok(cosine(fn, doc) > Math.max(...fromFn), `doc comment ${cosine(fn, doc).toFixed(3)}, unrelated ${show(fromFn)}`);
+    assert.ok(cosine(fnQ, doc) > Math.max(...fromFn), `doc comment ${cosine(fnQ, doc).toFixed(3)}, unrelated ${show(fromFn)}`);
     // Seen from a call site (the code around the cursor), the called function beats all unrelated code.
-    for (const [i, c] of calls.entries()) {
+    for (const [i, c] of callsQ.entries()) {
       const others = unrelated.map((u) => cosine(c, u));
       assert.ok(cosine(c, fn) > Math.max(...others), `call site ${i}: function ${cosine(c, fn).toFixed(3)}, unrelated ${show(others)}`);
     }
     // Seen from the doc comment, the function is the nearest piece of code.
-    const fromDoc = [fn, ...unrelated].map((v) => cosine(doc, v));
+    const fromDoc = [fn, ...unrelated].map((v) => cosine(docQ, v));
     assert.strictEqual(fromDoc.indexOf(Math.max(...fromDoc)), 0, `doc comment scores ${show(fromDoc)}`);
   });
 });

@@ -11,6 +11,8 @@
   express: there a token is always closest to itself. Trained by warm-starting from the static model
   (the query table starts as a copy of the document table at --static-steps); exported as
   `query_embedding`.
+The static encoder may also carry a frozen *text prior* (train.py --text-prior): columns appended to
+each token row, taken from the reference text model's vector for the piece's text.
 Static and conv may add a query head: a D x D linear applied to the pooled vector of a *query* (code before the
 cursor, a doc comment) before normalisation, so a query can point at what follows it rather than at
 itself. The document side (sentence_embedding) never uses it; it is exported as `query_embedding`.
@@ -48,6 +50,25 @@ class CodeEncoder(nn.Module):
                 self.qhead.weight.copy_(torch.eye(dim))
                 self.qhead.bias.zero_()
 
+    def set_text_prior(self, prior, scale):
+        """A frozen part of the token table (train.py --text-prior): appended to each learned row,
+        times one learned scale, so training sets how much the text meaning counts."""
+        assert self.arch == "static" and self.qhead is None, "--text-prior is for the static encoder"
+        self.register_buffer("prior", prior)
+        self.prior_scale = nn.Parameter(torch.tensor(float(scale)))
+
+    def full_table(self):
+        w = self.emb.weight
+        if getattr(self, "prior", None) is None:
+            return w
+        return torch.cat([w, self.prior_scale * self.prior], dim=-1)
+
+    def embed_tokens(self, ids):
+        h = self.emb(ids)
+        if getattr(self, "prior", None) is None:
+            return h
+        return torch.cat([h, self.prior_scale * self.prior[ids]], dim=-1)
+
     def token_states(self, h, mask):
         if self.arch == "conv" and self.mixing:
             m = mask.unsqueeze(-1).to(h.dtype)
@@ -60,7 +81,7 @@ class CodeEncoder(nn.Module):
 
     def pooled(self, ids, mask, h=None):
         if h is None:
-            h = self.emb(ids)
+            h = self.embed_tokens(ids)
         h = self.token_states(h, mask)
         m = mask.unsqueeze(-1).to(h.dtype)
         return (h * m).sum(1) / m.sum(1).clamp(min=1.0)
@@ -91,7 +112,7 @@ class ExportWrapper(nn.Module):
     def __init__(self, enc: CodeEncoder):
         super().__init__()
         self.enc = enc
-        q, scale = quantise_rows(enc.emb.weight.detach())
+        q, scale = quantise_rows(enc.full_table().detach())
         self.register_buffer("q", q)
         self.register_buffer("scale", scale)
         self.asym = enc.qemb is not None

@@ -83,6 +83,11 @@ def parse_args():
                          "BM25 score for the query standardised over the batch's documents (the package's statistics). "
                          "The model then learns what corrects BM25's ranking instead of re-learning word overlap: the "
                          "engine fuses the two. 0 = plain InfoNCE")
+    ap.add_argument("--text-prior", default="",
+                    help="float32 file [vocab x D] from training/text-prior.mjs (the reference text model's vector "
+                         "for each piece): its first --text-prior-dims principal directions are appended, frozen, to "
+                         "the learned token table, under one learned scale. Empty (default): off")
+    ap.add_argument("--text-prior-dims", type=int, default=128, help="columns kept from --text-prior (PCA)")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--tau", type=float, default=0.05, help="InfoNCE temperature")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (the machine is shared)")
@@ -94,6 +99,21 @@ def bm25_term_mask(vocab):
     """Which vocabulary pieces count as BM25 terms: those with a letter or digit (the engine's
     lexical terms are identifier sub-tokens), never padding or unknown."""
     return np.array([any(ch.isalnum() for ch in p) and p not in (ct.PAD, ct.UNK) for p in vocab])
+
+
+def load_text_prior(path, rows, dims):
+    """The prior table projected on its top `dims` principal directions (uncentred: the reference
+    already removed its common mean; row norms keep its SIF weights), and a scale that gives its
+    rows the mean norm of the learned table's initial rows."""
+    u = np.fromfile(path, dtype=np.float32)
+    if u.size % rows:
+        raise SystemExit(f"{path} does not hold {rows} rows (the vocabulary changed: rerun training/text-prior.mjs)")
+    u = u.reshape(rows, -1)
+    _, _, vt = np.linalg.svd(u, full_matrices=False)
+    p = (u @ vt[:dims].T).astype(np.float32)
+    norms = np.linalg.norm(p, axis=1)
+    scale = 0.1 * np.sqrt(256) / max(float(norms[norms > 0].mean()), 1e-9)
+    return torch.from_numpy(p), scale
 
 
 def load_corpus(path, cap_bytes, rng):
@@ -346,6 +366,9 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
         return defs[:h], calls + defs[h:]
 
     enc = CodeEncoder(len(vocab), a.dim, a.arch, kernel=a.kernel, query_head=bool(a.query_head), mix_rank=a.mix_rank)
+    if a.text_prior:
+        enc.set_text_prior(*load_text_prior(a.text_prior, len(vocab), a.text_prior_dims))
+        print(f"text prior: {a.text_prior_dims} columns from {a.text_prior}", flush=True)
     enc.mixing = a.arch == "static" or a.static_steps <= 0
     if a.arch == "asym" and a.static_steps <= 0:
         enc.switch_on_query_table()
@@ -433,13 +456,15 @@ def train(a, vocab, tok, files, prefix_ids, next_pairs, doc_pairs, call_pairs, s
     wrap = export_onnx(enc, os.path.join(a.out, "model.onnx"))
     write_parity_sample(wrap, tok, files, os.path.join(os.path.dirname(a.corpus), "parity-sample.json"))
     with open(os.path.join(a.out, "config.json"), "w") as f:
-        json.dump({"model_type": "reporecall-code", "architecture": a.arch, "hidden_size": a.dim, "vocab_size": len(vocab),
+        json.dump({"model_type": "reporecall-code", "architecture": a.arch, "hidden_size": a.dim + (a.text_prior_dims if a.text_prior else 0), "vocab_size": len(vocab),
                    "pad_token_id": ct.PAD_ID, "pooling": "mean", "normalize": True,
                    "outputs": ["sentence_embedding"] + (["query_embedding"] if a.query_head or a.arch == "asym" else []),
                    "max_query_tokens": a.query_tokens, "max_document_tokens": a.doc_tokens,
                    "query_truncation": "keep_last", "document_truncation": "keep_first"}, f, indent=1)
     args = dict(vars(a))
     args.pop("self_mine_steps_list", None)
+    if getattr(enc, "prior", None) is not None:
+        stats["text_prior_scale"] = float(enc.prior_scale.detach())
     stats.update({"args": args, "steps_done": step, "self_mining": mining_stats,
                   "resumed_after_step": resumed or None, "final_loss": float(np.mean(losses[-50:])),
                   "train_seconds": round(time.time() - t_train), "total_seconds": round(time.time() - t_start),

@@ -103,4 +103,30 @@ describe('query stages', () => {
     assert.strictEqual(byId.get(boosted[0].id)!.file, 'lib/grammar.ts');
     assert.strictEqual(boosted[0].signals.rerank, 1);
   });
+
+  it('score terms: a dense list\'s cosine margin separates candidates whose ranks tie', () => {
+    // a.py wins BM25, b.py wins dense by a wide margin: rank fusion with equal weights ties them.
+    const index = new HybridIndex({ dim: 3, modelId: 'fixture' });
+    const add = (id: number, file: string, code: string, vector: number[]) =>
+      index.add({ id, file, startLine: 0, endLine: 0, kind: 'function', defines: [], indexText: code, vector: new Float32Array(vector) });
+    add(0, 'a.py', 'load config path load config', [0.1, 1, 0]);
+    add(1, 'b.py', 'load config', [1, 0.05, 0]);
+    const q = buildQuery('q.py', 'load config\n');
+    const qVec = new Float32Array([1, 0, 0]);
+    const ranksOnly: Partial<FusionWeights> = { ...only('bm25'), dense: 1 };
+    const tied = index.search(q, qVec, { k: 2, weights: ranksOnly });
+    assert.deepStrictEqual(tied.map((h) => h.signals), [{ bm25: 1, dense: 2 }, { bm25: 2, dense: 1 }]);
+    assert.strictEqual(tied[0].score, tied[1].score, 'ranks alone cannot tell them apart');
+    // The hits carry the scores behind the ranks: BM25 scores and cosines.
+    assert.ok(tied[0].values.bm25 > tied[1].values.bm25);
+    assert.ok(tied[1].values.dense > 0.95 && tied[0].values.dense < 0.2, JSON.stringify(tied.map((h) => h.values)));
+    const withMargin = index.search(q, qVec, { k: 2, weights: { ...ranksOnly, denseScore: 0.1 } });
+    assert.strictEqual(withMargin[0].file, 'b.py');
+    // Cosine margin (about 0.85) × 0.1 is the difference the term makes.
+    assert.ok(Math.abs(withMargin[0].score - withMargin[1].score - 0.1 * (tied[1].values.dense - tied[0].values.dense)) < 1e-9);
+    // The BM25 term works the same way on BM25 scores, relative to the best (1 for the best).
+    const bm25Margin = index.search(q, qVec, { k: 2, weights: { ...ranksOnly, bm25Score: 0.1 } });
+    assert.strictEqual(bm25Margin[0].file, 'a.py');
+    assert.ok(Math.abs(bm25Margin[0].score - tied[0].score - 0.1) < 1e-12);
+  });
 });

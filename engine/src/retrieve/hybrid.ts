@@ -65,6 +65,25 @@ export interface FusionWeights {
   rerank: number;
   /** RRF damping constant: smaller values favour the top of each list. */
   rrfK: number;
+  /**
+   * Score terms: ranks say only which candidate is ahead, not by how much, so a dense list that
+   * agrees with BM25 gives all of BM25's top candidates nearly the same vote. Each of these adds
+   * weight × the candidate's score relative to the list's best: BM25 score / the best BM25 score
+   * (0 when the list did not retrieve it); for dense, cosine − the best cosine (the list's worst
+   * cosine when it did not retrieve it). 0 turns a term off. Fitted with training/fit-fusion.py.
+   */
+  bm25Score: number;
+  recentScore: number;
+  denseScore: number;
+}
+
+/**
+ * The score term's weight per scored list. The hypothetical's lexical list is weighed as the
+ * prefix's is (bm25Score per unit of rank weight), scaled by its own weight, so a caller's `hyde`
+ * weight keeps meaning "relative to the prefix's lexical signal" whatever the score terms are.
+ */
+function scoreTermWeights(w: FusionWeights): [string, number][] {
+  return [['bm25', w.bm25Score], ['recent', w.recentScore], ['dense', w.denseScore], ['hyde', w.hyde * w.bm25Score]];
 }
 
 export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField', 'normalized', 'next', 'expand', 'hyde', 'rerank'] as const;
@@ -81,6 +100,7 @@ export const STAGES = ['bm25', 'recent', 'dense', 'symbol', 'intent', 'docField'
  */
 export const DEFAULT_WEIGHTS: FusionWeights = {
   bm25: 1, recent: 1, dense: 0.3, symbol: 0.25, intent: 0, docField: 0, normalized: 0.2, next: 0, expand: 0, hyde: 0, rerank: 0, rrfK: 30,
+  bm25Score: 0, recentScore: 0, denseScore: 0,
 };
 
 /** The default without the query stages: the first four signals only (the baseline for stage ablations). */
@@ -90,6 +110,8 @@ export interface Hit extends DocInfo {
   score: number;
   /** Per signal: its 1-based rank for this document (absent when the signal did not retrieve it). */
   signals: Record<string, number>;
+  /** Per scored signal (bm25, recent: BM25 score; dense: cosine): the score behind that rank. */
+  values: Record<string, number>;
 }
 
 export interface SearchOptions {
@@ -230,16 +252,22 @@ export class HybridIndex {
     const depth = opts.depth ?? 100;
     const accept = opts.accept;
     const lists: [string, number, number[]][] = [];
+    // The scores behind the scored lists' ranks, reported with the hits (fusion features).
+    const values = new Map<string, Map<number, number>>();
+    const keepScores = (name: string, r: { id: number; score: number }[]) => {
+      values.set(name, new Map(r.map((x) => [x.id, x.score])));
+      return r;
+    };
     const ids = (r: { id: number }[]) => r.map((x) => x.id);
     const prefix = q.file ? `${q.file}\n` : '';
     let recentIds: number[] | undefined;
-    if (w.bm25 > 0) lists.push(['bm25', w.bm25, ids(this.lexical.search(lexicalTerms(prefix + q.window), depth, accept))]);
+    if (w.bm25 > 0) lists.push(['bm25', w.bm25, ids(keepScores('bm25', this.lexical.search(lexicalTerms(prefix + q.window), depth, accept)))]);
     if (w.recent > 0 || w.next > 0 || w.expand > 0) {
-      recentIds = ids(this.lexical.search(lexicalTerms(prefix + q.trimmed), depth, accept));
+      recentIds = ids(keepScores('recent', this.lexical.search(lexicalTerms(prefix + q.trimmed), depth, accept)));
       if (w.recent > 0) lists.push(['recent', w.recent, recentIds]);
     }
     if (w.dense > 0 && qVec && this.vectors && this.vectors.size > 0) {
-      const found = this.vectors.search(qVec, accept ? depth * 2 : depth);
+      const found = keepScores('dense', this.vectors.search(qVec, accept ? depth * 2 : depth));
       lists.push(['dense', w.dense, found.map((r) => r.id).filter((id) => !accept || accept(id)).slice(0, depth)]);
     }
     if (w.symbol > 0) lists.push(['symbol', w.symbol, this.symbolList(q, depth, accept)]);
@@ -266,7 +294,11 @@ export class HybridIndex {
       const continuation = this.continuationOf(expandFrom, q.trimmed, chainable);
       if (continuation) lists.push(['expand', w.expand, ids(this.lexical.search(lexicalTerms(continuation), depth, accept))]);
     }
-    if (w.hyde > 0 && q.hypothetical) lists.push(['hyde', w.hyde, hydeList(this, q.hypothetical, depth, accept)]);
+    if (w.hyde > 0 && q.hypothetical) {
+      const hyde = hydeList(this, q.hypothetical, depth, accept);
+      values.set('hyde', hyde.scores);
+      lists.push(['hyde', w.hyde, hyde.ids]);
+    }
 
     const fused = new Map<number, { score: number; signals: Record<string, number> }>();
     for (const [name, weight, list] of lists) {
@@ -276,6 +308,21 @@ export class HybridIndex {
         e.score += weight / (w.rrfK + i + 1);
         e.signals[name] = i + 1;
       });
+    }
+    for (const [name, weight] of scoreTermWeights(w)) {
+      const scores = values.get(name);
+      // Best and worst among the candidates the list kept (a dense search also returns the ids
+      // `accept` refused); every list here is sorted best first except hyde's fused one.
+      const kept = name === 'hyde' ? [...(scores?.keys() ?? [])] : lists.find((l) => l[0] === name)?.[2];
+      if (!weight || !scores || !kept?.length) continue;
+      let best = -Infinity;
+      let worst = Infinity;
+      for (const id of kept) { const x = scores.get(id)!; best = Math.max(best, x); worst = Math.min(worst, x); }
+      for (const [id, e] of fused) {
+        const x = scores.get(id);
+        const relative = name === 'dense' ? (x ?? worst) - best : x !== undefined && best > 0 ? x / best : 0;
+        e.score += weight * relative;
+      }
     }
     const boost = w.rerank > 0 ? this.structuralBoost(q, opts.recentFiles ?? []) : undefined;
     const scored: { id: number; score: number; signals: Record<string, number> }[] = [];
@@ -287,7 +334,14 @@ export class HybridIndex {
     }
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
     // Document records are decoded from the table only for the hits returned.
-    return scored.slice(0, opts.k).map((h) => ({ ...this.docs.get(h.id)!, score: h.score, signals: h.signals }));
+    return scored.slice(0, opts.k).map((h) => {
+      const v: Record<string, number> = {};
+      for (const [name, m] of values) {
+        const x = m.get(h.id);
+        if (x !== undefined) v[name] = x;
+      }
+      return { ...this.docs.get(h.id)!, score: h.score, signals: h.signals, values: v };
+    });
   }
 
   private symbolList(q: RetrievalQuery, depth: number, accept?: (id: number) => boolean): number[] {

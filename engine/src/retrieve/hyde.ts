@@ -48,21 +48,24 @@ export async function prepareHypothetical(
 
 /**
  * The `hyde` signal's ranked ids: the hypothetical searched lexically and, when it has a vector,
- * densely; the two lists merged by plain RRF so either can bring a document up.
+ * densely; the two lists merged by plain RRF so either can bring a document up. `scores` holds the
+ * lexical list's BM25 scores, for the fusion's score term (hybrid.ts).
  */
 export function hydeList(
   index: { lexical: Bm25Index; vectors?: VectorIndex },
   h: HypotheticalQuery,
   depth: number,
   accept?: (id: number) => boolean,
-): number[] {
-  const lists: number[][] = [index.lexical.search(h.terms, depth, accept).map((r) => r.id)];
+): { ids: number[]; scores: Map<number, number> } {
+  const lexical = index.lexical.search(h.terms, depth, accept);
+  const scores = new Map(lexical.map((r) => [r.id, r.score]));
+  const lists: number[][] = [lexical.map((r) => r.id)];
   if (h.vector && index.vectors && index.vectors.size > 0) {
     const found = index.vectors.search(h.vector, accept ? depth * 2 : depth);
     lists.push(found.map((r) => r.id).filter((id) => !accept || accept(id)).slice(0, depth));
   }
-  if (lists.length === 1) return lists[0];
-  const score = new Map<number, number>();
-  for (const l of lists) l.forEach((id, i) => score.set(id, (score.get(id) ?? 0) + 1 / (60 + i)));
-  return [...score.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id).slice(0, depth);
+  if (lists.length === 1) return { ids: lists[0], scores };
+  const fused = new Map<number, number>();
+  for (const l of lists) l.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + i)));
+  return { ids: [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id).slice(0, depth), scores };
 }

@@ -6,10 +6,12 @@ import * as path from 'path';
 import { getEncoding } from 'js-tiktoken';
 import { loadRepo, loadTasks, languageFamily, splitLines, type Repo, type Task } from './split';
 import {
-  cursorAlignedFragments, excludedA, gridFragments, percentile, rankMetrics, rankOfPositive, scoreCompletion, scoreContext,
+  cursorAlignedFragments, excludedA, excludedB, gridFragments, percentile, rankMetrics, rankOfPositive, scoreCompletion, scoreContext,
   type Fragment, type RankMetrics,
 } from './protocols';
 import type { BenchSystem, FragmentDoc } from './systems/system';
+import { FragmentSystem } from './systems/fragments';
+import type { Hit } from '../../engine/src/retrieve/hybrid';
 import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './systems';
 import { renderMarkdown } from './report';
 import { hypothesisProvider } from './hyde';
@@ -21,6 +23,8 @@ interface Args {
   systems: string[];
   repos?: string[];
   factory: SystemFactoryOptions;
+  /** --dump-features FILE: per protocol A task, each fragment system's fused candidates with their signals (JSONL). */
+  dumpFeatures?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -36,7 +40,7 @@ function parseArgs(argv: string[]): Args {
   const flags = new Set(argv.filter((a) => a.startsWith('--') && !argv[argv.indexOf(a) + 1]?.match(/^[^-]/)));
   // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
   const hypothesis = hypothesisProvider(argv);
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis } };
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features') };
 }
 
 const enc = getEncoding('p50k_base');
@@ -89,6 +93,24 @@ function docsFor(file: string, lines: string[], frags: Fragment[], nextId: () =>
   return frags.map((f) => ({ ...f, file, id: nextId(), text: lines.slice(f.startLine, f.endLine + 1).join('\n') }));
 }
 
+/** Fused candidates kept per task in a feature dump (the positive is rarely below). */
+const FEATURE_CANDIDATES = 200;
+
+/**
+ * One JSONL line per protocol A task and system: each fused candidate's per-signal ranks and
+ * scores, whether it is the positive, and whether protocol A excludes it (training/fit-fusion.py).
+ */
+function dumpCandidates(fd: number, system: string, task: Task, hits: Hit[], lookup: (id: number) => FragmentDoc): void {
+  const pos = task.positive_fragment;
+  const cands = hits.map((h) => {
+    const f = lookup(h.id);
+    return { r: h.signals, v: h.values, pos: f.file === pos.file && f.startLine === pos.start_line ? 1 : 0, x: excludedA(task, f) ? 1 : 0, key: `${f.file}:${f.startLine}` };
+  });
+  fs.writeSync(fd, JSON.stringify({ system, task: task.id, repo: task.repo, language: task.language, cands }) + '\n');
+}
+
+const asFragmentSystem = (s: BenchSystem): FragmentSystem | undefined => (s instanceof FragmentSystem ? s : undefined);
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
@@ -103,6 +125,7 @@ async function main(): Promise<void> {
   const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
     isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
   const repoStats: Record<string, Record<string, number>> = {};
+  const dump = args.dumpFeatures ? fs.openSync(args.dumpFeatures, 'w') : undefined;
   console.log(`bench: ${tasks.length} tasks, ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
 
   for (const repoName of repoNames) {
@@ -135,14 +158,16 @@ async function main(): Promise<void> {
       const lookup = (id: number) => byId.get(id) ?? local.get(id)!;
       for (const sys of systems) {
         // Protocol B: the corpus as indexed.
-        for (const [o, rb] of perOutput(sys, await sys.rank(task, 40), Array.isArray)) {
+        const excludeB = (id: number) => excludedB(task, lookup(id));
+        for (const [o, rb] of perOutput(sys, await sys.rank(task, 40, excludeB), Array.isArray)) {
           push(acc.get(o)!.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
         }
         // Protocol A: the task file split at the cursor.
         await sys.removeDocs(taskGrid.map((d) => d.id));
         await sys.addDocs(aDocs);
         const t0 = performance.now();
-        const ra = await sys.rank(task, 40);
+        const excludeA = (id: number) => excludedA(task, lookup(id));
+        const ra = await sys.rank(task, 40, excludeA);
         const msA = performance.now() - t0;
         for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
           acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
@@ -150,6 +175,8 @@ async function main(): Promise<void> {
           push(acc.get(o)!.ranksA, groups, rank);
           (acc.get(o)!.perTask[task.id] ??= {}).a = rank;
         }
+        const explainer = dump !== undefined ? asFragmentSystem(sys) : undefined;
+        if (explainer) dumpCandidates(dump!, sys.name, task, await explainer.explain(task, FEATURE_CANDIDATES, excludeA), lookup);
         await sys.removeDocs(aDocs.map((d) => d.id));
         // Protocol C: leak-free editor state.
         let snippets: Map<string, string[]>;
@@ -164,7 +191,7 @@ async function main(): Promise<void> {
         } else {
           await sys.addDocs(cDocs);
           const t2 = performance.now();
-          const rc = perOutput(sys, await sys.rank(task, 40), Array.isArray);
+          const rc = perOutput(sys, await sys.rank(task, 40, excludeA), Array.isArray);
           const ms = performance.now() - t2;
           snippets = new Map([...rc].map(([o, ids]) => [o, ids.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text)]));
           for (const o of rc.keys()) latency.set(o, ms / rc.size);
@@ -223,6 +250,7 @@ async function main(): Promise<void> {
     };
   }
   for (const sys of systems) await sys.close?.();
+  if (dump !== undefined) fs.closeSync(dump);
   const E: Record<string, unknown> = {};
   for (const [name, e] of completionAcc) {
     const groups: Record<string, unknown> = {};

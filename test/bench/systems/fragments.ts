@@ -2,8 +2,8 @@
 // its file path plus its own lines, nothing else (the README's fair-play rule), so no call-graph
 // enrichment here: that is measured by protocol C, through the product's own index.
 import { OnnxEmbedder } from '../../../engine/src/embed';
-import { DEFAULT_WEIGHTS, HybridIndex, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
-import { buildQuery, pathPrefix, type QueryOptions } from '../../../engine/src/retrieve/query';
+import { DEFAULT_WEIGHTS, HybridIndex, type FusionWeights, type Hit } from '../../../engine/src/retrieve/hybrid';
+import { buildQuery, pathPrefix, type QueryOptions, type RetrievalQuery } from '../../../engine/src/retrieve/query';
 import { prepareHypothetical } from '../../../engine/src/retrieve/hyde';
 import type { HypothesisProvider } from '../hyde';
 import type { Repo, Task } from '../split';
@@ -111,15 +111,27 @@ export class FragmentSystem implements BenchSystem {
     }
   }
 
-  async rank(task: Task, k: number): Promise<number[] | Record<string, number[]>> {
+  async rank(task: Task, k: number, exclude?: (id: number) => boolean): Promise<number[] | Record<string, number[]>> {
+    const { q, vec } = await this.queryFor(task);
+    const accept = exclude && ((id: number) => !exclude(id));
+    const out: Record<string, number[]> = {};
+    for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights, accept, chainInCurrentFile: false }).map((h) => h.id);
+    return this.outputs ? out : out[this.name];
+  }
+
+  /** The first weight set's hits with every signal's rank and score (bench --dump-features). */
+  async explain(task: Task, k: number, exclude?: (id: number) => boolean): Promise<Hit[]> {
+    const { q, vec } = await this.queryFor(task);
+    return this.index.search(q, vec, { k, weights: this.weightSets[0][1], accept: exclude && ((id) => !exclude(id)), chainInCurrentFile: false });
+  }
+
+  private async queryFor(task: Task): Promise<{ q: RetrievalQuery; vec: Float32Array | undefined }> {
     const q = buildQuery(task.file, task.prefix_lines.join('\n') + '\n', this.opts.query, task.language);
     const vec = this.usesDense ? (await this.opts.embeddings!.embedQueries([`${pathPrefix(task.file)}\n${q.trimmed}`]))[0] : undefined;
     const text = await this.hypothesisFor(task);
     const embed = async (t: string) => (this.usesDense ? (await this.opts.embeddings!.embed([t]))[0] : undefined);
     q.hypothetical = await prepareHypothetical(text, 1, q, embed);
-    const out: Record<string, number[]> = {};
-    for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights, chainInCurrentFile: false }).map((h) => h.id);
-    return this.outputs ? out : out[this.name];
+    return { q, vec };
   }
 
   /** The task's hypothetical continuation, when a variant reads one. */

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { OnnxEmbedder } from '../../../engine/src/embed';
 import { EmbeddingCache, FragmentSystem, type Variant } from './fragments';
 import { EngineSystem } from './engine';
-import { CORE_WEIGHTS, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
+import { CORE_WEIGHTS, STAGES, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
 import type { HypothesisProvider } from '../hyde';
 
@@ -79,6 +79,24 @@ function hydeVariants(label: string, argv: string[], base: Partial<FusionWeights
   return out;
 }
 
+/**
+ * Ad-hoc variants (tuning): `--variant name:stage=w,stage=w` for `engine`, `--ref-variant` for
+ * `engine-ref` (e.g. the reference model with fusion weights fitted for it), reported as `system:name`.
+ */
+function variantArgs(argv: string[], flag: string, system: string, base: Partial<FusionWeights>): Record<string, Variant> {
+  const out: Record<string, Variant> = {};
+  for (const spec of argv.filter((_, i) => argv[i - 1] === flag)) {
+    const [vname, body] = spec.split(':');
+    const v: Record<string, number | string> = {};
+    for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number.isNaN(Number(val)) ? val : Number(val); }
+    out[`${system}:${vname}`] = { ...base, ...v };
+  }
+  return out;
+}
+
+/** `dense` / `dense-ref`: the dense list alone (every other stage and score term off, not left at its default). */
+const DENSE_ONLY: Partial<FusionWeights> = { ...Object.fromEntries(STAGES.map((s) => [s, 0])), bm25Score: 0, recentScore: 0, denseScore: 0, dense: 1 };
+
 export const SYSTEM_NAMES = ['bm25', 'jaccard', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref'];
 
 export async function createSystems(names: string[], opts: SystemFactoryOptions): Promise<BenchSystem[]> {
@@ -98,20 +116,17 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
   for (const n of names) {
     if (n === 'bm25') out.push(new Bm25System());
     else if (n === 'jaccard') out.push(new JaccardSystem());
-    else if (n === 'dense-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
+    else if (n === 'dense-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: DENSE_ONLY }));
     else if (n === 'engine-ref') {
       const ref = opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL;
-      out.push(new EngineSystem({ name: n, embeddings: await embeddings(ref), weights: overrides }, ref, { weights: overrides }));
+      const variants = variantArgs(opts.argv, '--ref-variant', n, overrides);
+      out.push(new EngineSystem({ name: n, embeddings: await embeddings(ref), weights: overrides, variants: Object.keys(variants).length ? variants : undefined }, ref, { weights: overrides }));
     }
-    else if (n === 'dense') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(model()), weights: { bm25: 0, recent: 0, symbol: 0, dense: 1 } }));
+    else if (n === 'dense') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(model()), weights: DENSE_ONLY }));
     else if (n === 'engine') {
       let variants = opts.flags.has('--ablation') ? ablationVariants(overrides) : undefined;
-      for (const spec of opts.argv.filter((_, i) => opts.argv[i - 1] === '--variant')) {
-        const [vname, body] = spec.split(':');
-        const v: Record<string, number | string> = {};
-        for (const kv of (body ?? '').split(',').filter(Boolean)) { const [key, val] = kv.split('='); v[key] = Number.isNaN(Number(val)) ? val : Number(val); }
-        variants = { ...variants, [`engine:${vname}`]: { ...overrides, ...v } };
-      }
+      const adHoc = variantArgs(opts.argv, '--variant', n, overrides);
+      if (Object.keys(adHoc).length) variants = { ...variants, ...adHoc };
       if (opts.hypothesis) variants = { ...variants, ...hydeVariants(opts.hypothesis.label, opts.argv, overrides, opts.flags.has('--ablation')) };
       out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants, hypothesis: opts.hypothesis }, model(), { weights: overrides }, true));
     }

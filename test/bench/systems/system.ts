@@ -22,8 +22,13 @@ export interface BenchSystem {
    * loop, so variants are compared under identical conditions. Default: [name].
    */
   readonly outputs?: string[];
-  /** Best-first document ids for the task's query (per output name when it has variants). */
-  rank(task: Task, k: number): Promise<number[] | Record<string, number[]>>;
+  /**
+   * Best-first document ids for the task's query (per output name when it has variants).
+   * `exclude`: the documents the protocol does not count (those over the query window). The
+   * product knows where the cursor is and keeps those out of every signal's list before fusing
+   * (Engine.retrieve's `accept`); a system that fuses lists does the same with this.
+   */
+  rank(task: Task, k: number, exclude?: (id: number) => boolean): Promise<number[] | Record<string, number[]>>;
   /**
    * Protocol C override: the system builds its own context from the leak-free editor state
    * (the engine does, through its product path). When absent the harness ranks fragments.

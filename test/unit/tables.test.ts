@@ -174,7 +174,7 @@ describe('index tables', () => {
     try {
       const root = path.join(work, 'repo');
       fs.mkdirSync(path.join(root, 'src'), { recursive: true });
-      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export function alpha(x: number): number {\n  return beta(x) + 1;\n}\n');
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export function alpha(x: number): number {\n  return x + 1;\n}\n');
       fs.writeFileSync(path.join(root, 'src/b.ts'), 'export function beta(y: number): number {\n  return y * 2;\n}\n');
       const indexDir = path.join(work, 'index');
       const first = await Engine.open({ root, indexDir, dense: false });

@@ -22,18 +22,20 @@ function table(rows: number, seed: number): Float32Array {
   return t;
 }
 
+// ONNX graph builders for the tiny test models below.
+const TP = onnx.TensorProto;
+const DT = TP.DataType;
+const vi = (name: string, elemType: number, dims: Array<number | string>) =>
+  onnx.ValueInfoProto.create({
+    name,
+    type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
+  });
+const node = (opType: string, input: string[], output: string[], attribute: onnx.IAttributeProto[] = []) =>
+  onnx.NodeProto.create({ opType, input, output, name: output[0], attribute });
+const intAttr = (name: string, i: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i });
+const raw = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
 function writeTinyModel(dir: string, tokenTable: Float32Array, typeTable: Float32Array): void {
-  const TP = onnx.TensorProto;
-  const DT = TP.DataType;
-  const vi = (name: string, elemType: number, dims: Array<number | string>) =>
-    onnx.ValueInfoProto.create({
-      name,
-      type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
-    });
-  const node = (opType: string, input: string[], output: string[], attribute: onnx.IAttributeProto[] = []) =>
-    onnx.NodeProto.create({ opType, input, output, name: output[0], attribute });
-  const intAttr = (name: string, i: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i });
-  const raw = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const graph = onnx.GraphProto.create({
     name: 'tiny',
     initializer: [
@@ -97,17 +99,6 @@ function writeTokenizer(dir: string): void {
  * `query_embedding` those of another (the embedder normalises, so a sum stands for the mean).
  */
 function writeAsymmetricModel(dir: string, docTable: Float32Array, queryTable: Float32Array): void {
-  const TP = onnx.TensorProto;
-  const DT = TP.DataType;
-  const vi = (name: string, elemType: number, dims: Array<number | string>) =>
-    onnx.ValueInfoProto.create({
-      name,
-      type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
-    });
-  const node = (opType: string, input: string[], output: string[], attribute: onnx.IAttributeProto[] = []) =>
-    onnx.NodeProto.create({ opType, input, output, name: output[0], attribute });
-  const intAttr = (name: string, i: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i });
-  const raw = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const pooled = (table: string, out: string) => [
     node('Gather', [table, 'input_ids'], [`${table}_rows`], [intAttr('axis', 0)]),
     node('Mul', [`${table}_rows`, 'mask_3d'], [`${table}_masked`]),

@@ -37,6 +37,14 @@ export function hoverMarkdown(folder: vscode.Uri, word: string, chunks: Retrieve
   return md;
 }
 
+/**
+ * The chunks that define the hovered word first, the rest in retrieval order: on a name, the reader
+ * wants what it is before where else it is used, whatever the lexical signals make of its line.
+ */
+function definitionsFirst(chunks: RetrievedChunk[], word: string): RetrievedChunk[] {
+  return [...chunks.filter((c) => c.name === word), ...chunks.filter((c) => c.name !== word)];
+}
+
 export function registerHover(ctx: Ctx): void {
   ctx.push(
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
@@ -53,9 +61,9 @@ export function registerHover(ctx: Ctx): void {
           // The word leads the query; its line gives the retrieval some context.
           const query = `${word}\n${doc.lineAt(pos.line).text.trim()}`;
           const max = config.hoverMaxSnippets();
-          const chunks = (await fi.client.retrieve(query, { k: max + 2, signal }))
-            .filter((c) => !(c.file === rel && c.startLine <= pos.line && pos.line <= c.endLine))
-            .slice(0, max);
+          const retrieved = (await fi.client.retrieve(query, { k: max + 4, signal }))
+            .filter((c) => !(c.file === rel && c.startLine <= pos.line && pos.line <= c.endLine));
+          const chunks = definitionsFirst(retrieved, word).slice(0, max);
           if (!chunks.length || token.isCancellationRequested) return undefined;
           return new vscode.Hover(hoverMarkdown(fi.folder.uri, word, chunks), range);
         } catch {

@@ -30,7 +30,7 @@ function docLines(text: string, defines: string[]): string {
 /** Embeddings cached by text: task-file fragments repeat across tasks of the same file. */
 export class EmbeddingCache {
   private readonly cache = new Map<string, Float32Array>();
-  constructor(readonly embedder: OnnxEmbedder) {}
+  constructor(readonly embedder: Pick<OnnxEmbedder, 'embed' | 'embedQueries' | 'dim' | 'modelId'>) {}
   async embed(texts: string[]): Promise<Float32Array[]> {
     const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
     for (let i = 0; i < missing.length; i += 64) {

@@ -97,7 +97,34 @@ function variantArgs(argv: string[], flag: string, system: string, base: Partial
 /** `dense` / `dense-ref`: the dense list alone (every other stage and score term off, not left at its default). */
 const DENSE_ONLY: Partial<FusionWeights> = { ...Object.fromEntries(STAGES.map((s) => [s, 0])), bm25Score: 0, recentScore: 0, denseScore: 0, dense: 1 };
 
-export const SYSTEM_NAMES = ['bm25', 'jaccard', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref'];
+/**
+ * Experiment (`engine-combo`, protocols A and B only): two models' unit vectors concatenated as
+ * [√m·ours, √(1−m)·reference], so one cosine is m·cos(ours) + (1−m)·cos(reference). Asks whether
+ * our model carries anything the reference does not, with the fusion unchanged.
+ */
+class ConcatEmbedder {
+  readonly dim: number;
+  readonly modelId: string;
+  constructor(private readonly a: OnnxEmbedder, private readonly b: OnnxEmbedder, private readonly mix: number) {
+    this.dim = a.dim + b.dim;
+    this.modelId = `${a.modelId}+${b.modelId}@${mix}`;
+  }
+  private join(x: Float32Array[], y: Float32Array[]): Float32Array[] {
+    return x.map((u, i) => {
+      const v = y[i];
+      const out = new Float32Array(u.length + v.length);
+      const nu = Math.hypot(...u) || 1;
+      const nv = Math.hypot(...v) || 1;
+      u.forEach((z, j) => { out[j] = (Math.sqrt(this.mix) * z) / nu; });
+      v.forEach((z, j) => { out[u.length + j] = (Math.sqrt(1 - this.mix) * z) / nv; });
+      return out;
+    });
+  }
+  async embed(texts: string[]): Promise<Float32Array[]> { return this.join(await this.a.embed(texts), await this.b.embed(texts)); }
+  async embedQueries(texts: string[]): Promise<Float32Array[]> { return this.join(await this.a.embedQueries(texts), await this.b.embedQueries(texts)); }
+}
+
+export const SYSTEM_NAMES = ['bm25', 'jaccard', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref', 'engine-combo'];
 
 export async function createSystems(names: string[], opts: SystemFactoryOptions): Promise<BenchSystem[]> {
   const out: BenchSystem[] = [];
@@ -129,6 +156,13 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
       if (Object.keys(adHoc).length) variants = { ...variants, ...adHoc };
       if (opts.hypothesis) variants = { ...variants, ...hydeVariants(opts.hypothesis.label, opts.argv, overrides, opts.flags.has('--ablation')) };
       out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants, hypothesis: opts.hypothesis }, model(), { weights: overrides }, true));
+    }
+    else if (n === 'engine-combo') {
+      const at = opts.argv.indexOf('--combo-mix');
+      const mix = at >= 0 ? Number(opts.argv[at + 1]) : 0.5;
+      const combo = new ConcatEmbedder(await OnnxEmbedder.load(model(), { threads: 1 }), await OnnxEmbedder.load(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL, { threads: 1 }), mix);
+      const variants = variantArgs(opts.argv, '--combo-variant', n, overrides);
+      out.push(new FragmentSystem({ name: n, embeddings: new EmbeddingCache(combo), weights: overrides, variants: Object.keys(variants).length ? variants : undefined }));
     }
     else if (n === 'engine-nodense') out.push(new EngineSystem({ name: n, weights: { ...overrides, dense: 0 } }, 'none', { weights: { ...overrides, dense: 0 } }));
     else throw new Error(`unknown system '${n}' (known: ${SYSTEM_NAMES.join(', ')})`);

@@ -8,6 +8,11 @@ export interface EngineOptions {
   indexDir: string;
   /** Directory with `model.onnx` + `tokenizer.json`; defaults to the model shipped in the package. */
   modelDir?: string;
+  /**
+   * Used when `modelDir` (a user's model) cannot be loaded: the reason is logged and reported in
+   * `IndexStats.modelWarning`, and indexing goes on with this model instead of failing.
+   */
+  fallbackModelDir?: string;
   /** Files larger than this are skipped with reason `too-large` (default 1 MiB). */
   maxFileBytes?: number;
   /** Extra gitignore-style patterns (e.g. VS Code's `files.exclude`). */
@@ -42,6 +47,10 @@ export interface IndexStats {
   changedFiles: number;
   indexBytes: number;
   seconds: number;
+  /** Directory of the embedding model in use; null when the dense signal is off. */
+  modelDir: string | null;
+  /** Why the configured model is not the one in use (it could not be loaded), if so. */
+  modelWarning?: string;
 }
 
 export interface RetrieveOptions {

@@ -19,7 +19,7 @@ import { excerpt, selectNovel } from './retrieve/excerpt';
 import { splitLines } from './util/lines';
 import { Breather } from './util/breathe';
 import { acquireWriterLock, type HeldLock } from './store/lock';
-import { defaultModelDir } from './modelPaths';
+import { loadModel } from './modelPaths';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
 export interface EngineTuning {
@@ -123,13 +123,10 @@ export class Engine {
   static async open(opts: EngineOptions, tuning: EngineTuning = {}): Promise<Engine> {
     const log = opts.log ?? (() => undefined);
     const chunker = await Chunker.create();
-    let embedder: OnnxEmbedder | undefined;
-    if (opts.dense !== false) {
-      const dir = opts.modelDir ?? defaultModelDir();
-      if (dir) embedder = await OnnxEmbedder.load(dir, { threads: 1 });
-      else log('no embedding model found: dense retrieval is off (lexical and call-graph signals only)');
-    }
-    const engine = new Engine(opts, chunker, embedder, new IndexStore(opts.indexDir));
+    const model = opts.dense === false ? undefined : await loadModel(opts, log);
+    const engine = new Engine(opts, chunker, model?.embedder, new IndexStore(opts.indexDir));
+    engine.modelDir = model?.embedder ? model.dir : null;
+    engine.modelWarning = model?.warning;
     engine.tuning = tuning;
     fs.mkdirSync(opts.indexDir, { recursive: true });
     const lock = acquireWriterLock(opts.indexDir);
@@ -141,6 +138,10 @@ export class Engine {
     engine.loadOrReset();
     return engine;
   }
+
+  /** The embedding model in use (null: dense off), and why the configured one is not, if so. */
+  private modelDir: string | null = null;
+  private modelWarning: string | undefined;
 
   private get log(): (line: string) => void {
     return this.opts.log ?? (() => undefined);
@@ -206,6 +207,8 @@ export class Engine {
       changedFiles: this.lastChanged,
       indexBytes: this.store.diskBytes(),
       seconds: this.lastSeconds,
+      modelDir: this.modelDir,
+      ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
     };
   }
 

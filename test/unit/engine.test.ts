@@ -246,4 +246,55 @@ describe('Engine', function () {
     assert.ok(hits.some((h) => h.signals.dense !== undefined));
     await engine.close();
   });
+
+  describe('a user-configured model (reporecall.model.directory)', () => {
+    /** A model directory whose model.onnx is not an ONNX file (a truncated download, say). */
+    function corruptModelDir(shipped: string): string {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-bad-model-'));
+      fs.copyFileSync(path.join(shipped, 'tokenizer.json'), path.join(dir, 'tokenizer.json'));
+      fs.writeFileSync(path.join(dir, 'model.onnx'), Buffer.from('<html>404 Not Found</html>'));
+      return dir;
+    }
+
+    it('one that cannot be loaded falls back to the shipped model, says why, and still retrieves densely', async function () {
+      const shipped = defaultModelDir();
+      if (!shipped) this.skip();
+      const bad = corruptModelDir(shipped!);
+      const { engine, logs } = await open(root, indexDir, { dense: true, modelDir: bad, fallbackModelDir: shipped });
+      const stats = await engine.indexAll();
+      assert.strictEqual(stats.modelDir, shipped);
+      assert.ok(stats.modelWarning?.includes(bad), stats.modelWarning);
+      assert.match(stats.modelWarning!, /could not be loaded/);
+      assert.ok(logs.some((l) => l === stats.modelWarning), 'the reason is logged');
+      const hits = await engine.retrieve('how much stock is left for a product', { k: 4 });
+      assert.ok(hits.some((h) => h.signals.dense !== undefined));
+      await engine.close();
+    });
+
+    it('one that cannot be loaded, with no fallback, is an error that names the file', async function () {
+      const shipped = defaultModelDir();
+      if (!shipped) this.skip();
+      const bad = corruptModelDir(shipped!);
+      await assert.rejects(open(root, indexDir, { dense: true, modelDir: bad }), (err: Error) => err.message.includes(path.join(bad, 'model.onnx')));
+    });
+
+    it('is used instead of the shipped one, and switching back rebuilds the vectors for the new model', async function () {
+      const shipped = defaultModelDir();
+      const other = path.resolve(__dirname, '../../../models/reference-use-lite');
+      if (!shipped || !fs.existsSync(path.join(other, 'tokenizer.json')) || path.resolve(shipped) === other) this.skip();
+      const first = await open(root, indexDir, { dense: true, modelDir: other, fallbackModelDir: shipped });
+      const before = await first.engine.indexAll();
+      assert.strictEqual(before.modelDir, other);
+      assert.strictEqual(before.modelWarning, undefined);
+      await first.engine.close();
+      const second = await open(root, indexDir, { dense: true, modelDir: shipped });
+      assert.ok(second.logs.some((l) => /built with model/.test(l)), `expected a model-change rebuild in: ${second.logs.join(' | ')}`);
+      const after = await second.engine.indexAll();
+      assert.strictEqual(after.modelDir, shipped);
+      assert.strictEqual(after.chunks, before.chunks);
+      const hits = await second.engine.retrieve('how much stock is left for a product', { k: 4 });
+      assert.ok(hits.some((h) => h.signals.dense !== undefined));
+      await second.engine.close();
+    });
+  });
 });

@@ -1,5 +1,7 @@
 // Typed access to the `reporecall.*` settings. Every key is declared and documented in
 // package.json `contributes.configuration`; defaults here must match the ones declared there.
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 export type CompletionBackendKind = 'builtin' | 'openai' | 'ollama' | 'vscode-lm';
@@ -48,6 +50,13 @@ export const config = {
   useFilesExclude: (scope: vscode.ConfigurationScope): boolean => section(scope).get<boolean>('index.useFilesExclude', true),
   maxFileBytes: (scope: vscode.ConfigurationScope): number => positive(section(scope).get<number>('index.maxFileSizeKb'), 1024) * 1024,
   denseEnabled: (scope: vscode.ConfigurationScope): boolean => section(scope).get<boolean>('index.dense', true),
+  /** The user's own embedding model directory, resolved (`~`, relative to the folder); undefined: the shipped one. */
+  modelDirectory(folder: vscode.WorkspaceFolder): string | undefined {
+    const raw = section(folder).get<string>('model.directory', '').trim();
+    if (!raw) return undefined;
+    const expanded = raw === '~' || raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(1)) : raw;
+    return path.resolve(folder.uri.fsPath, expanded);
+  },
   /** Delay after the last edit before an unsaved buffer is re-indexed. */
   liveUpdateDelayMs: (): number => positive(section().get<number>('index.liveUpdateDelayMs'), 750),
   /** `files.exclude` globs that are switched on, as gitignore-style patterns. */
@@ -60,4 +69,4 @@ export const config = {
 };
 
 /** Settings whose change requires the folder engines to be reopened with new options. */
-export const ENGINE_SETTINGS = ['reporecall.privacy.secretPatterns', 'reporecall.index.exclude', 'reporecall.index.useFilesExclude', 'reporecall.index.maxFileSizeKb', 'reporecall.index.dense', 'files.exclude'];
+export const ENGINE_SETTINGS = ['reporecall.privacy.secretPatterns', 'reporecall.index.exclude', 'reporecall.index.useFilesExclude', 'reporecall.index.maxFileSizeKb', 'reporecall.index.dense', 'reporecall.model.directory', 'files.exclude'];

@@ -40,6 +40,7 @@ export class FolderIndex implements vscode.Disposable {
     const hash = crypto.createHash('sha1').update(folder.uri.toString()).digest('hex').slice(0, 10);
     this.indexDir = path.join(paths.storageRoot.fsPath, 'index', `${folder.name.replace(/[^\w.-]/g, '_')}-${hash}`);
     this.firstIndexDone = new Promise((resolve) => (this.markFirstIndexDone = resolve));
+    const userModelDir = config.modelDirectory(folder);
     const excludePatterns = [...config.excludePatterns(folder), ...(config.useFilesExclude(folder) ? config.filesExclude(folder) : [])];
     this.client = new EngineClient({
       workerPath: paths.workerPath,
@@ -47,7 +48,9 @@ export class FolderIndex implements vscode.Disposable {
         options: {
           root: folder.uri.fsPath,
           indexDir: this.indexDir,
-          modelDir: paths.modelDir,
+          // The user's model when set, with the shipped one to fall back on if it cannot be loaded.
+          modelDir: userModelDir ?? paths.modelDir,
+          fallbackModelDir: userModelDir ? paths.modelDir : undefined,
           grammarDir: paths.grammarDir,
           excludePatterns,
           secretPatterns: config.secretPatterns(folder),
@@ -66,6 +69,16 @@ export class FolderIndex implements vscode.Disposable {
       // A replacement worker reopened the index from disk; bring it up to date with the files.
       this.client.onRestarted(() => void this.index({ notify: false })),
     );
+  }
+
+  private modelWarningShown = false;
+
+  /** A configured model that could not be loaded is said once per engine, with the reason. */
+  private warnOnceAboutModel(stats: IndexStats): void {
+    if (!stats.modelWarning || this.modelWarningShown) return;
+    this.modelWarningShown = true;
+    this.log.warn(`[${this.folder.name}] ${stats.modelWarning}`);
+    void vscode.window.showWarningMessage(`RepoRecall (${this.folder.name}): ${stats.modelWarning}. Check the setting reporecall.model.directory.`);
   }
 
   get isPaused(): boolean {
@@ -126,6 +139,7 @@ export class FolderIndex implements vscode.Disposable {
       }, controller.signal);
       this.stats = stats;
       this.progress = undefined;
+      this.warnOnceAboutModel(stats);
       this.log.info(`[${this.folder.name}] indexed ${stats.files} files, ${stats.chunks} chunks (${stats.changedFiles} changed) in ${stats.seconds.toFixed(1)} s`);
       this.setState('ready');
     } catch (err) {

@@ -140,7 +140,7 @@ export class FolderIndex implements vscode.Disposable {
       this.stats = stats;
       this.progress = undefined;
       this.warnOnceAboutModel(stats);
-      this.log.info(`[${this.folder.name}] indexed ${stats.files} files, ${stats.chunks} chunks (${stats.changedFiles} changed) in ${stats.seconds.toFixed(1)} s`);
+      this.log.info(`[${this.folder.name}] indexed ${stats.files} files, ${stats.chunks} chunks (${stats.changedFiles} changed) in ${stats.seconds.toFixed(1)} s; embedding model ${stats.modelDir ?? 'off'}`);
       this.setState('ready');
     } catch (err) {
       this.progress = undefined;

@@ -19,7 +19,7 @@ import { excerpt, selectNovel } from './retrieve/excerpt';
 import { splitLines } from './util/lines';
 import { Breather } from './util/breathe';
 import { acquireWriterLock, type HeldLock } from './store/lock';
-import { loadModel } from './modelPaths';
+import { loadModel, type LoadedModel } from './modelPaths';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
 export interface EngineTuning {
@@ -125,8 +125,7 @@ export class Engine {
     const chunker = await Chunker.create();
     const model = opts.dense === false ? undefined : await loadModel(opts, log);
     const engine = new Engine(opts, chunker, model?.embedder, new IndexStore(opts.indexDir));
-    engine.modelDir = model?.embedder ? model.dir : null;
-    engine.modelWarning = model?.warning;
+    engine.model = model;
     engine.tuning = tuning;
     fs.mkdirSync(opts.indexDir, { recursive: true });
     const lock = acquireWriterLock(opts.indexDir);
@@ -139,9 +138,8 @@ export class Engine {
     return engine;
   }
 
-  /** The embedding model in use (null: dense off), and why the configured one is not, if so. */
-  private modelDir: string | null = null;
-  private modelWarning: string | undefined;
+  /** The embedding model in use (undefined: dense off), and why the configured one is not, if so. */
+  private model: LoadedModel | undefined;
 
   private get log(): (line: string) => void {
     return this.opts.log ?? (() => undefined);
@@ -207,8 +205,8 @@ export class Engine {
       changedFiles: this.lastChanged,
       indexBytes: this.store.diskBytes(),
       seconds: this.lastSeconds,
-      modelDir: this.modelDir,
-      ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
+      modelDir: this.model?.dir ?? null,
+      ...(this.model?.warning ? { modelWarning: this.model.warning } : {}),
     };
   }
 

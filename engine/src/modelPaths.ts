@@ -25,7 +25,7 @@ export function defaultModelDir(): string | undefined {
 
 export interface LoadedModel {
   dir: string;
-  embedder: OnnxEmbedder | undefined;
+  embedder: OnnxEmbedder;
   /** Why `opts.modelDir` is not the model in use. */
   warning?: string;
 }

@@ -1,15 +1,12 @@
 // Status bar item: index state and size across folders; click opens the RepoRecall menu.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import type { FolderIndex } from '../folderIndex';
 
-function modelName(dir: string): string {
-  return dir.split(/[\\/]/).filter(Boolean).pop() ?? dir;
-}
-
 function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
-  const size = s ? `${s.files} files, ${s.chunks} chunks, model ${s.modelDir ? modelName(s.modelDir) : 'off'}` : 'no index yet';
+  const size = s ? `${s.files} files, ${s.chunks} chunks, model ${s.modelDir ? path.basename(s.modelDir) : 'off'}` : 'no index yet';
   const progress = fi.progress ? ` (${fi.progress.phase} ${fi.progress.done}/${fi.progress.total})` : '';
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
   return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}`;

@@ -27,6 +27,11 @@ function docLines(text: string, defines: string[]): string {
   return [...defines, ...comments].join('\n');
 }
 
+/** The index's `accept` filter for a protocol's `exclude`. */
+function acceptOf(exclude?: (id: number) => boolean): ((id: number) => boolean) | undefined {
+  return exclude && ((id) => !exclude(id));
+}
+
 /** Embeddings cached by text: task-file fragments repeat across tasks of the same file. */
 export class EmbeddingCache {
   private readonly cache = new Map<string, Float32Array>();
@@ -112,17 +117,22 @@ export class FragmentSystem implements BenchSystem {
   }
 
   async rank(task: Task, k: number, exclude?: (id: number) => boolean): Promise<number[] | Record<string, number[]>> {
-    const { q, vec } = await this.queryFor(task);
-    const accept = exclude && ((id: number) => !exclude(id));
+    const query = this.queryFor(task);
+    this.lastQuery = { task, query };
+    const { q, vec } = await query;
+    const accept = acceptOf(exclude);
     const out: Record<string, number[]> = {};
     for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights, accept, chainInCurrentFile: false }).map((h) => h.id);
     return this.outputs ? out : out[this.name];
   }
 
+  /** The query of the last `rank` call, so `explain` right after it neither re-embeds nor re-asks a hypothesis. */
+  private lastQuery: { task: Task; query: Promise<{ q: RetrievalQuery; vec: Float32Array | undefined }> } | undefined;
+
   /** The first weight set's hits with every signal's rank and score (bench --dump-features). */
   async explain(task: Task, k: number, exclude?: (id: number) => boolean): Promise<Hit[]> {
-    const { q, vec } = await this.queryFor(task);
-    return this.index.search(q, vec, { k, weights: this.weightSets[0][1], accept: exclude && ((id) => !exclude(id)), chainInCurrentFile: false });
+    const { q, vec } = await (this.lastQuery?.task === task ? this.lastQuery.query : this.queryFor(task));
+    return this.index.search(q, vec, { k, weights: this.weightSets[0][1], accept: acceptOf(exclude), chainInCurrentFile: false });
   }
 
   private async queryFor(task: Task): Promise<{ q: RetrievalQuery; vec: Float32Array | undefined }> {

@@ -3,8 +3,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { FIM_FAMILIES } from './backends/fim';
+import type { FimSetting } from './backends/openai';
 
-export type CompletionBackendKind = 'builtin' | 'openai' | 'ollama' | 'vscode-lm';
+export type CompletionBackendKind = 'builtin' | 'openai' | 'llamacpp' | 'ollama' | 'vscode-lm';
 
 const SECTION = 'reporecall';
 
@@ -36,6 +38,12 @@ export const config = {
   hydeWeight: (): number => { const w = section().get<number>('hyde.weight'); return typeof w === 'number' && Number.isFinite(w) && w >= 0 ? w : 0.5; },
   openAiBaseUrl: (): string => section().get<string>('openai.baseUrl', 'http://127.0.0.1:8000/v1'),
   openAiModel: (): string => section().get<string>('openai.model', ''),
+  /** Raw fill-in-the-middle template for the OpenAI-compatible endpoint: `auto` (by model name), `none` (prompt + suffix) or a family. */
+  openAiFimTemplate: (): FimSetting => {
+    const v = section().get<string>('openai.fimTemplate', 'auto');
+    return v === 'none' || v === 'auto' || (FIM_FAMILIES as readonly string[]).includes(v) ? (v as FimSetting) : 'auto';
+  },
+  llamaCppBaseUrl: (): string => section().get<string>('llamacpp.baseUrl', 'http://127.0.0.1:8080'),
   ollamaBaseUrl: (): string => section().get<string>('ollama.baseUrl', 'http://127.0.0.1:11434'),
   ollamaModel: (): string => section().get<string>('ollama.model', 'qwen2.5-coder:1.5b-base'),
   languageModelFamily: (): string => section().get<string>('languageModel.family', ''),

@@ -1,6 +1,7 @@
 // VS Code Language Model API backend (models contributed by other extensions, e.g. Copilot).
 // Chat models have no fill-in-the-middle mode, so the prompt asks for the missing text only.
 import * as vscode from 'vscode';
+import { redactSecrets } from './redact';
 import { BackendError, type BackendRequest, type CompletionBackend } from './types';
 
 export function languageModelApiAvailable(): boolean {
@@ -21,9 +22,10 @@ export class LanguageModelBackend implements CompletionBackend {
     const onAbort = (): void => source.cancel();
     req.signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      // Where the model runs is the providing extension's business (often a remote service): secrets are always redacted.
       const instruction =
         'Complete the code at <CURSOR>. Reply with only the text to insert at <CURSOR>, no explanation, no code fences.\n\n' +
-        `${req.prompt}<CURSOR>${req.suffix}`;
+        redactSecrets(`${req.prompt}<CURSOR>${req.suffix}`).text;
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(instruction)], {}, source.token);
       let text = '';
       for await (const part of response.text) {

@@ -1,5 +1,6 @@
 // Retrieval-grounded model completion, independent of VS Code: retrieve snippets, build the prompt
-// within its token budgets, ask the backend, clean the answer. The trust gate lives here so that
+// within its token budgets, ask the backend, cut the answer to the cursor's block (prompt.ts). A
+// request bound for a host off loopback has its secrets redacted on the way out (http.ts, redact.ts). The trust gate lives here so that
 // no caller can skip it: an untrusted workspace never reaches the network, and neither does the
 // text of a file on the secret deny-list.
 import { isSecretPath } from '../../../engine/src/scan/secrets';
@@ -32,6 +33,8 @@ export interface ModelCompletionInput {
   hyde?: HydeSettings;
   /** Extra secret deny-list patterns (gitignore syntax) on top of the built-in ones. */
   secretPatterns?: readonly string[];
+  /** Name of the repository (workspace folder), for repo-level FIM layouts. */
+  repoName?: string;
 }
 
 export interface ModelCompletion {
@@ -51,17 +54,19 @@ export async function modelCompletion(input: ModelCompletionInput): Promise<Mode
     })
     : undefined;
   const snippets = await input.retrieve(input.state, input.budget.contextTokens, input.signal, hypothesis?.text ? { text: hypothesis.text, weight: hyde!.weight } : undefined);
-  const built = buildPrompt(input.state, snippets, input.budget);
+  const built = buildPrompt(input.state, snippets, input.budget, input.repoName);
   const raw = await input.backend.complete({
     prompt: built.prompt,
     suffix: built.suffix,
+    parts: built.parts,
     maxTokens: input.maxTokens,
     // Stop before the model starts inventing the next "file" of the prompt format.
     stop: ['\n\n\n', `\n${lineComment(input.state.language)} Path:`],
     signal: input.signal,
     timeoutMs: input.timeoutMs,
   });
-  const text = cleanCompletion(raw, built.suffix);
+  const linePrefix = input.state.prefix.slice(input.state.prefix.lastIndexOf('\n') + 1);
+  const text = cleanCompletion(raw, built.suffix, linePrefix);
   // The completion shown is the best guess at what comes next: free for the next keystroke's expansion.
   if (text && hyde) hyde.source.remember(hyde.docKey, input.state.prefix, text);
   return text ? { text, built, hypothesis } : undefined;

@@ -1,7 +1,40 @@
 // A model backend turns a built prompt into a continuation. vscode-free.
+
+/** One retrieved snippet as a backend receives it. */
+export interface ContextFile {
+  /** Workspace-relative path. */
+  filename: string;
+  text: string;
+  /** 0-based line range of the snippet in its file, when known. */
+  startLine?: number;
+  endLine?: number;
+}
+
+/**
+ * The pieces of a fill-in-the-middle request, for backends that lay them out themselves (llama.cpp's
+ * /infill, raw FIM templates): the retrieved snippets, the current file and the text around the cursor.
+ */
+export interface FimParts {
+  /** Retrieved snippets, in prompt order (already within the context budget). */
+  context: ContextFile[];
+  /** Workspace-relative path of the file being edited. */
+  file: string;
+  /** Line-comment marker of the file's language (`//`, `#`, `--`). */
+  comment: string;
+  /** The file's text before the cursor, within the prefix budget. */
+  prefix: string;
+  /** The file's text after the cursor, within the suffix budget. */
+  suffix: string;
+  /** Name of the repository (workspace folder), for repo-level formats. */
+  repoName?: string;
+}
+
 export interface BackendRequest {
+  /** The flat prompt: retrieved snippets as comments, then the file's prefix. */
   prompt: string;
   suffix: string;
+  /** The same content in pieces (absent for a plain continuation such as the HyDE guess). */
+  parts?: FimParts;
   maxTokens: number;
   /** Sequences the model must stop at. */
   stop?: string[];
@@ -24,23 +57,13 @@ export class BackendError extends Error {
   }
 }
 
-/** POSTs JSON with a timeout that also honours the caller's AbortSignal. */
-export async function postJson(url: string, body: unknown, req: Pick<BackendRequest, 'signal' | 'timeoutMs'>, headers: Record<string, string> = {}): Promise<unknown> {
-  const signals = [AbortSignal.timeout(req.timeoutMs)];
-  if (req.signal) signals.push(req.signal);
-  const signal = AbortSignal.any(signals);
-  let res: Response;
-  try {
-    res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
-  } catch (err) {
-    if (req.signal?.aborted) throw err; // the caller cancelled: not a backend failure
-    throw new BackendError(`${url}: ${(err as Error).name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : (err as Error).message}`);
+/** Width of a line's leading whitespace in columns (a tab counts 4). */
+export function indentWidth(line: string): number {
+  let w = 0;
+  for (const ch of line) {
+    if (ch === ' ') w++;
+    else if (ch === '\t') w += 4;
+    else break;
   }
-  const text = await res.text();
-  if (!res.ok) throw new BackendError(`${url}: HTTP ${res.status} ${text.slice(0, 200)}`, res.status);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BackendError(`${url}: response is not JSON: ${text.slice(0, 200)}`);
-  }
+  return w;
 }

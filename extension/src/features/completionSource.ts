@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/types';
 import { HypothesisSource } from '../backends/hypothetical';
 import { modelCompletion } from '../backends/pipeline';
+import { LlamaCppInfillBackend } from '../backends/llamacpp';
 import { OllamaGenerateBackend } from '../backends/ollama';
 import { OpenAiCompletionsBackend } from '../backends/openai';
 import { LanguageModelBackend } from '../backends/languageModel';
@@ -37,7 +38,10 @@ async function modelBackend(ctx: Ctx, kind: Exclude<CompletionBackendKind, 'buil
         baseUrl: config.openAiBaseUrl(),
         model: config.openAiModel(),
         apiKey: await ctx.extension.secrets.get(OPENAI_KEY_SECRET),
+        fim: config.openAiFimTemplate(),
       });
+    case 'llamacpp':
+      return new LlamaCppInfillBackend({ baseUrl: config.llamaCppBaseUrl() });
     case 'ollama':
       return new OllamaGenerateBackend({ baseUrl: config.ollamaBaseUrl(), model: config.ollamaModel() });
     case 'vscode-lm':
@@ -60,6 +64,7 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
     trusted: vscode.workspace.isTrusted,
     state,
     secretPatterns: config.secretPatterns(fi.folder),
+    repoName: fi.folder.name,
     retrieve: (st, budgetTokens, sig, hypothetical) => fi.client.retrieve(st, { budgetTokens, signal: sig, hypothetical }),
     backend: await modelBackend(ctx, backend),
     budget: { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() },

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../engine/src/types';
 import { Ctx, type FolderReport } from './ctx';
 import { registerCommands } from './features/commands';
+import { registerDetectServer } from './features/detectServer';
 import { findRelated, registerFindRelated } from './features/findRelated';
 import { registerHover } from './features/hover';
 import { registerIndexSync } from './features/indexSync';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   ctx = c;
   registerStatusBar(c);
   registerCommands(c);
+  registerDetectServer(c);
   const inline = registerInlineCompletions(c);
   registerHover(c);
   const related = registerFindRelated(c);

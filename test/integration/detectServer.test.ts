@@ -1,0 +1,71 @@
+// "RepoRecall: Detect Local Model Server" in the real extension host: a llama.cpp server and an
+// Ollama server (node http on 127.0.0.1, ephemeral ports, speaking their real discovery and
+// completion endpoints) are found; the pick becomes the backend settings, and the next inline
+// completion comes from the server picked, grounded in the repository. Where nothing listens the
+// command finds nothing and changes nothing. Settings are restored after (the privacy suite needs
+// the built-in source).
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import type { DetectResult } from '../../extension/src/features/detectServer';
+import { closedPort, modelServer, type ModelServer } from '../unit/modelServer.helpers';
+import { activatedApi, cancellationToken, fileUri } from './helpers';
+
+const KEYS = ['completion.backend', 'ollama.baseUrl', 'ollama.model', 'llamacpp.baseUrl', 'openai.baseUrl', 'openai.model', 'openai.fimTemplate'];
+
+describe('Detect Local Model Server command', () => {
+  const servers: ModelServer[] = [];
+  const cfg = () => vscode.workspace.getConfiguration('reporecall');
+
+  after(async () => {
+    for (const key of KEYS) await cfg().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it('reports none where none listens and leaves the settings alone', async () => {
+    await activatedApi();
+    const result = await vscode.commands.executeCommand<DetectResult>('reporecall.detectLocalModelServer', { ports: [await closedPort(), await closedPort()] });
+    assert.deepStrictEqual(result.found, []);
+    assert.strictEqual(result.chosen, undefined);
+    assert.strictEqual(cfg().get('completion.backend'), 'builtin');
+  });
+
+  it('finds the servers, sets the one picked, and the next completion comes from it', async () => {
+    const api = await activatedApi();
+    const answer = 'crossProduct(lower[lower.length - 2], lower[lower.length - 1], p);';
+    const llama = await modelServer(answer, { flavor: 'llamacpp', models: ['qwen2.5-coder-1.5b-q8_0.gguf'] });
+    const ollama = await modelServer(answer, { flavor: 'ollama', models: ['qwen2.5-coder:1.5b-base'] });
+    servers.push(llama, ollama);
+    const result = await vscode.commands.executeCommand<DetectResult>('reporecall.detectLocalModelServer', { ports: [llama.port, ollama.port], model: 'qwen2.5-coder-1.5b-q8_0.gguf' });
+    assert.deepStrictEqual(result.found.map((s) => [s.kind, s.baseUrl, s.models]), [
+      ['llamacpp', llama.base, ['qwen2.5-coder-1.5b-q8_0.gguf']],
+      ['ollama', ollama.base, ['qwen2.5-coder:1.5b-base']],
+    ]);
+    assert.strictEqual(result.chosen?.server.kind, 'llamacpp');
+    assert.strictEqual(cfg().get('completion.backend'), 'llamacpp');
+    assert.strictEqual(cfg().get('llamacpp.baseUrl'), llama.base);
+
+    const uri = fileUri('src/geometry/detectProbe.ts');
+    const text = "import { Point } from './point';\n\nexport function lowerHull(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(`${text}\n  }\n  return lower;\n}\n`));
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const items = (await api.inlineCompletionProvider.provideInlineCompletionItems(
+        doc, doc.positionAt(text.length), { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined }, cancellationToken(),
+      )) as vscode.InlineCompletionItem[] | undefined;
+      assert.ok(items && items.length > 0, 'no inline completion item');
+      const insert = typeof items[0].insertText === 'string' ? items[0].insertText : items[0].insertText.value;
+      assert.strictEqual(insert, answer);
+      const infill = llama.requests.filter((r) => r.url === '/infill');
+      assert.strictEqual(infill.length, 1, JSON.stringify(llama.requests.map((r) => r.url)));
+      const body = infill[0].body;
+      assert.strictEqual(body.prompt, '    ');
+      assert.ok(String(body.input_suffix).startsWith('\n  }\n  return lower;'), String(body.input_suffix));
+      assert.ok((body.input_extra as Array<{ filename: string }>).some((c) => c.filename.startsWith('src/geometry/')), JSON.stringify(body.input_extra));
+      assert.strictEqual(ollama.requests.filter((r) => r.method === 'POST').length, 0, 'the server not picked is asked nothing');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+});

@@ -67,6 +67,7 @@ export function requestJson(method: 'GET' | 'POST', url: string, body: unknown, 
       cleanup();
       resolve(value);
     };
+    let req: http.ClientRequest;
     function fail(err: Error): void {
       if (settled) return;
       settled = true;
@@ -75,24 +76,32 @@ export function requestJson(method: 'GET' | 'POST', url: string, body: unknown, 
       reject(err);
     }
     const agent = target.protocol === 'https:' ? AGENTS.https : AGENTS.http;
-    const req = lib.request(target, { method, headers, lookup: opts.lookup, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err) => fail(new BackendError(`${url}: ${err.message}`)));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) return fail(new BackendError(`${url}: HTTP ${status} ${text.slice(0, 200)}`, status));
-        try {
-          done(JSON.parse(text));
-        } catch {
-          fail(new BackendError(`${url}: response is not JSON: ${text.slice(0, 200)}`));
-        }
+    const send = (retried: boolean): void => {
+      req = lib.request(target, { method, headers, lookup: opts.lookup, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (err) => fail(new BackendError(`${url}: ${err.message}`)));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) return fail(new BackendError(`${url}: HTTP ${status} ${text.slice(0, 200)}`, status));
+          try {
+            done(JSON.parse(text));
+          } catch {
+            fail(new BackendError(`${url}: response is not JSON: ${text.slice(0, 200)}`));
+          }
+        });
       });
-    });
-    req.on('error', (err) => fail(new BackendError(`${url}: ${err.message}`)));
-    if (payload !== undefined) req.write(payload);
-    req.end();
+      const sent = req;
+      sent.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed while idle: send once more on a fresh one.
+        if (!settled && !retried && sent.reusedSocket && err.code === 'ECONNRESET') return send(true);
+        fail(new BackendError(`${url}: ${err.message}`));
+      });
+      if (payload !== undefined) sent.write(payload);
+      sent.end();
+    };
+    send(false);
   });
 }
 

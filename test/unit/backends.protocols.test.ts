@@ -88,6 +88,13 @@ describe('model server protocols', () => {
     assert.strictEqual(server.requests[0].url, '/infill');
   });
 
+  it('a request node refuses to send (a header with a newline) is a BackendError, and nothing is left running', async () => {
+    server = await modelServer('x');
+    const backend = new OpenAiCompletionsBackend({ baseUrl: `${server.base}/v1`, model: 'm', apiKey: 'sk-bad\nkey' });
+    await assert.rejects(backend.complete({ prompt: 'p', suffix: '', maxTokens: 4, timeoutMs: 50 }), (e: Error) => e.name === 'BackendError' && /\/v1\/completions/.test(e.message));
+    assert.strictEqual(server.requests.length, 0);
+  });
+
   it("OpenAI-compatible with fimTemplate 'none': prompt + suffix and the generic stop sequences", async () => {
     server = await modelServer('MonotoneChain(points);');
     const result = await complete(new OpenAiCompletionsBackend({ baseUrl: `${server.base}/v1`, model: 'gpt-3.5-turbo-instruct', fim: 'none' }));

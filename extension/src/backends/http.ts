@@ -67,12 +67,12 @@ export function requestJson(method: 'GET' | 'POST', url: string, body: unknown, 
       cleanup();
       resolve(value);
     };
-    let req: http.ClientRequest;
+    let req: http.ClientRequest | undefined;
     function fail(err: Error): void {
       if (settled) return;
       settled = true;
       cleanup();
-      req.destroy(); // closes the connection: the server sees the client go
+      req?.destroy(); // closes the connection: the server sees the client go
       reject(err);
     }
     const agent = target.protocol === 'https:' ? AGENTS.https : AGENTS.http;
@@ -101,7 +101,11 @@ export function requestJson(method: 'GET' | 'POST', url: string, body: unknown, 
       if (payload !== undefined) sent.write(payload);
       sent.end();
     };
-    send(false);
+    try {
+      send(false);
+    } catch (err) {
+      fail(new BackendError(`${url}: ${(err as Error).message}`)); // e.g. a header value node refuses
+    }
   });
 }
 

@@ -8,7 +8,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { DetectResult } from '../../extension/src/features/detectServer';
 import { closedPort, modelServer, type ModelServer } from '../unit/modelServer.helpers';
-import { activatedApi, cancellationToken, fileUri } from './helpers';
+import { activatedApi, cancellationToken, fileUri, positionOf } from './helpers';
 
 const KEYS = ['completion.backend', 'ollama.baseUrl', 'ollama.model', 'llamacpp.baseUrl', 'openai.baseUrl', 'openai.model', 'openai.fimTemplate'];
 
@@ -31,7 +31,7 @@ describe('Detect Local Model Server command', () => {
 
   it('finds the servers, sets the one picked, and the next completion comes from it', async () => {
     const api = await activatedApi();
-    const answer = 'crossProduct(lower[lower.length - 2], lower[lower.length - 1], p);';
+    const answer = 'formatMetres(polygonPerimeterLength(fence));';
     const llama = await modelServer(answer, { flavor: 'llamacpp', models: ['qwen2.5-coder-1.5b-q8_0.gguf'] });
     const ollama = await modelServer(answer, { flavor: 'ollama', models: ['qwen2.5-coder:1.5b-base'] });
     servers.push(llama, ollama);
@@ -44,14 +44,13 @@ describe('Detect Local Model Server command', () => {
     assert.strictEqual(cfg().get('completion.backend'), 'llamacpp');
     assert.strictEqual(cfg().get('llamacpp.baseUrl'), llama.base);
 
-    const uri = fileUri('src/geometry/detectProbe.ts');
-    const text = "import { Point } from './point';\n\nexport function lowerHull(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(`${text}\n  }\n  return lower;\n}\n`));
+    // An existing file, left unchanged on disk: a file written here would be indexed and could
+    // answer other suites' queries.
+    const doc = await vscode.workspace.openTextDocument(fileUri('src/app/main.ts'));
+    await vscode.window.showTextDocument(doc);
     try {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      await vscode.window.showTextDocument(doc);
       const items = (await api.inlineCompletionProvider.provideInlineCompletionItems(
-        doc, doc.positionAt(text.length), { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined }, cancellationToken(),
+        doc, positionOf(doc, 'return `', 'return '.length), { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined }, cancellationToken(),
       )) as vscode.InlineCompletionItem[] | undefined;
       assert.ok(items && items.length > 0, 'no inline completion item');
       const insert = typeof items[0].insertText === 'string' ? items[0].insertText : items[0].insertText.value;
@@ -59,13 +58,14 @@ describe('Detect Local Model Server command', () => {
       const infill = llama.requests.filter((r) => r.url === '/infill');
       assert.strictEqual(infill.length, 1, JSON.stringify(llama.requests.map((r) => r.url)));
       const body = infill[0].body;
-      assert.strictEqual(body.prompt, '    ');
-      assert.ok(String(body.input_suffix).startsWith('\n  }\n  return lower;'), String(body.input_suffix));
-      assert.ok((body.input_extra as Array<{ filename: string }>).some((c) => c.filename.startsWith('src/geometry/')), JSON.stringify(body.input_extra));
+      assert.strictEqual(body.prompt, '  return ');
+      assert.ok(String(body.input_prefix).endsWith('export function describeFence(): string {\n'), String(body.input_prefix));
+      assert.ok(String(body.input_suffix).startsWith("`${padLabel('fence', 12)}"), String(body.input_suffix));
+      assert.ok((body.input_extra as Array<{ filename: string }>).some((c) => c.filename.startsWith('src/')), JSON.stringify(body.input_extra));
+      assert.strictEqual(body.cache_prompt, true);
       assert.strictEqual(ollama.requests.filter((r) => r.method === 'POST').length, 0, 'the server not picked is asked nothing');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      await vscode.workspace.fs.delete(uri);
     }
   });
 });

@@ -180,3 +180,33 @@ describe('model server protocols', () => {
     assert.strictEqual(result?.text, 'MonotoneChain(points)\n    .filter((p) => p.x >= 0);');
   });
 });
+
+describe('model server connections', () => {
+  it('a kept-alive connection the server dropped while idle is retried once on a fresh connection', async () => {
+    // The second request on a connection that already served one is dropped without an answer, as
+    // a server does whose keep-alive timeout ran out just as the client reused the connection.
+    const served = new WeakSet<object>();
+    let dropped = 0;
+    const http = await import('node:http');
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (served.has(req.socket)) { dropped++; req.socket.destroy(); return; }
+        served.add(req.socket);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ content: 'ok', stop: true }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const backend = new LlamaCppInfillBackend({ baseUrl: `http://127.0.0.1:${port}` });
+      const req = { prompt: 'p', suffix: '', maxTokens: 4, timeoutMs: 5000 };
+      assert.strictEqual(await backend.complete(req), 'ok');
+      assert.strictEqual(await backend.complete(req), 'ok');
+      assert.strictEqual(dropped, 1, 'the second request reused the first connection and was dropped once');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

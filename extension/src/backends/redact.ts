@@ -47,7 +47,8 @@ export function looksLikeSecretValue(value: string): boolean {
 }
 
 // Names whose value is a credential: DB_PASSWORD, clientSecret, "api_key", AWS_SECRET_ACCESS_KEY, authToken, …
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)[A-Za-z0-9_-]*`;
+// Starts at the beginning of a name, and both ends are bounded, so a long identifier run costs linear time.
+const SECRET_NAME = String.raw`(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}?(?:passw(?:or)?d|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)[A-Za-z0-9_-]{0,40}`;
 
 const RULES: Rule[] = [
   // PEM private keys (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), also when the END line was cut off by a budget
@@ -83,8 +84,8 @@ const RULES: Rule[] = [
   // Credentials in URLs: scheme://user:password@host
   {
     kind: 'url-password',
-    re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]+:)([^\s@/'"`]{3,})@/gi,
-    replace: (_m, lead, pass) => (/^<redacted:/.test(pass) ? undefined : `${lead}${placeholder('url-password')}@`),
+    re: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,20}:\/\/[^\s:/@'"`]{1,100}:)([^\s@/'"`]{3,200})@/gi,
+    replace: (_m, lead, pass) => (/^(?:<.*|\$.*|\{.*|\*+|x+|password|passwd|pass|pwd|secret)$/i.test(pass) ? undefined : `${lead}${placeholder('url-password')}@`),
   },
   // password/secret/token/api_key = "value" (quoted), in code, JSON, YAML and .env files
   {

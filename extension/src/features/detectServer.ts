@@ -39,14 +39,16 @@ async function write(settings: Record<string, unknown>): Promise<void> {
 export async function detectLocalModelServer(ctx: Ctx, args: DetectArgs = {}): Promise<DetectResult> {
   const targets: readonly ProbeTarget[] = args.ports?.length ? args.ports.map((port) => ({ port })) : DEFAULT_PROBES;
   const tried = targets.map((t) => `${t.expect ? `${t.expect} on ` : ''}${t.port}`).join(', ');
+  let cancelled = false;
   const found = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'RepoRecall: looking for local model servers…', cancellable: true },
     (_progress, token) => {
       const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
+      token.onCancellationRequested(() => { cancelled = true; controller.abort(); });
       return detectServers({ targets, signal: controller.signal }).catch(() => [] as DetectedServer[]);
     },
   );
+  if (cancelled) return { found: [] };
   ctx.log.info(`detect local model server: tried ${tried}; found ${found.map((s) => `${s.label} at ${s.baseUrl} (${s.models.join(', ') || 'no models'})`).join('; ') || 'none'}`);
   if (!found.length) {
     const open = 'Open Settings';

@@ -45,6 +45,9 @@ export function infillBody(req: BackendRequest, temperature: number): Record<str
 
 export class LlamaCppInfillBackend implements CompletionBackend {
   readonly name = 'llamacpp';
+  get endpoint(): string {
+    return this.opts.baseUrl;
+  }
   constructor(private readonly opts: LlamaCppBackendOptions) {}
 
   async complete(req: BackendRequest): Promise<string> {

@@ -15,6 +15,9 @@ export interface OllamaBackendOptions {
 
 export class OllamaGenerateBackend implements CompletionBackend {
   readonly name = 'ollama';
+  get endpoint(): string {
+    return this.opts.baseUrl;
+  }
   constructor(private readonly opts: OllamaBackendOptions) {}
 
   async complete(req: BackendRequest): Promise<string> {

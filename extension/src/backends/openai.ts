@@ -27,6 +27,9 @@ export interface OpenAiBackendOptions {
 
 export class OpenAiCompletionsBackend implements CompletionBackend {
   readonly name = 'openai';
+  get endpoint(): string {
+    return this.opts.baseUrl;
+  }
   /** The raw FIM template in use, if any. */
   readonly template: FimTemplate | undefined;
   constructor(private readonly opts: OpenAiBackendOptions) {

@@ -46,6 +46,8 @@ export interface BackendRequest {
 
 export interface CompletionBackend {
   readonly name: string;
+  /** The server's base URL, when the backend talks to one (decides whether requests are redacted, http.ts). */
+  readonly endpoint?: string;
   /** Returns the raw continuation text ('' when the model produced nothing). */
   complete(req: BackendRequest): Promise<string>;
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/types';
 import { HypothesisSource } from '../backends/hypothetical';
 import { modelCompletion } from '../backends/pipeline';
+import { isLoopbackUrl, redactSecrets } from '../backends/redact';
 import { LlamaCppInfillBackend } from '../backends/llamacpp';
 import { OllamaGenerateBackend } from '../backends/ollama';
 import { OpenAiCompletionsBackend } from '../backends/openai';
@@ -60,13 +61,14 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
       context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: [], source: result.source, completion: result.text, latencyMs: Date.now() - started, confidence: result.confidence },
     };
   }
+  const model = await modelBackend(ctx, backend);
   const result = await modelCompletion({
     trusted: vscode.workspace.isTrusted,
     state,
     secretPatterns: config.secretPatterns(fi.folder),
     repoName: fi.folder.name,
     retrieve: (st, budgetTokens, sig, hypothetical) => fi.client.retrieve(st, { budgetTokens, signal: sig, hypothetical }),
-    backend: await modelBackend(ctx, backend),
+    backend: model,
     budget: { contextTokens: config.contextTokens(), prefixTokens: config.prefixTokens() },
     maxTokens: config.maxCompletionTokens(),
     timeoutMs: config.backendTimeoutMs(),
@@ -79,6 +81,6 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   const { text, built, hypothesis } = result;
   return {
     text,
-    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: built.prompt, completion: text, latencyMs: Date.now() - started, hypothesis },
+    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: model.endpoint && isLoopbackUrl(model.endpoint) ? built.prompt : redactSecrets(built.prompt).text, completion: text, latencyMs: Date.now() - started, hypothesis },
   };
 }

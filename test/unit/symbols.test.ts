@@ -123,6 +123,8 @@ describe('Engine.symbolAt', function () {
     const canonical = s.definitions.find((d) => d.file === 'pipelines/schedule.py');
     assert.ok(canonical);
     assert.strictEqual(canonical.declLine, 3);
+    assert.strictEqual(canonical.copyOf, undefined);
+    assert.strictEqual(s.definitions.find((d) => d.file === 'pipelines/copy_a.py')?.copyOf, 'pipelines.schedule.retrieve_timesteps');
   });
 
   it('finds names inside template substitutions, and on the definition itself says so', async () => {

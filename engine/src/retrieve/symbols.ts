@@ -55,6 +55,8 @@ export interface SymbolDefinition {
   declaration: string;
   /** Doc comment or docstring, at most a few lines; `Copied from` notes are not documentation. */
   doc?: string;
+  /** What a `Copied from X` note above the definition names, when it has one. */
+  copyOf?: string;
 }
 
 export interface SymbolInfo {
@@ -157,7 +159,7 @@ export class SymbolLookup {
       const key = `${ref.file}:${d.declLine}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc });
+      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc, ...(d.copyOf ? { copyOf: d.copyOf } : {}) });
     }
     return out;
   }
@@ -178,7 +180,7 @@ export class SymbolLookup {
       const lines = new LineIndex(text);
       defs = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], text, lines, deadline).definitions.map((d) => ({
         name: d.name, role: d.role, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine,
-        declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc),
+        declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc), copyOf: copyNote(lines.lines, d.startLine, d.declLine),
       }));
     } finally {
       tree.delete();
@@ -223,6 +225,16 @@ interface FoundDefinitionLite {
   declLine: number;
   declaration: string;
   doc?: string;
+  copyOf?: string;
+}
+
+/** The target of a `Copied from X` note among the lines attached above a definition. */
+function copyNote(lines: readonly string[], from: number, to: number): string | undefined {
+  for (let i = Math.max(0, from - 1); i < to; i++) {
+    const m = /copied from\s+([^\s]+)/i.exec(lines[i] ?? '');
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** The smallest node at the position if it is a name in code, else undefined. */

@@ -122,6 +122,85 @@ async function main(): Promise<number> {
       assert.ok(text.includes('crossProduct'), `hover: ${text}`);
       await shot(page, '4-hover.png');
     });
+
+    // Issue 16 (editor surface): hover and Find Related on a helper with `# Copied from` copies,
+    // the status menu, snooze. Each step leaves completions on and no quick input open.
+    await step('hover on a call shows the definition first, copies counted', async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('pipeline_depth.py');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("pipeline_depth.py")', { state: 'visible' });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("run_depth")`, { timeout: 30_000 });
+      const call = page.locator(`${EDITOR} .view-line`, { hasText: 'steps = retrieve_timesteps(' }).locator('span span', { hasText: /^retrieve_timesteps$/ }).first();
+      const hover = page.locator('.monaco-hover:has-text("RepoRecall")').first();
+      for (let attempt = 1; ; attempt++) {
+        await page.mouse.move(0, 0);
+        await call.hover();
+        if (attempt >= 3) {
+          await call.click();
+          await page.keyboard.press('Control+K');
+          await page.keyboard.press('Control+I');
+        }
+        try {
+          await hover.waitFor({ state: 'visible', timeout: 8_000 });
+          break;
+        } catch (err) {
+          if (attempt === 4) throw err;
+          log(`hover did not open (attempt ${attempt}); again`);
+        }
+      }
+      const text = await hover.innerText();
+      assert.ok(text.includes('defines retrieve_timesteps'), `hover: ${text}`);
+      assert.ok(text.includes('+ 3 copies'), `hover: ${text}`);
+      const code = await hover.locator('code, .monaco-tokenized-source').first().innerText().catch(() => '');
+      assert.ok(!/copied from/i.test(code), `hover code: ${code}`);
+      const box = await hover.boundingBox();
+      log(`hover box ${box ? `${Math.round(box.width)}x${Math.round(box.height)} px` : 'unknown'}`);
+      await shot(page, '5-hover-definition.png');
+    });
+
+    await step('Find Related Code collapses copies and says what it searched', async () => {
+      await page.keyboard.press('Escape');
+      const call = page.locator(`${EDITOR} .view-line`, { hasText: 'steps = retrieve_timesteps(' }).locator('span span', { hasText: /^retrieve_timesteps$/ }).first();
+      await call.click();
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('RepoRecall: Find Related Code');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Find Related Code")', { timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'copies' });
+      await row.first().waitFor({ state: 'visible', timeout: 30_000 });
+      const title = await page.locator('.quick-input-title').first().innerText();
+      assert.ok(title.includes('Related to retrieve_timesteps'), `title: ${title}`);
+      const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText();
+      assert.ok(first.includes('python/pipelines/scheduling.py') && first.includes('+ 3 copies'), `first row: ${first}`);
+      await page.waitForTimeout(300); // let the list finish drawing for the screenshot
+      await shot(page, '6-find-related-copies.png');
+      await page.keyboard.press('Escape');
+    });
+
+    await step('the status menu names the folder, not its path, and snoozes completions', async () => {
+      await page.locator('.statusbar-item:has-text("RepoRecall")').first().click();
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Snooze Completions for 5 min")', { timeout: 10_000 });
+      const placeholder = (await input.getAttribute('placeholder')) ?? '';
+      assert.ok(/^ws: ready/.test(placeholder), `menu: ${placeholder}`);
+      assert.ok(!placeholder.includes('/'), `a path in the menu: ${placeholder}`);
+      await shot(page, '7-status-menu.png');
+      await page.locator('.quick-input-list .monaco-list-row:has-text("Snooze Completions for 5 min")').first().click();
+      await page.waitForSelector('.statusbar-item:has-text("snoozed 5 min")', { timeout: 10_000 });
+      await shot(page, '8-snoozed-status-bar.png');
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('RepoRecall: Resume Completions');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Resume Completions")', { timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.statusbar-item:has-text("chunks"):not(:has-text("snoozed"))', { timeout: 10_000 });
+    });
   } catch (err) {
     failed.push({ title: 'e2e session', error: String((err as Error).stack ?? err) });
     log('ERROR', (err as Error).stack);

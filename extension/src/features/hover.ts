@@ -14,9 +14,13 @@ import { groupCopies, isDocFile, isMarkedCopy } from './copies';
 import { HoverGate } from './hoverGate';
 
 /** Characters of a usage line shown in the hover. */
-const PREVIEW_CHARS = 90;
+const PREVIEW_CHARS = 64;
+/** Doc lines shown under the declaration. */
+const DOC_LINES = 3;
+/** Chunk kinds that can resemble a definition (not imports or grouped top-level code). */
+const RESEMBLING_KINDS = new Set(['function', 'method', 'class', 'class-header', 'type']);
 
-export type UsageReason = 'calls it' | 'uses it' | 'similar code';
+export type UsageReason = 'calls it' | 'uses it' | 'imports it' | 'similar code';
 
 export interface HoverUsage {
   file: string;
@@ -41,12 +45,13 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Which definition to show: the one in this file (what a call here runs), else one that is not a marked copy, else the first. */
+/**
+ * Which definition to show: not the hovered one itself; one without a `Copied from` note (the
+ * original the copies come from), this file's first; else this file's copy (what a call here runs).
+ */
 function pickDefinition(symbol: SymbolInfo, rel: string): SymbolDefinition | undefined {
-  const defs = symbol.definitions;
-  return defs.find((d) => d.file === rel && !(d.declLine === symbol.line && symbol.role === 'definition'))
-    ?? defs.find((d) => !d.copyOf && !(d.file === rel && d.declLine === symbol.line))
-    ?? defs.find((d) => !(d.file === rel && d.declLine === symbol.line));
+  const candidates = symbol.definitions.filter((d) => !(symbol.role === 'definition' && d.file === rel && d.declLine === symbol.line));
+  return candidates.find((d) => !d.copyOf && d.file === rel) ?? candidates.find((d) => !d.copyOf) ?? candidates.find((d) => d.file === rel) ?? candidates[0];
 }
 
 /** Distinct places that call, use or resemble the name, best first, copies collapsed. */
@@ -59,23 +64,44 @@ export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, ch
   const candidates = chunks.filter((c) =>
     !(c.file === rel && c.startLine <= cursorLine && cursorLine <= c.endLine) && !isDefinition(c) && !isDocFile(c.file));
   const groups = groupCopies(candidates, (c) => c.text);
+  // Code "resembles" the name when it shares one of its longer sub-words (timesteps, Hull, ...).
+  const parts = symbol.name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length >= 4).map((w) => w.toLowerCase());
+  const comment = /^\s*(#|\/\/|\*|\/\*)/;
+  const importLine = /^\s*(import\b|from\s+\S+\s+import\b|export\s+\{.*\}\s+from\b|use\s|#include\b|const\s+.*=\s*require\()/;
   const out: HoverUsage[] = [];
   for (const g of groups) {
     const c = g.first;
     const lines = c.text.split('\n');
-    let at = lines.findIndex((l) => call.test(l) && !/^\s*(#|\/\/|\*)/.test(l));
     let reason: UsageReason = 'calls it';
+    let at = lines.findIndex((l) => call.test(l) && !comment.test(l) && !importLine.test(l));
     if (at < 0) {
-      at = lines.findIndex((l) => word.test(l) && !/^\s*(#|\/\/|\*)/.test(l));
-      reason = at >= 0 ? 'uses it' : 'similar code';
+      reason = 'uses it';
+      at = lines.findIndex((l) => word.test(l) && !comment.test(l) && !importLine.test(l));
     }
-    const shown = at >= 0 ? at : Math.max(0, lines.findIndex((l) => l.trim() && !isMarkedCopy(l)));
-    const preview = (lines[shown] ?? '').trim();
-    out.push({ file: c.file, line: c.startLine + shown, reason, preview: preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS - 1)}…` : preview, copies: g.copies.length });
+    if (at < 0) {
+      reason = 'imports it';
+      at = lines.findIndex((l) => word.test(l) && importLine.test(l));
+    }
+    if (at < 0) {
+      const lower = c.text.toLowerCase();
+      if (!RESEMBLING_KINDS.has(c.kind) || !parts.some((w) => lower.includes(w))) continue;
+      reason = 'similar code';
+      at = Math.max(0, lines.findIndex((l) => l.trim() && !comment.test(l) && !l.trim().startsWith('@')));
+    }
+    const preview = (lines[at] ?? '').trim();
+    out.push({ file: c.file, line: c.startLine + at, reason, preview: preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS - 1)}…` : preview, copies: g.copies.length });
   }
-  // Places that call or use the name before code that merely resembles it.
-  const order: Record<UsageReason, number> = { 'calls it': 0, 'uses it': 1, 'similar code': 2 };
+  // Places that call or use the name before imports and code that merely resembles it.
+  const order: Record<UsageReason, number> = { 'calls it': 0, 'uses it': 1, 'imports it': 2, 'similar code': 3 };
   return out.map((u, i) => ({ u, i })).sort((a, b) => order[a.u.reason] - order[b.u.reason] || a.i - b.i).map(({ u }) => u).slice(0, max);
+}
+
+/** A doc comment as Markdown text: its own `code` spans kept, HTML and link syntax neutralised, line breaks kept. */
+function docMarkdown(doc: string): string {
+  const lines = doc.split('\n');
+  const shown = lines.slice(0, DOC_LINES);
+  if (lines.length > DOC_LINES) shown.push('…');
+  return shown.map((l) => l.replace(/[\\<>[\]*#|]/g, (ch) => `\\${ch}`)).join('  \n');
 }
 
 export function buildHoverModel(symbol: SymbolInfo, rel: string, cursorLine: number, chunks: RetrievedChunk[], max: number): HoverModel {
@@ -105,7 +131,7 @@ export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.Mar
   if (definition) {
     md.appendMarkdown(`**RepoRecall** · defines ${code(symbol.name)} · ${link(folder, definition.file, definition.declLine)}${copies}\n\n`);
     md.appendCodeblock(definition.declaration, fenceLanguage(definition.file));
-    if (definition.doc) md.appendText(`${definition.doc}\n`);
+    if (definition.doc) md.appendMarkdown(`${docMarkdown(definition.doc)}\n`);
   } else if (model.definedHere) {
     md.appendMarkdown(`**RepoRecall** · ${code(symbol.name)} is defined here${copies}\n\n`);
   } else {

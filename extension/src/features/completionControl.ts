@@ -133,10 +133,12 @@ export function explainOutcomes(ctx: Ctx, control: CompletionControl, provider: 
     const result = await inner(doc, pos, context, token);
     const items = Array.isArray(result) ? result : result?.items;
     if (control.blocked(doc.languageId)) return result; // the gate recorded why
-    if (items?.length) {
-      control.record(doc, pos);
-    } else if (token.isCancellationRequested) {
+    if (token.isCancellationRequested) {
+      // VS Code does not show the answer to a cancelled request; none is given.
       control.record(doc, pos, 'cancelled', 'typing went on (or the editor moved) before the answer');
+      return undefined;
+    } else if (items?.length) {
+      control.record(doc, pos);
     } else {
       const fi = ctx.folderFor(doc.uri);
       const backend = config.backend();

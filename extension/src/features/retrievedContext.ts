@@ -71,7 +71,13 @@ export async function renderContext(rec: RetrievedContextRecord): Promise<string
 
 /** Scheme of the read-only context document. */
 export const CONTEXT_SCHEME = 'reporecall-context';
-export const CONTEXT_URI = vscode.Uri.from({ scheme: CONTEXT_SCHEME, path: '/Retrieved Context.md' });
+/**
+ * A new URI per showing (`?n`): an open virtual document is refreshed by VS Code asynchronously,
+ * a new one is read when opened, so what the command returns is what the editor shows.
+ */
+function contextUri(n: number): vscode.Uri {
+  return vscode.Uri.from({ scheme: CONTEXT_SCHEME, path: '/Retrieved Context.md', query: String(n) });
+}
 
 export function renderOutcome(o: CompletionOutcome): string {
   return [`## No suggestion at \`${o.file}:${o.line + 1}\` (${o.time.toLocaleTimeString()})`, '', `Why: **${o.reason}**${o.detail ? ` — ${o.detail}` : ''}.`, ''].join('\n');
@@ -87,20 +93,23 @@ export async function renderContextDocument(rec: RetrievedContextRecord | undefi
 }
 
 export function registerShowContext(ctx: Ctx): void {
-  let content = '';
-  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const contents = new Map<string, string>();
+  let shown = 0;
   ctx.push(
-    changed,
-    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, { onDidChange: changed.event, provideTextDocumentContent: () => content }),
+    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, { provideTextDocumentContent: (uri) => contents.get(uri.query) ?? '(this context is no longer kept; run Show Retrieved Context again)' }),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === CONTEXT_SCHEME) contents.delete(d.uri.query);
+    }),
     vscode.commands.registerCommand('reporecall.showRetrievedContext', async () => {
       const outcome = ctx.completions?.lastOutcome;
       if (!ctx.lastContext && !outcome?.reason) {
         void vscode.window.showInformationMessage('RepoRecall: no completion has been requested yet.');
         return undefined;
       }
-      content = await renderContextDocument(ctx.lastContext, outcome);
-      changed.fire(CONTEXT_URI);
-      const doc = await vscode.workspace.openTextDocument(CONTEXT_URI);
+      const content = await renderContextDocument(ctx.lastContext, outcome);
+      const uri = contextUri(++shown);
+      contents.set(uri.query, content);
+      const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
       return content;
     }),

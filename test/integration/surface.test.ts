@@ -63,7 +63,7 @@ describe('RepoRecall editor surface', () => {
       assert.ok(md, 'no RepoRecall hover on crossProduct');
       assert.ok(firstCodeBlock(md)?.startsWith('export function crossProduct(o: Point, a: Point, b: Point): number'), `first code block: ${firstCodeBlock(md)}\n${md}`);
       assert.ok(md.indexOf('defines `crossProduct`') < md.indexOf('```'), md);
-      assert.ok(md.includes('Z component of (a - o) x (b - o)'), `doc comment missing: ${md}`);
+      assert.ok(md.includes('Z component of (a - o) x (b - o): positive when o -'), `doc comment missing: ${md}`);
       assert.ok(/\[src\/geometry\/point\.ts:8\]\(file:\/\/.*#L8\)/.test(md), md);
       // No ranks printed as scores.
       assert.ok(!/why:|dense \d|bm25 \d/.test(md), md);
@@ -77,11 +77,12 @@ describe('RepoRecall editor surface', () => {
       assert.ok(code.startsWith('def retrieve_timesteps(scheduler, num_inference_steps=None'), `first code block: ${code}\n${md}`);
       assert.ok(!/copied from/i.test(code), md);
       assert.ok(md.includes('python/pipelines/scheduling.py:4'), `not the canonical definition: ${md}`);
-      assert.ok(md.includes("Calls the scheduler's `set_timesteps`") || md.includes("Calls the scheduler's \\`set_timesteps\\`"), `doc missing: ${md}`);
+      assert.ok(md.includes("Calls the scheduler's `set_timesteps` and returns the timestep schedule."), `doc missing: ${md}`);
       assert.ok(/\(\+ 3 copies\)/.test(md), `copies not counted: ${md}`);
       const uses = md.split('\n').filter((l) => l.startsWith('- ['));
       assert.ok(uses.length >= 1 && uses.length <= 3, `uses listed: ${uses.join('\n')}`);
-      assert.ok(uses.every((l) => / (calls it|uses it|similar code)/.test(l)), uses.join('\n'));
+      assert.ok(uses.every((l) => / (calls it|uses it|imports it|similar code)/.test(l)), uses.join('\n'));
+      assert.ok(uses.filter((l) => / calls it/.test(l)).length >= 2, `the other pipelines' calls: ${uses.join('\n')}`);
       const files = uses.map((l) => /\[([^\]:]+):/.exec(l)?.[1]);
       assert.strictEqual(new Set(files).size, files.length, `a place listed twice: ${uses.join('\n')}`);
       assert.ok(!files.includes(PIPELINE), `the hovered place itself listed: ${uses.join('\n')}`);
@@ -284,9 +285,8 @@ describe('RepoRecall editor surface', () => {
       assert.strictEqual(editor.document.isDirty, false);
       assert.strictEqual(editor.document.languageId, 'markdown');
       assert.strictEqual(editor.document.getText(), content);
-      // A virtual document of a content provider cannot be edited or saved.
-      const edited = await Promise.resolve(editor.edit((e) => e.insert(new vscode.Position(0, 0), 'x'))).catch(() => false);
-      assert.strictEqual(edited, false, 'the context document accepted an edit');
+      // Nothing backs it on disk: it cannot be saved over anything (the UI test types into it: read-only).
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(editor.document.uri)));
       await vscode.commands.executeCommand('reporecall.resumeCompletions');
     });
   });

@@ -58,9 +58,21 @@ function reasonFor(c: RetrievedChunk, symbol: SymbolInfo | null): RelatedReason 
   return 'similar code';
 }
 
-/** Orders and collapses retrieved chunks (pure: unit-tested through the integration suite). */
+/** Longer sub-words of a name (`retrieve_timesteps` -> retrieve, timesteps; `httpBatchLink` -> batch, link). */
+function subWords(name: string): string[] {
+  return name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length >= 4).map((w) => w.toLowerCase());
+}
+
+/**
+ * Orders and collapses retrieved chunks. On a name, code that neither calls nor uses it counts as
+ * related only when it shares one of the name's longer sub-words.
+ */
 export function relatedRows(chunks: RetrievedChunk[], symbol: SymbolInfo | null, rel: string, max: number): RelatedRow[] {
-  const groups = groupCopies(chunks, (c) => c.text);
+  const words = symbol ? subWords(symbol.name) : [];
+  const kept = symbol
+    ? chunks.filter((c) => reasonFor(c, symbol) !== 'similar code' || (words.length > 0 && words.some((w) => c.text.toLowerCase().includes(w))))
+    : chunks;
+  const groups = groupCopies(kept, (c) => c.text);
   const rows: RelatedRow[] = groups.map((g) => {
     // A group holding the definition shows it; the others are its copies.
     const all = [g.first, ...g.copies];
@@ -134,9 +146,11 @@ interface ChunkItem extends vscode.QuickPickItem {
   row?: RelatedRow;
 }
 
-function preview(text: string): string {
+function preview(text: string, name?: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^(#|\/\/)\s*copied from/i.test(l));
-  return lines.slice(0, 2).join(' ⏎ ').slice(0, 160);
+  // A row that calls or uses the name previews the line that does.
+  const at = name ? lines.findIndex((l) => new RegExp(`(^|[^\\w$])${escapeRegExp(name)}(?![\\w$])`).test(l) && !/^(#|\/\/|\*|import\b|from\s)/.test(l)) : -1;
+  return (at > 0 ? lines.slice(at, at + 1) : lines.slice(0, 2)).join(' ⏎ ').slice(0, 160);
 }
 
 const REASON_WORDS: Record<RelatedReason, (name: string) => string> = {
@@ -154,7 +168,7 @@ function rowItem(row: RelatedRow, name: string): ChunkItem {
   return {
     label: `$(${KIND_ICON[c.kind] ?? 'symbol-file'}) ${c.name ?? c.file.split('/').pop()}`,
     description: `${c.file}:${c.startLine + 1}${copies}`,
-    detail: `${REASON_WORDS[row.reason](name)} · ${preview(c.text)}`,
+    detail: `${REASON_WORDS[row.reason](name)} · ${preview(c.text, row.reason === 'calls it' || row.reason === 'uses it' ? name : undefined)}`,
     chunk: c,
     row,
     buttons: row.copies.length ? [SHOW_COPIES] : undefined,

@@ -10,7 +10,7 @@ import type { RetrievedChunk } from '../../../engine/src/types';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
-import { groupCopies, isDocFile, isMarkedCopy } from './copies';
+import { groupCopies, isDocFile } from './copies';
 import { HoverGate } from './hoverGate';
 
 /** Characters of a usage line shown in the hover. */

@@ -78,12 +78,14 @@ describe('RepoRecall editor surface', () => {
       assert.ok(!/copied from/i.test(code), md);
       assert.ok(md.includes('python/pipelines/scheduling.py:4'), `not the canonical definition: ${md}`);
       assert.ok(md.includes("Calls the scheduler's `set_timesteps` and returns the timestep schedule."), `doc missing: ${md}`);
+      assert.ok(!md.includes('Custom `timesteps`'), `more than the doc's first paragraph: ${md}`);
       assert.ok(/\(\+ 3 copies\)/.test(md), `copies not counted: ${md}`);
       const uses = md.split('\n').filter((l) => l.startsWith('- ['));
       assert.ok(uses.length >= 1 && uses.length <= 3, `uses listed: ${uses.join('\n')}`);
       assert.ok(uses.every((l) => / (calls it|uses it|imports it|similar code)/.test(l)), uses.join('\n'));
       assert.ok(uses.filter((l) => / calls it/.test(l)).length >= 2, `the other pipelines' calls: ${uses.join('\n')}`);
-      const files = uses.map((l) => /\[([^\]:]+):/.exec(l)?.[1]);
+      const files = uses.map((l) => /\(file:\/\/\S*?\/ws\/([^#\s]+)#L\d+/.exec(l)?.[1]);
+      assert.ok(files.every(Boolean), `a use without a file link: ${uses.join('\n')}`);
       assert.strictEqual(new Set(files).size, files.length, `a place listed twice: ${uses.join('\n')}`);
       assert.ok(!files.includes(PIPELINE), `the hovered place itself listed: ${uses.join('\n')}`);
     });

@@ -14,7 +14,7 @@ import { groupCopies, isDocFile } from './copies';
 import { HoverGate } from './hoverGate';
 
 /** Characters of a usage line shown in the hover. */
-const PREVIEW_CHARS = 64;
+const PREVIEW_CHARS = 48;
 /** Doc lines shown under the declaration. */
 const DOC_LINES = 3;
 /** Chunk kinds that can resemble a definition (not imports or grouped top-level code). */
@@ -98,7 +98,9 @@ export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, ch
 
 /** A doc comment as Markdown text: its own `code` spans kept, HTML and link syntax neutralised, line breaks kept. */
 function docMarkdown(doc: string): string {
-  const lines = doc.split('\n');
+  // The first paragraph: a docstring's summary, not its parameter list.
+  const blank = doc.split('\n').findIndex((l) => !l.trim());
+  const lines = (blank > 0 ? doc.split('\n').slice(0, blank) : doc.split('\n'));
   const shown = lines.slice(0, DOC_LINES);
   if (lines.length > DOC_LINES) shown.push('…');
   return shown.map((l) => l.replace(/[\\<>[\]*#|]/g, (ch) => `\\${ch}`)).join('  \n');
@@ -117,9 +119,11 @@ export function buildHoverModel(symbol: SymbolInfo, rel: string, cursorLine: num
   };
 }
 
-function link(folder: vscode.Uri, file: string, line: number): string {
+/** A file:line link; `short` labels it with the file's name only (the full path is its tooltip). */
+function link(folder: vscode.Uri, file: string, line: number, short = false): string {
   const target = vscode.Uri.joinPath(folder, file).with({ fragment: `L${line + 1}` });
-  return `[${file}:${line + 1}](${target.toString()})`;
+  const label = short ? `${file.slice(file.lastIndexOf('/') + 1)}:${line + 1}` : `${file}:${line + 1}`;
+  return short ? `[${label}](${target.toString()} "${file.replace(/"/g, '')}:${line + 1}")` : `[${label}](${target.toString()})`;
 }
 
 const code = (s: string): string => (s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``);
@@ -141,7 +145,7 @@ export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.Mar
     md.appendMarkdown('\n---\n\n');
     for (const u of model.usages) {
       const more = u.copies ? ` (+ ${u.copies} ${u.copies === 1 ? 'copy' : 'copies'})` : '';
-      md.appendMarkdown(`- ${link(folder, u.file, u.line)} ${u.reason}${more}: ${code(u.preview)}\n`);
+      md.appendMarkdown(`- ${link(folder, u.file, u.line, true)} ${u.reason}${more}: ${code(u.preview)}\n`);
     }
   }
   return md;

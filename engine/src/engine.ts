@@ -19,6 +19,7 @@ import { excerpt, selectNovel } from './retrieve/excerpt';
 import { splitLines } from './util/lines';
 import { Breather } from './util/breathe';
 import { acquireWriterLock, type HeldLock } from './store/lock';
+import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
@@ -524,6 +525,20 @@ export class Engine {
     return completeFromContext(state, hits);
   }
 
+  /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
+  symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
+    this.symbolLookup ??= new SymbolLookup({
+      chunker: this.chunker,
+      textOf: (file) => this.overlays.get(file) ?? (this.tables.files.has(file) ? this.linesOf(file).join('\n') : undefined),
+      definitionsOf: (name) => this.tables.defs.lookup(name),
+      chunkRange: (id) => this.tables.chunks.get(id),
+      chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
+    });
+    return this.symbolLookup.symbolAt(relPath, line, character, content ?? this.overlays.get(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
+  }
+
+  private symbolLookup: SymbolLookup | undefined;
+
   /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */
   static terms(text: string): string[] {
     return lexicalTerms(text);
@@ -531,6 +546,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.flush();
+    this.symbolLookup?.dispose();
     this.index.close();
     this.lock?.release();
     this.lock = undefined;
@@ -539,3 +555,10 @@ export class Engine {
   }
 }
 
+function readText(abs: string): string | undefined {
+  try {
+    return fs.readFileSync(abs, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

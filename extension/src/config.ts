@@ -7,6 +7,8 @@ import { FIM_FAMILIES } from './backends/fim';
 import type { FimSetting } from './backends/openai';
 
 export type CompletionBackendKind = 'builtin' | 'openai' | 'llamacpp' | 'ollama' | 'vscode-lm';
+export type HoverMode = 'off' | 'identifiers' | 'modifier';
+const HOVER_MODES: readonly HoverMode[] = ['off', 'identifiers', 'modifier'];
 
 const SECTION = 'reporecall';
 
@@ -47,7 +49,31 @@ export const config = {
   ollamaBaseUrl: (): string => section().get<string>('ollama.baseUrl', 'http://127.0.0.1:11434'),
   ollamaModel: (): string => section().get<string>('ollama.model', 'qwen2.5-coder:1.5b-base'),
   languageModelFamily: (): string => section().get<string>('languageModel.family', ''),
-  hoverEnabled: (): boolean => section().get<boolean>('hover.enabled', true),
+  /**
+   * When the hover shows: `reporecall.hover.mode` when the user set it; else the deprecated
+   * `reporecall.hover.enabled: false` still means `off`; default `identifiers`.
+   */
+  hoverMode(): HoverMode {
+    const s = section();
+    const set = s.inspect<string>('hover.mode');
+    const explicit = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+    if (typeof explicit === 'string') return HOVER_MODES.includes(explicit as HoverMode) ? (explicit as HoverMode) : 'identifiers';
+    return s.get<boolean>('hover.enabled', true) === false ? 'off' : 'identifiers';
+  },
+  /**
+   * `reporecall.completion.languages` in VS Code's language-override style (like
+   * `github.copilot.enable`): `{"*": true, "markdown": false}`. A language's own entry wins over `*`.
+   */
+  completionLanguages: (): Record<string, boolean> => {
+    const v = section().get<Record<string, unknown>>('completion.languages', { '*': true });
+    const out: Record<string, boolean> = {};
+    if (v && typeof v === 'object') for (const [k, on] of Object.entries(v)) if (typeof on === 'boolean') out[k] = on;
+    return out;
+  },
+  completionEnabledFor(languageId: string): boolean {
+    const langs = config.completionLanguages();
+    return langs[languageId] ?? langs['*'] ?? true;
+  },
   hoverMaxSnippets: (): number => positive(section().get<number>('hover.maxSnippets'), 3),
   relatedMaxResults: (): number => positive(section().get<number>('related.maxResults'), 20),
   /** Extra gitignore-style patterns excluded from the index of this folder. */

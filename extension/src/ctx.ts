@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { IndexStats } from '../../engine/src/api';
 import { ENGINE_SETTINGS } from './config';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
+import type { CompletionControl } from './features/completionControl';
 import type { RetrievedContextRecord } from './features/retrievedContext';
 
 export interface FolderReport {
@@ -28,6 +29,8 @@ export class Ctx implements vscode.Disposable {
   readonly onDidChangeIndexes = this.foldersChanged.event;
   /** What the last shown completion was built from ("Show Retrieved Context"). */
   lastContext: RetrievedContextRecord | undefined;
+  /** Snooze, per-language switch and the last request's outcome (features/completionControl.ts). */
+  completions: CompletionControl | undefined;
   private readonly recent: string[] = [];
   private readonly paths: FolderIndexPaths;
 

@@ -4,8 +4,9 @@ import type { RetrievedChunk } from '../../engine/src/types';
 import { Ctx, type FolderReport } from './ctx';
 import { registerCommands } from './features/commands';
 import { registerDetectServer } from './features/detectServer';
-import { findRelated, registerFindRelated } from './features/findRelated';
-import { registerHover } from './features/hover';
+import { explainOutcomes, registerCompletionControl, type CompletionOutcome } from './features/completionControl';
+import { findRelated, registerFindRelated, type RelatedView } from './features/findRelated';
+import { registerHover, type HoverTiming } from './features/hover';
 import { registerIndexSync } from './features/indexSync';
 import { registerInlineCompletions } from './features/inlineCompletion';
 import { registerShowContext, type RetrievedContextRecord } from './features/retrievedContext';
@@ -22,6 +23,15 @@ export interface RepoRecallApi {
   /** Query the index of the folder holding `uri`. */
   retrieve(uri: vscode.Uri, query: string, k?: number): Promise<RetrievedChunk[]>;
   readonly inlineCompletionProvider: vscode.InlineCompletionItemProvider;
+  /** Title, rows and timing of the last Find Related Code QuickPick. */
+  lastRelatedView(): RelatedView | undefined;
+  /** Lists the copies of row `index` of the open Find Related Code QuickPick (its row button does the same). */
+  expandRelatedCopies(index: number): boolean;
+  /** Status bar texts shown so far, latest last. */
+  statusHistory(): string[];
+  /** The last inline completion request's outcome: shown, or why not. */
+  lastCompletionOutcome(): CompletionOutcome | undefined;
+  lastHoverTiming(): HoverTiming | undefined;
 }
 
 let ctx: Ctx | undefined;
@@ -29,11 +39,13 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const c = new Ctx(context);
   ctx = c;
-  registerStatusBar(c);
+  c.completions = registerCompletionControl(c);
+  const status = registerStatusBar(c);
   registerCommands(c);
   registerDetectServer(c);
   const inline = registerInlineCompletions(c);
-  registerHover(c);
+  explainOutcomes(c, c.completions, inline);
+  const hover = registerHover(c);
   const related = registerFindRelated(c);
   registerShowContext(c);
   registerIndexSync(c);
@@ -51,6 +63,11 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
       return fi.client.retrieve(query, { k });
     },
     inlineCompletionProvider: inline,
+    lastRelatedView: () => related.lastView(),
+    expandRelatedCopies: (i) => related.expandCopies(i),
+    statusHistory: () => status.history(),
+    lastCompletionOutcome: () => c.completions?.lastOutcome,
+    lastHoverTiming: () => hover.lastTiming(),
   };
 }
 

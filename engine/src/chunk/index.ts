@@ -116,6 +116,12 @@ export class Chunker {
     return windowFile(language, lines ?? new LineIndex(content), options);
   }
 
+  /** The grammar (parser, query) for a path's language, for callers that parse one file themselves (retrieve/symbols.ts). */
+  async grammarFor(relPath: string): Promise<LoadedGrammar | undefined> {
+    const name = grammarOf(languageOfPath(relPath) ?? 'plaintext');
+    return name ? this.loader.get(name) : undefined;
+  }
+
   /** Frees the wasm-side parsers and queries. */
   dispose(): Promise<void> {
     return this.loader.dispose();

@@ -5,6 +5,7 @@
 import { spawnEngineHost, type EngineHostKind, type EngineTransport } from './transport';
 import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
+import type { SymbolInfo } from '../retrieve/symbols';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker, type WorkerInit } from './protocol';
 
 export type EngineClientState =
@@ -160,6 +161,11 @@ export class EngineClient {
   }
   complete(state: EditorState, opts: { signal?: AbortSignal } = {}): Promise<CompletionResult | null> {
     return this.call('complete', [state], { signal: opts.signal });
+  }
+  /** The name at a 0-based position and what the index knows of it; null when not a known name. `content`: an unsaved buffer's text. */
+  symbolAt(relPath: string, line: number, character: number, opts: { content?: string; signal?: AbortSignal } = {}): Promise<SymbolInfo | null> {
+    const args: EngineMethods['symbolAt']['args'] = opts.content === undefined ? [relPath, line, character] : [relPath, line, character, opts.content];
+    return this.call('symbolAt', args, { signal: opts.signal });
   }
   stats(): Promise<IndexStats> {
     return this.call('stats', []);

@@ -4,6 +4,7 @@
 // AbortSignals travel as `cancel` messages and errors as plain objects.
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
+import type { SymbolInfo } from '../retrieve/symbols';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
 export type WorkerEngineOptions = Omit<EngineOptions, 'log'> & {
@@ -23,6 +24,7 @@ export interface EngineMethods {
   removeFile: { args: [relPath: string]; result: void };
   retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
   complete: { args: [state: EditorState]; result: CompletionResult | null };
+  symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   stats: { args: []; result: IndexStats };
   close: { args: []; result: void };
 }

@@ -66,6 +66,8 @@ async function invoke(engine: Engine, id: number, method: EngineMethod, args: un
     }
     case 'complete':
       return engine.complete(args[0] as Parameters<Engine['complete']>[0], { signal });
+    case 'symbolAt':
+      return engine.symbolAt(args[0] as string, args[1] as number, args[2] as number, args[3] as string | undefined);
     case 'stats':
       return engine.stats();
     case 'close':

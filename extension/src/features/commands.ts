@@ -1,7 +1,10 @@
 // Index management commands, the status bar menu and the readiness signal used by tests.
 import * as vscode from 'vscode';
 import type { Ctx, FolderReport } from '../ctx';
+import { config } from '../config';
 import { OPENAI_KEY_SECRET } from './completionSource';
+import { SNOOZE_CHOICES_MIN } from './completionControl';
+import { progressLabel } from './statusBar';
 
 export function registerCommands(ctx: Ctx): void {
   ctx.push(
@@ -28,21 +31,44 @@ export function registerCommands(ctx: Ctx): void {
     vscode.commands.registerCommand('reporecall.waitReady', (): Promise<FolderReport[]> => ctx.whenReady()),
     vscode.commands.registerCommand('reporecall.showMenu', async () => {
       const paused = ctx.allFolders().some((f) => f.isPaused);
-      const entries: Array<vscode.QuickPickItem & { command: string }> = [
+      const lang = vscode.window.activeTextEditor?.document.languageId;
+      const on = config.completionEnabled();
+      const left = ctx.completions?.snoozeMinutesLeft() ?? 0;
+      type Entry = vscode.QuickPickItem & { command?: string; args?: unknown[] };
+      const entries: Entry[] = [
         { label: '$(search) Find Related Code', command: 'reporecall.findRelated' },
-        { label: '$(list-tree) Show Retrieved Context', description: 'what the last completion was built from', command: 'reporecall.showRetrievedContext' },
+        { label: '$(list-tree) Show Retrieved Context', description: 'what the last completion was built from, or why none appeared', command: 'reporecall.showRetrievedContext' },
+        { label: 'Completions', kind: vscode.QuickPickItemKind.Separator },
+        on
+          ? { label: '$(circle-slash) Turn Completions Off', command: 'reporecall.toggleCompletions' }
+          : { label: '$(check) Turn Completions On', command: 'reporecall.toggleCompletions' },
+        ...(left > 0
+          ? [{ label: '$(bell) Resume Completions', description: `snoozed, ${left} min left`, command: 'reporecall.resumeCompletions' }]
+          : SNOOZE_CHOICES_MIN.map((m) => ({ label: `$(bell-slash) Snooze Completions for ${m} min`, command: 'reporecall.snoozeCompletions', args: [m] }))),
+        ...(lang
+          ? [config.completionEnabledFor(lang)
+            ? { label: `$(eye-closed) Disable Completions for ${lang}`, command: 'reporecall.toggleCompletionsForLanguage', args: [lang] }
+            : { label: `$(eye) Enable Completions for ${lang}`, command: 'reporecall.toggleCompletionsForLanguage', args: [lang] }]
+          : []),
+        { label: 'Index', kind: vscode.QuickPickItemKind.Separator },
         paused
           ? { label: '$(debug-continue) Resume Indexing', command: 'reporecall.resumeIndexing' }
           : { label: '$(debug-pause) Pause Indexing', command: 'reporecall.pauseIndexing' },
         { label: '$(refresh) Rebuild Index', description: 'delete and build again', command: 'reporecall.rebuildIndex' },
         { label: '$(output) Show Log', command: 'reporecall.showLog' },
-        { label: '$(gear) Settings', command: 'workbench.action.openSettings' },
+        { label: '$(gear) Settings', command: 'workbench.action.openSettings', args: ['reporecall'] },
       ];
-      const detail = ctx.report().map((r) => `${r.folder}: ${r.state}${r.stats ? `, ${r.stats.files} files, ${r.stats.chunks} chunks` : ''}`).join(' · ');
-      const choice = await vscode.window.showQuickPick(entries, { title: 'RepoRecall', placeHolder: detail });
-      if (!choice) return;
-      if (choice.command === 'workbench.action.openSettings') await vscode.commands.executeCommand(choice.command, 'reporecall');
-      else await vscode.commands.executeCommand(choice.command);
+      const choice = await vscode.window.showQuickPick(entries, { title: 'RepoRecall', placeHolder: menuSummary(ctx) });
+      if (!choice?.command) return;
+      await vscode.commands.executeCommand(choice.command, ...(choice.args ?? []));
     }),
   );
+}
+
+/** One line per folder, by the folder's name (its path says nothing the user does not know). */
+export function menuSummary(ctx: Ctx): string {
+  return ctx.allFolders().map((fi) => {
+    const progress = fi.state === 'indexing' && fi.progress ? ` (${progressLabel(fi.progress)})` : '';
+    return `${fi.folder.name}: ${fi.state}${progress}${fi.stats ? `, ${fi.stats.files} files, ${fi.stats.chunks} chunks` : ''}`;
+  }).join(' · ');
 }

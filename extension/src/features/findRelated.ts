@@ -1,43 +1,136 @@
-// "Find Related Code": retrieves chunks related to the selection (or the code around the cursor)
-// and lists them in a QuickPick; picking one opens it.
+// "Find Related Code": code related to the selection, the name under the cursor, or the code around
+// the cursor, in a QuickPick whose title says what was searched. On a name its definition comes
+// first; near-duplicate chunks (same code once comments and whitespace are dropped, or nearly all
+// lines shared) are one row with "+ N copies" (the row's button lists them); code comes before
+// tests and docs (unless the user is in one). Picking a row opens it.
 import * as vscode from 'vscode';
+import type { SymbolInfo } from '../../../engine/src/retrieve/symbols';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
 import type { FolderIndex } from '../folderIndex';
+import { groupCopies, isDocFile, isTestFile } from './copies';
+
+export type RelatedReason = 'definition' | 'calls it' | 'uses it' | 'similar code';
+
+export interface RelatedRow {
+  chunk: RetrievedChunk;
+  reason: RelatedReason;
+  /** Near-duplicates of `chunk`, collapsed into its row. */
+  copies: RetrievedChunk[];
+}
 
 export interface RelatedResult {
   folder: FolderIndex;
+  /** What was searched, for the QuickPick title: `retrieve_timesteps`, `selection "…"`, `the code at main.ts:12`. */
+  searched: string;
+  rows: RelatedRow[];
+  /** First chunk of each row (the API's and the older callers' view). */
   chunks: RetrievedChunk[];
+  timing: { symbolMs: number; retrieveMs: number; totalMs: number };
 }
 
-/** Identifiers shorter than this say too little on their own; the code around the cursor is used instead. */
-const MIN_SYMBOL = 3;
+const MAX_TITLE = 60;
+
+function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Order of rows: definitions, then code, then tests, then docs (tests and docs keep their rank when the user is in one). */
+function tier(row: RelatedRow, rel: string): number {
+  if (row.reason === 'definition') return 0;
+  if (isDocFile(row.chunk.file)) return isDocFile(rel) ? 1 : 3;
+  if (isTestFile(row.chunk.file)) return isTestFile(rel) ? 1 : 2;
+  return 1;
+}
+
+function reasonFor(c: RetrievedChunk, symbol: SymbolInfo | null): RelatedReason {
+  if (!symbol) return 'similar code';
+  if (symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine)) return 'definition';
+  const name = escapeRegExp(symbol.name);
+  if (new RegExp(`(^|[^\\w$])${name}\\s*(<[^>]*>)?\\(`).test(c.text)) return 'calls it';
+  if (new RegExp(`(^|[^\\w$])${name}(?![\\w$])`).test(c.text)) return 'uses it';
+  return 'similar code';
+}
+
+/** Longer sub-words of a name (`retrieve_timesteps` -> retrieve, timesteps; `httpBatchLink` -> batch, link). */
+function subWords(name: string): string[] {
+  return name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length >= 4).map((w) => w.toLowerCase());
+}
 
 /**
- * What to search for: the selected text; else the identifier under the cursor (a line usually
- * mentions several, and the user pointed at one); else the code around the cursor.
+ * Orders and collapses retrieved chunks. On a name, code that neither calls nor uses it counts as
+ * related only when it shares one of the name's longer sub-words.
  */
-function relatedQuery(doc: vscode.TextDocument, selection: vscode.Selection, rel: string, recent: string[]): EditorState | string {
-  if (!selection.isEmpty) return doc.getText(selection);
-  const word = doc.getWordRangeAtPosition(selection.active);
-  const symbol = word ? doc.getText(word) : '';
-  if (symbol.length >= MIN_SYMBOL && /^[A-Za-z_$]/.test(symbol)) return symbol;
-  return editorState(doc, selection.active, rel, recent);
+export function relatedRows(chunks: RetrievedChunk[], symbol: SymbolInfo | null, rel: string, max: number): RelatedRow[] {
+  const words = symbol ? subWords(symbol.name) : [];
+  const kept = symbol
+    ? chunks.filter((c) => reasonFor(c, symbol) !== 'similar code' || (words.length > 0 && words.some((w) => c.text.toLowerCase().includes(w))))
+    : chunks;
+  const groups = groupCopies(kept, (c) => c.text);
+  const rows: RelatedRow[] = groups.map((g) => {
+    // A group holding the definition shows it; the others are its copies.
+    const all = [g.first, ...g.copies];
+    const def = all.find((c) => reasonFor(c, symbol) === 'definition' && !/copied from/i.test(c.text));
+    const first = def ?? g.first;
+    return { chunk: first, reason: reasonFor(first, symbol), copies: all.filter((c) => c !== first) };
+  });
+  return rows.map((r, i) => ({ r, i })).sort((a, b) => tier(a.r, rel) - tier(b.r, rel) || a.i - b.i).map(({ r }) => r).slice(0, max);
 }
 
-/** Chunks related to the selection, the symbol or the code at the cursor; the chunk under the cursor itself is left out. */
+/** A definition the retrieval did not return, as a row (its declaration and doc). */
+function definitionChunk(symbol: SymbolInfo, rel: string): RetrievedChunk | undefined {
+  const d = symbol.definitions.find((x) => !x.copyOf && !(x.file === rel && x.declLine === symbol.line)) ?? symbol.definitions.find((x) => !(x.file === rel && x.declLine === symbol.line));
+  if (!d) return undefined;
+  return { file: d.file, startLine: d.declLine, endLine: d.endLine, kind: d.kind === 'impl' ? 'class' : d.kind === 'type' ? 'type' : d.kind, name: symbol.name, text: [d.declaration, d.doc].filter(Boolean).join('\n'), score: 0, signals: {} };
+}
+
+/** Chunks related to the selection, the name or the code at the cursor; the chunk under the cursor itself is left out. */
 export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection: vscode.Selection, token?: vscode.CancellationToken): Promise<RelatedResult | undefined> {
   const fi = ctx.folderFor(doc.uri);
   const rel = fi?.relPath(doc.uri);
   if (!fi || rel === undefined) return undefined;
-  const query = relatedQuery(doc, selection, rel, ctx.recentFiles());
   const cancel = token ? signalFor(token) : undefined;
+  const signal = cancel?.signal;
+  const t0 = performance.now();
   try {
-    const chunks = await fi.client.retrieve(query, { k: config.relatedMaxResults() + 1, signal: cancel?.signal });
+    let symbol: SymbolInfo | null = null;
+    let query: EditorState | string;
+    let searched: string;
+    if (!selection.isEmpty) {
+      query = doc.getText(selection);
+      const firstLine = query.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+      searched = `selection "${clip(firstLine, MAX_TITLE)}"`;
+    } else {
+      const pos = selection.active;
+      symbol = await fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined, signal }).catch((err: Error) => {
+        if (signal?.aborted) throw err;
+        ctx.log.debug(`find related: symbolAt failed (${err.message}); searching the code at the cursor`);
+        return null;
+      });
+      query = symbol ? symbol.name : editorState(doc, pos, rel, ctx.recentFiles());
+      searched = symbol ? symbol.name : `the code at ${rel.split('/').pop()}:${pos.line + 1}`;
+    }
+    const t1 = performance.now();
+    const max = config.relatedMaxResults();
+    // Copies collapse into one row, so more are asked for than rows shown.
+    const retrieved = await fi.client.retrieve(query, { k: max * 3, signal });
+    const t2 = performance.now();
     const line = selection.active.line;
-    return { folder: fi, chunks: chunks.filter((c) => !(c.file === rel && c.startLine <= line && line <= c.endLine)).slice(0, config.relatedMaxResults()) };
+    const chunks = retrieved.filter((c) => !(c.file === rel && c.startLine <= line && line <= c.endLine));
+    if (symbol && !chunks.some((c) => reasonFor(c, symbol) === 'definition')) {
+      const def = definitionChunk(symbol, rel);
+      if (def) chunks.unshift(def);
+    }
+    const rows = relatedRows(chunks, symbol, rel, max);
+    const timing = { symbolMs: t1 - t0, retrieveMs: t2 - t1, totalMs: performance.now() - t0 };
+    ctx.log.debug(`find related ${searched}: symbolAt ${timing.symbolMs.toFixed(1)} ms, retrieve ${timing.retrieveMs.toFixed(1)} ms, total ${timing.totalMs.toFixed(1)} ms, ${retrieved.length} chunks -> ${rows.length} rows`);
+    return { folder: fi, searched, rows, chunks: rows.map((r) => r.chunk), timing };
   } finally {
     cancel?.dispose();
   }
@@ -50,11 +143,49 @@ const KIND_ICON: Record<string, string> = {
 
 interface ChunkItem extends vscode.QuickPickItem {
   chunk: RetrievedChunk;
+  row?: RelatedRow;
 }
 
-function preview(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-  return lines.slice(0, 2).join(' ⏎ ').slice(0, 160);
+function preview(text: string, name?: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^(#|\/\/)\s*copied from/i.test(l));
+  // A row that calls or uses the name previews the line that does.
+  const at = name ? lines.findIndex((l) => new RegExp(`(^|[^\\w$])${escapeRegExp(name)}(?![\\w$])`).test(l) && !/^(#|\/\/|\*|import\b|from\s)/.test(l)) : -1;
+  return (at > 0 ? lines.slice(at, at + 1) : lines.slice(0, 2)).join(' ⏎ ').slice(0, 160);
+}
+
+const REASON_WORDS: Record<RelatedReason, (name: string) => string> = {
+  definition: (n) => `defines ${n}`,
+  'calls it': () => 'calls it',
+  'uses it': () => 'uses it',
+  'similar code': () => 'similar code',
+};
+
+const SHOW_COPIES: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('files'), tooltip: 'Show the copies' };
+
+function rowItem(row: RelatedRow, name: string): ChunkItem {
+  const c = row.chunk;
+  const copies = row.copies.length ? ` · + ${row.copies.length} ${row.copies.length === 1 ? 'copy' : 'copies'}` : '';
+  return {
+    label: `$(${KIND_ICON[c.kind] ?? 'symbol-file'}) ${c.name ?? c.file.split('/').pop()}`,
+    description: `${c.file}:${c.startLine + 1}${copies}`,
+    detail: `${REASON_WORDS[row.reason](name)} · ${preview(c.text, row.reason === 'calls it' || row.reason === 'uses it' ? name : undefined)}`,
+    chunk: c,
+    row,
+    buttons: row.copies.length ? [SHOW_COPIES] : undefined,
+  };
+}
+
+function copyItem(c: RetrievedChunk): ChunkItem {
+  return { label: `$(blank) $(files) copy in ${c.file.split('/').pop()}`, description: `${c.file}:${c.startLine + 1}`, detail: preview(c.text), chunk: c };
+}
+
+export interface RelatedView {
+  title: string;
+  items: Array<Pick<vscode.QuickPickItem, 'label' | 'description' | 'detail'>>;
+  rows: RelatedRow[];
+  timing?: RelatedResult['timing'];
+  /** From the command to the list being set (ms). */
+  commandMs?: number;
 }
 
 export async function openChunk(folder: vscode.Uri, chunk: Pick<RetrievedChunk, 'file' | 'startLine' | 'endLine'>): Promise<vscode.TextEditor> {
@@ -65,10 +196,13 @@ export async function openChunk(folder: vscode.Uri, chunk: Pick<RetrievedChunk, 
   return editor;
 }
 
-export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] | undefined } {
+export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] | undefined; lastView(): RelatedView | undefined; expandCopies(index: number): boolean } {
   let shown: RetrievedChunk[] | undefined;
+  let view: RelatedView | undefined;
+  let expand: ((index: number) => boolean) | undefined;
   ctx.push(
     vscode.commands.registerCommand('reporecall.findRelated', async (): Promise<RetrievedChunk | undefined> => {
+      const started = performance.now();
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
         void vscode.window.showInformationMessage('RepoRecall: open a file to find code related to it.');
@@ -81,6 +215,8 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
       pick.matchOnDetail = true;
       pick.busy = true;
       shown = undefined;
+      view = undefined;
+      expand = undefined;
       const cts = new vscode.CancellationTokenSource();
       const picked = new Promise<ChunkItem | undefined>((resolve) => {
         // Enter pressed as the results arrive (before the list reports a selection) means the
@@ -94,14 +230,35 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
         if (!result) {
           pick.placeholder = 'This file is not in an indexed workspace folder';
         } else {
-          pick.items = result.chunks.map((c) => ({
-            label: `$(${KIND_ICON[c.kind] ?? 'symbol-file'}) ${c.name ?? c.file.split('/').pop()}`,
-            description: `${c.file}:${c.startLine + 1}`,
-            detail: `score ${c.score.toFixed(3)} · ${preview(c.text)}`,
-            chunk: c,
-          }));
-          pick.placeholder = result.chunks.length ? 'Pick a result to open it' : 'Nothing related found';
+          pick.title = `RepoRecall: Related to ${result.searched}`;
+          const name = result.searched;
+          const items = result.rows.map((r) => rowItem(r, name));
+          pick.items = items;
+          // The row's button (or expandCopies, for tests and keyboard users via the API) lists its copies under it.
+          const expandRow = (index: number): boolean => {
+            const item = pick.items.find((it) => it.row === result.rows[index]);
+            if (!item?.row?.copies.length) return false;
+            const at = pick.items.indexOf(item);
+            const rest = pick.items.filter((it) => !item.row!.copies.includes(it.chunk));
+            const next = [...rest.slice(0, at), { ...item, buttons: undefined }, ...item.row.copies.map(copyItem), ...rest.slice(at + 1)];
+            pick.items = next;
+            if (view) view.items = next.map(({ label, description, detail }) => ({ label, description, detail }));
+            return true;
+          };
+          expand = expandRow;
+          pick.onDidTriggerItemButton((e) => {
+            if (e.item.row) expandRow(result.rows.indexOf(e.item.row));
+          });
+          pick.placeholder = result.rows.length ? 'Pick a result to open it' : 'Nothing related found';
           shown = result.chunks;
+          view = {
+            title: pick.title,
+            items: items.map(({ label, description, detail }) => ({ label, description, detail })),
+            rows: result.rows,
+            timing: result.timing,
+            commandMs: performance.now() - started,
+          };
+          ctx.log.debug(`find related: list shown ${view.commandMs?.toFixed(1)} ms after the command`);
         }
       } catch (err) {
         pick.placeholder = `Search failed: ${(err as Error).message}`;
@@ -113,10 +270,11 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
       cts.cancel();
       cts.dispose();
       pick.dispose();
+      expand = undefined;
       const fi = ctx.folderFor(editor.document.uri);
       if (choice && fi) await openChunk(fi.folder.uri, choice.chunk);
       return choice?.chunk;
     }),
   );
-  return { lastShown: () => shown };
+  return { lastShown: () => shown, lastView: () => view, expandCopies: (i) => expand?.(i) ?? false };
 }

@@ -1,71 +1,191 @@
-// Hover: the top retrieved snippets for the identifier under the mouse, with clickable file:line
-// links and the signals that ranked them ("why retrieved"). Off with reporecall.hover.enabled.
+// Hover: what a name in the code is, from the repository. Only on names (the engine decides by the
+// syntax node at the position: never keywords, comments, strings or numbers) that the index knows
+// (defined in the repository, or used in other files). The definition comes first, as its
+// declaration line and doc comment; then at most reporecall.hover.maxSnippets distinct places that
+// call, use or resemble it, one line each, copies collapsed with a count, and why each is there in
+// words. reporecall.hover.mode: off | identifiers | modifier (see hoverGate.ts).
 import * as vscode from 'vscode';
+import type { SymbolDefinition, SymbolInfo } from '../../../engine/src/retrieve/symbols';
 import type { RetrievedChunk } from '../../../engine/src/types';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
+import { groupCopies, isDocFile } from './copies';
+import { HoverGate } from './hoverGate';
 
-const MAX_SNIPPET_LINES = 12;
-/** Words too short or too common to be worth a retrieval. */
-const MIN_WORD = 3;
+/** Characters of a usage line shown in the hover. */
+const PREVIEW_CHARS = 48;
+/** Doc lines shown under the declaration. */
+const DOC_LINES = 3;
+/** Chunk kinds that can resemble a definition (not imports or grouped top-level code). */
+const RESEMBLING_KINDS = new Set(['function', 'method', 'class', 'class-header', 'type']);
 
-function why(chunk: RetrievedChunk): string {
-  const parts = Object.entries(chunk.signals)
-    .filter(([, v]) => v > 0)
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, v]) => `${k} ${v.toFixed(2)}`);
-  return parts.length ? parts.join(' · ') : `score ${chunk.score.toFixed(3)}`;
+export type UsageReason = 'calls it' | 'uses it' | 'imports it' | 'similar code';
+
+export interface HoverUsage {
+  file: string;
+  /** The line shown (0-based): where the name appears, else the chunk's first line. */
+  line: number;
+  reason: UsageReason;
+  preview: string;
+  copies: number;
 }
 
-function snippet(chunk: RetrievedChunk): string {
-  const lines = chunk.text.replace(/\s+$/, '').split('\n');
-  const shown = lines.slice(0, MAX_SNIPPET_LINES).join('\n');
-  return lines.length > MAX_SNIPPET_LINES ? `${shown}\n…` : shown;
+export interface HoverModel {
+  symbol: SymbolInfo;
+  /** The definition shown, if the index has one (other definitions are counted as copies). */
+  definition?: SymbolDefinition;
+  /** The hovered name is this definition's own name. */
+  definedHere: boolean;
+  otherDefinitions: number;
+  usages: HoverUsage[];
 }
 
-export function hoverMarkdown(folder: vscode.Uri, word: string, chunks: RetrievedChunk[]): vscode.MarkdownString {
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Which definition to show: not the hovered one itself; one without a `Copied from` note (the
+ * original the copies come from), this file's first; else this file's copy (what a call here runs).
+ */
+function pickDefinition(symbol: SymbolInfo, rel: string): SymbolDefinition | undefined {
+  const candidates = symbol.definitions.filter((d) => !(symbol.role === 'definition' && d.file === rel && d.declLine === symbol.line));
+  return candidates.find((d) => !d.copyOf && d.file === rel) ?? candidates.find((d) => !d.copyOf) ?? candidates.find((d) => d.file === rel) ?? candidates[0];
+}
+
+/** Distinct places that call, use or resemble the name, best first, copies collapsed. */
+export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, chunks: RetrievedChunk[], max: number): HoverUsage[] {
+  const word = new RegExp(`(^|[^A-Za-z0-9_$])${escapeRegExp(symbol.name)}(?![A-Za-z0-9_$])`);
+  const call = new RegExp(`(^|[^A-Za-z0-9_$])${escapeRegExp(symbol.name)}\\s*(<[^>]*>)?\\(`);
+  const isDefinition = (c: RetrievedChunk): boolean =>
+    symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine) ||
+    c.name === symbol.name || (c.name?.endsWith(`.${symbol.name}`) ?? false);
+  const candidates = chunks.filter((c) =>
+    !(c.file === rel && c.startLine <= cursorLine && cursorLine <= c.endLine) && !isDefinition(c) && !isDocFile(c.file));
+  const groups = groupCopies(candidates, (c) => c.text);
+  // Code "resembles" the name when it shares one of its longer sub-words (timesteps, Hull, ...).
+  const parts = symbol.name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length >= 4).map((w) => w.toLowerCase());
+  const comment = /^\s*(#|\/\/|\*|\/\*)/;
+  const importLine = /^\s*(import\b|from\s+\S+\s+import\b|export\s+\{.*\}\s+from\b|use\s|#include\b|const\s+.*=\s*require\()/;
+  const out: HoverUsage[] = [];
+  for (const g of groups) {
+    const c = g.first;
+    const lines = c.text.split('\n');
+    let reason: UsageReason = 'calls it';
+    let at = lines.findIndex((l) => call.test(l) && !comment.test(l) && !importLine.test(l));
+    if (at < 0) {
+      reason = 'uses it';
+      at = lines.findIndex((l) => word.test(l) && !comment.test(l) && !importLine.test(l));
+    }
+    if (at < 0) {
+      reason = 'imports it';
+      at = lines.findIndex((l) => word.test(l) && importLine.test(l));
+    }
+    if (at < 0) {
+      const lower = c.text.toLowerCase();
+      if (!RESEMBLING_KINDS.has(c.kind) || !parts.some((w) => lower.includes(w))) continue;
+      reason = 'similar code';
+      at = Math.max(0, lines.findIndex((l) => l.trim() && !comment.test(l) && !l.trim().startsWith('@')));
+    }
+    const preview = (lines[at] ?? '').trim();
+    out.push({ file: c.file, line: c.startLine + at, reason, preview: preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS - 1)}…` : preview, copies: g.copies.length });
+  }
+  // Places that call or use the name before imports and code that merely resembles it.
+  const order: Record<UsageReason, number> = { 'calls it': 0, 'uses it': 1, 'imports it': 2, 'similar code': 3 };
+  return out.map((u, i) => ({ u, i })).sort((a, b) => order[a.u.reason] - order[b.u.reason] || a.i - b.i).map(({ u }) => u).slice(0, max);
+}
+
+/** A doc comment as Markdown text: its own `code` spans kept, HTML and link syntax neutralised, line breaks kept. */
+function docMarkdown(doc: string): string {
+  // The first paragraph: a docstring's summary, not its parameter list.
+  const blank = doc.split('\n').findIndex((l) => !l.trim());
+  const lines = (blank > 0 ? doc.split('\n').slice(0, blank) : doc.split('\n'));
+  const shown = lines.slice(0, DOC_LINES);
+  if (lines.length > DOC_LINES) shown.push('…');
+  return shown.map((l) => l.replace(/[\\<>[\]*#|]/g, (ch) => `\\${ch}`)).join('  \n');
+}
+
+export function buildHoverModel(symbol: SymbolInfo, rel: string, cursorLine: number, chunks: RetrievedChunk[], max: number): HoverModel {
+  const definition = pickDefinition(symbol, rel);
+  const definedHere = symbol.role === 'definition';
+  const shownDefs = (definition ? 1 : 0) + (definedHere ? 1 : 0);
+  return {
+    symbol,
+    definition,
+    definedHere,
+    otherDefinitions: Math.max(0, symbol.definitions.length - shownDefs),
+    usages: usagesOf(symbol, rel, cursorLine, chunks, max),
+  };
+}
+
+/** A file:line link; `short` labels it with the file's name only (the full path is its tooltip). */
+function link(folder: vscode.Uri, file: string, line: number, short = false): string {
+  const target = vscode.Uri.joinPath(folder, file).with({ fragment: `L${line + 1}` });
+  const label = short ? `${file.slice(file.lastIndexOf('/') + 1)}:${line + 1}` : `${file}:${line + 1}`;
+  return short ? `[${label}](${target.toString()} "${file.replace(/"/g, '')}:${line + 1}")` : `[${label}](${target.toString()})`;
+}
+
+const code = (s: string): string => (s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``);
+
+export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**RepoRecall** · related to \`${word.replace(/`/g, '')}\`\n\n`);
-  for (const c of chunks) {
-    const target = vscode.Uri.joinPath(folder, c.file).with({ fragment: `L${c.startLine + 1}` });
-    md.appendMarkdown(`---\n\n[${c.file}:${c.startLine + 1}](${target.toString()})`);
-    if (c.name) md.appendMarkdown(` · ${c.kind} \`${c.name.replace(/`/g, '')}\``);
-    md.appendMarkdown(`  \n_why: ${why(c)}_\n\n`);
-    md.appendCodeblock(snippet(c), fenceLanguage(c.file));
+  const { symbol, definition } = model;
+  const copies = model.otherDefinitions ? ` (+ ${model.otherDefinitions} ${model.otherDefinitions === 1 ? 'copy' : 'copies'})` : '';
+  if (definition) {
+    md.appendMarkdown(`**RepoRecall** · defines ${code(symbol.name)} · ${link(folder, definition.file, definition.declLine)}${copies}\n\n`);
+    md.appendCodeblock(definition.declaration, fenceLanguage(definition.file));
+    if (definition.doc) md.appendMarkdown(`${docMarkdown(definition.doc)}\n`);
+  } else if (model.definedHere) {
+    md.appendMarkdown(`**RepoRecall** · ${code(symbol.name)} is defined here${copies}\n\n`);
+  } else {
+    md.appendMarkdown(`**RepoRecall** · ${code(symbol.name)} · used in ${symbol.usedInFiles.length} other file${symbol.usedInFiles.length === 1 ? '' : 's'}\n\n`);
+  }
+  if (model.usages.length) {
+    md.appendMarkdown('\n---\n\n');
+    for (const u of model.usages) {
+      const more = u.copies ? ` (+ ${u.copies} ${u.copies === 1 ? 'copy' : 'copies'})` : '';
+      md.appendMarkdown(`- ${link(folder, u.file, u.line, true)} ${u.reason}${more}: ${code(u.preview)}\n`);
+    }
   }
   return md;
 }
 
-/**
- * The chunks that define the hovered word first, the rest in retrieval order: on a name, the reader
- * wants what it is before where else it is used, whatever the lexical signals make of its line.
- */
-function definitionsFirst(chunks: RetrievedChunk[], word: string): RetrievedChunk[] {
-  return [...chunks.filter((c) => c.name === word), ...chunks.filter((c) => c.name !== word)];
+export interface HoverTiming {
+  symbolMs: number;
+  retrieveMs: number;
+  totalMs: number;
 }
 
-export function registerHover(ctx: Ctx): void {
+export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined; gate: HoverGate } {
+  let last: HoverTiming | undefined;
+  const gate = new HoverGate(ctx);
   ctx.push(
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
       async provideHover(doc, pos, token) {
-        if (!config.hoverEnabled()) return undefined;
+        if (!gate.allows()) return undefined;
         const fi = ctx.folderFor(doc.uri);
         const rel = fi?.relPath(doc.uri);
-        const range = doc.getWordRangeAtPosition(pos);
-        if (!fi || rel === undefined || !range || !fi.canServe) return undefined;
-        const word = doc.getText(range);
-        if (word.length < MIN_WORD || /^\d/.test(word)) return undefined;
+        if (!fi || rel === undefined || !fi.canServe) return undefined;
         const { signal, dispose } = signalFor(token);
+        const t0 = performance.now();
         try {
-          // The word leads the query; its line gives the retrieval some context.
-          const query = `${word}\n${doc.lineAt(pos.line).text.trim()}`;
+          const symbol = await fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined, signal });
+          const t1 = performance.now();
+          if (!symbol || token.isCancellationRequested) return undefined;
+          // The name leads the query; its line gives the retrieval some context. Whole chunks, as
+          // written, so a usage's line number is exact.
+          const query = `${symbol.name}\n${doc.lineAt(pos.line).text.trim()}`;
           const max = config.hoverMaxSnippets();
-          const retrieved = (await fi.client.retrieve(query, { k: max + 4, signal }))
-            .filter((c) => !(c.file === rel && c.startLine <= pos.line && pos.line <= c.endLine));
-          const chunks = definitionsFirst(retrieved, word).slice(0, max);
-          if (!chunks.length || token.isCancellationRequested) return undefined;
-          return new vscode.Hover(hoverMarkdown(fi.folder.uri, word, chunks), range);
+          const chunks = await fi.client.retrieve(query, { k: max * 4 + 4, signal, compact: false, excerpt: 'head', maxLinesPerHit: 400 });
+          const t2 = performance.now();
+          if (token.isCancellationRequested) return undefined;
+          const model = buildHoverModel(symbol, rel, pos.line, chunks, max);
+          if (!model.definition && !model.usages.length && !model.definedHere) return undefined;
+          const range = new vscode.Range(symbol.line, symbol.startCharacter, symbol.line, symbol.endCharacter);
+          last = { symbolMs: t1 - t0, retrieveMs: t2 - t1, totalMs: performance.now() - t0 };
+          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: symbolAt ${last.symbolMs.toFixed(1)} ms, retrieve ${last.retrieveMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
+          return new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range);
         } catch {
           return undefined; // cancelled or engine busy: a hover is optional
         } finally {
@@ -74,4 +194,5 @@ export function registerHover(ctx: Ctx): void {
       },
     }),
   );
+  return { lastTiming: () => last, gate };
 }

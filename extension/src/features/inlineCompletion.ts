@@ -21,7 +21,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
     _context: vscode.InlineCompletionContext,
     token: vscode.CancellationToken,
   ): Promise<vscode.InlineCompletionItem[] | undefined> {
-    if (!config.completionEnabled()) return undefined;
+    if (this.ctx.completions?.gate(doc, pos)) return undefined; // off, snoozed, or off for this language: completionControl.ts
     const fi = this.ctx.folderFor(doc.uri);
     const rel = fi?.relPath(doc.uri);
     if (!fi || rel === undefined || !fi.canServe) return undefined;

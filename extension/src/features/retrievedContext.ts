@@ -1,8 +1,11 @@
-// "Show Retrieved Context": what the last completion shown was built from, as a Markdown document.
+// "Show Retrieved Context": what the last completion shown was built from, and why the last request
+// showed nothing if it did, as a read-only Markdown document of its own scheme (never an Untitled
+// buffer the user is asked to save).
 import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../../engine/src/types';
 import type { HypothesisOutcome } from '../backends/hypothetical';
 import type { CompletionBackendKind } from '../config';
+import type { CompletionOutcome } from './completionControl';
 import type { Ctx } from '../ctx';
 import { fenceLanguage } from '../editorState';
 
@@ -66,15 +69,47 @@ export async function renderContext(rec: RetrievedContextRecord): Promise<string
   return lines.join('\n');
 }
 
+/** Scheme of the read-only context document. */
+export const CONTEXT_SCHEME = 'reporecall-context';
+/**
+ * A new URI per showing (`?n`): an open virtual document is refreshed by VS Code asynchronously,
+ * a new one is read when opened, so what the command returns is what the editor shows.
+ */
+function contextUri(n: number): vscode.Uri {
+  return vscode.Uri.from({ scheme: CONTEXT_SCHEME, path: '/Retrieved Context.md', query: String(n) });
+}
+
+export function renderOutcome(o: CompletionOutcome): string {
+  return [`## No suggestion at \`${o.file}:${o.line + 1}\` (${o.time.toLocaleTimeString()})`, '', `Why: **${o.reason}**${o.detail ? ` — ${o.detail}` : ''}.`, ''].join('\n');
+}
+
+/** The document's text: why the last request showed nothing (if it did), then the last completion's context. */
+export async function renderContextDocument(rec: RetrievedContextRecord | undefined, outcome: CompletionOutcome | undefined): Promise<string> {
+  const parts: string[] = [];
+  const noSuggestion = outcome?.reason && (!rec || outcome.time >= rec.time) ? outcome : undefined;
+  if (noSuggestion) parts.push(rec ? renderOutcome(noSuggestion) : `# RepoRecall: retrieved context\n\n${renderOutcome(noSuggestion)}\nNo completion has been shown yet.\n`);
+  if (rec) parts.push(await renderContext(rec));
+  return parts.join('\n');
+}
+
 export function registerShowContext(ctx: Ctx): void {
+  const contents = new Map<string, string>();
+  let shown = 0;
   ctx.push(
+    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, { provideTextDocumentContent: (uri) => contents.get(uri.query) ?? '(this context is no longer kept; run Show Retrieved Context again)' }),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === CONTEXT_SCHEME) contents.delete(d.uri.query);
+    }),
     vscode.commands.registerCommand('reporecall.showRetrievedContext', async () => {
-      if (!ctx.lastContext) {
-        void vscode.window.showInformationMessage('RepoRecall: no completion has been shown yet.');
+      const outcome = ctx.completions?.lastOutcome;
+      if (!ctx.lastContext && !outcome?.reason) {
+        void vscode.window.showInformationMessage('RepoRecall: no completion has been requested yet.');
         return undefined;
       }
-      const content = await renderContext(ctx.lastContext);
-      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+      const content = await renderContextDocument(ctx.lastContext, outcome);
+      const uri = contextUri(++shown);
+      contents.set(uri.query, content);
+      const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
       return content;
     }),

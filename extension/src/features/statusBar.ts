@@ -1,45 +1,91 @@
-// Status bar item: index state and size across folders; click opens the RepoRecall menu.
+// Status bar item: index state with the phase of a running build (`parsing 1228/1548`,
+// `embedding 64/6491`), size across folders, and whether completions are off, snoozed (minutes
+// left) or off for the active editor's language; click opens the RepoRecall menu.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { IndexProgress } from '../../../engine/src/api';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import type { FolderIndex } from '../folderIndex';
+
+const PHASE: Record<IndexProgress['phase'], string> = { scan: 'scanning', parse: 'parsing', embed: 'embedding', save: 'saving' };
+
+/** `parsing 1228/1548`: what the running build does, with its own counter. */
+export function progressLabel(p: IndexProgress | undefined): string {
+  if (!p) return 'indexing';
+  const phase = PHASE[p.phase] ?? p.phase;
+  return p.total > 0 ? `${phase} ${p.done}/${p.total}` : phase;
+}
 
 function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
   const size = s ? `${s.files} files, ${s.chunks} chunks, model ${s.modelDir ? path.basename(s.modelDir) : 'off'}` : 'no index yet';
-  const progress = fi.progress ? ` (${fi.progress.phase} ${fi.progress.done}/${fi.progress.total})` : '';
+  const progress = fi.progress ? ` (${progressLabel(fi.progress)})` : '';
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
   return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}`;
 }
 
-export function registerStatusBar(ctx: Ctx): void {
+/** What the completion switches say, for the status bar text (empty when completions are on). */
+export function completionNote(ctx: Ctx): string {
+  const control = ctx.completions;
+  if (!config.completionEnabled()) return ' · completions off';
+  const left = control?.snoozeMinutesLeft() ?? 0;
+  if (left > 0) return ` · snoozed ${left} min`;
+  const lang = vscode.window.activeTextEditor?.document.languageId;
+  if (lang && !config.completionEnabledFor(lang)) return ` · off for ${lang}`;
+  return '';
+}
+
+export function registerStatusBar(ctx: Ctx): { text(): string; history(): string[] } {
+  /** The texts shown, latest last (the integration tests read how a build was labelled). */
+  const history: string[] = [];
   const item = vscode.window.createStatusBarItem('reporecall.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'RepoRecall';
   item.command = 'reporecall.showMenu';
+  let countdown: NodeJS.Timeout | undefined;
   const update = (): void => {
     const folders = ctx.allFolders();
+    let text: string;
     if (!folders.length) {
-      item.text = '$(database) RepoRecall: no folder';
+      text = '$(database) RepoRecall: no folder';
     } else if (folders.some((f) => f.state === 'error')) {
-      item.text = '$(error) RepoRecall: error';
+      text = '$(error) RepoRecall: error';
     } else if (folders.some((f) => f.client.state === 'restarting')) {
       // The engine process crashed or hung; EngineClient brings it back with backoff.
-      item.text = '$(warning) RepoRecall: engine restarting';
+      text = '$(warning) RepoRecall: engine restarting';
     } else if (folders.some((f) => f.client.state === 'starting' && f.state === 'ready')) {
-      item.text = '$(sync~spin) RepoRecall: opening index';
+      text = '$(sync~spin) RepoRecall: opening index';
     } else if (folders.some((f) => f.state === 'indexing' || f.state === 'starting')) {
       const p = folders.find((f) => f.progress)?.progress;
-      item.text = `$(sync~spin) RepoRecall: indexing${p ? ` ${p.done}/${p.total}` : ''}`;
+      text = `$(sync~spin) RepoRecall: ${progressLabel(p)}`;
     } else if (folders.every((f) => f.state === 'paused')) {
-      item.text = '$(debug-pause) RepoRecall: paused';
+      text = '$(debug-pause) RepoRecall: paused';
     } else {
       const files = folders.reduce((n, f) => n + (f.stats?.files ?? 0), 0);
       const chunks = folders.reduce((n, f) => n + (f.stats?.chunks ?? 0), 0);
-      item.text = `$(database) RepoRecall: ${files} files · ${chunks} chunks`;
+      text = `$(database) RepoRecall: ${files} files · ${chunks} chunks`;
     }
-    item.tooltip = folders.map(folderLine).join('\n') || 'RepoRecall';
+    const note = completionNote(ctx);
+    item.text = note ? `${text}${note}` : text;
+    if (history[history.length - 1] !== item.text) history.push(item.text);
+    if (history.length > 200) history.splice(0, history.length - 200);
+    item.tooltip = [...folders.map(folderLine), note ? `Completions:${note.slice(2)}` : ''].filter(Boolean).join('\n') || 'RepoRecall';
+    // The minutes left of a snooze are shown; refreshed while it runs.
+    const snoozed = (ctx.completions?.snoozeMinutesLeft() ?? 0) > 0;
+    if (snoozed && !countdown) countdown = setInterval(update, 15_000);
+    if (!snoozed && countdown) {
+      clearInterval(countdown);
+      countdown = undefined;
+    }
   };
   update();
   item.show();
-  ctx.push(item, ctx.onDidChangeIndexes(update));
+  ctx.push(
+    item,
+    ctx.onDidChangeIndexes(update),
+    vscode.window.onDidChangeActiveTextEditor(update),
+    { dispose: () => countdown && clearInterval(countdown) },
+  );
+  if (ctx.completions) ctx.push(ctx.completions.onDidChange(update));
+  return { text: () => item.text, history: () => [...history] };
 }

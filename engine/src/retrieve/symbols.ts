@@ -1,0 +1,315 @@
+// "What is the name at this position, and does the repository know it?" for the editor's hover and
+// Find Related Code. The syntax node at the position decides (tree-sitter, the chunker's grammars):
+// keywords, comments, strings and numbers are not names. A name counts as known when the index's
+// definition table defines it, or when chunks of other files mention it (lexical index, whole word
+// checked against the chunk's text). For each definition the declaration line as written and its
+// doc comment are returned, so a caller can show what the name is without a window that starts at
+// a comment.
+import type { Node, Tree } from 'web-tree-sitter';
+import type { Chunker } from '../chunk';
+import { extract, type FoundDefinition } from '../chunk/extract';
+import { GRAMMARS, type GrammarName } from '../chunk/languages';
+import { LineIndex } from '../chunk/lines';
+import { lexicalTerms } from '../lexical/tokenize';
+
+/** Node types that are names in the chunker's grammars (anonymous nodes are keywords and punctuation). */
+const NAME_TYPES = new Set([
+  'identifier', 'type_identifier', 'property_identifier', 'field_identifier', 'shorthand_property_identifier',
+  'shorthand_property_identifier_pattern', 'private_property_identifier', 'namespace_identifier', 'package_identifier',
+  'statement_identifier', 'constant', 'scoped_identifier', 'primitive_type',
+]);
+/** Ancestors inside which an identifier-typed node is still not code the user means (docstrings are strings). */
+const NOT_CODE = /comment|string|heredoc|regex|char_literal|number|integer|float/;
+/** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
+const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
+  python: new Set(['self', 'cls', 'print', 'len', 'range', 'str', 'int', 'float', 'dict', 'list', 'set', 'tuple', 'bool', 'object', 'super', 'isinstance', 'type']),
+  rust: new Set(['self', 'Self', 'crate', 'super']),
+  go: new Set(['nil', 'true', 'false', 'iota']),
+  typescript: new Set(['undefined', 'console', 'string', 'number', 'boolean', 'any', 'unknown', 'never', 'void', 'object']),
+  tsx: new Set(['undefined', 'console', 'string', 'number', 'boolean', 'any', 'unknown', 'never', 'void', 'object']),
+  javascript: new Set(['undefined', 'console', 'arguments']),
+  java: new Set(['String', 'Object', 'System']),
+};
+/** Shortest name worth a lookup (`i`, `x` say nothing). */
+const MIN_NAME = 2;
+const MAX_PARSE_CHARS = 1_000_000;
+const PARSE_TIMEOUT_MS = 250;
+/** Parsed files kept (the hovered file is usually parsed once per version). */
+const TREE_CACHE = 4;
+const DEFS_CACHE = 32;
+const MAX_DEFINITIONS = 8;
+const MAX_USED_IN = 20;
+const MAX_DOC_LINES = 6;
+
+export type SymbolRole = 'call' | 'definition' | 'reference';
+
+export interface SymbolDefinition {
+  file: string;
+  /** The definition's range (0-based, inclusive), wrappers and leading comments included. */
+  startLine: number;
+  endLine: number;
+  /** First line of the declaration proper. */
+  declLine: number;
+  kind: FoundDefinition['role'];
+  /** The declaration as written, up to its body (at most 3 lines). */
+  declaration: string;
+  /** Doc comment or docstring, at most a few lines; `Copied from` notes are not documentation. */
+  doc?: string;
+  /** What a `Copied from X` note above the definition names, when it has one. */
+  copyOf?: string;
+}
+
+export interface SymbolInfo {
+  name: string;
+  /** The syntax node's type (`identifier`, `property_identifier`, `type_identifier`, ...). */
+  kind: string;
+  /** Whether the name is called here, declared here, or otherwise referenced. */
+  role: SymbolRole;
+  /** The name's range on its line (0-based characters). */
+  line: number;
+  startCharacter: number;
+  endCharacter: number;
+  definitions: SymbolDefinition[];
+  /** Other files whose indexed chunks mention the name as a whole word (at most 20). */
+  usedInFiles: string[];
+}
+
+/** What SymbolLookup needs from the engine. */
+export interface SymbolSource {
+  chunker: Chunker;
+  /** Current text of an indexed (or open) file, or undefined. */
+  textOf(file: string): string | undefined;
+  /** The definition table's rows for a name. */
+  definitionsOf(name: string): ReadonlyArray<{ file: string; chunkId: number }>;
+  chunkRange(id: number): { file: string; startLine: number; endLine: number } | undefined;
+  /** Chunk ids whose lexical terms include `term` (best first). */
+  chunksWithTerm(term: string, k: number): number[];
+}
+
+interface ParsedFile {
+  key: string;
+  tree: Tree;
+  grammar: GrammarName;
+}
+
+export class SymbolLookup {
+  private trees: ParsedFile[] = [];
+  private readonly defsCache = new Map<string, FoundDefinitionLite[]>();
+
+  constructor(private readonly src: SymbolSource) {}
+
+  /**
+   * The name at `line`:`character` of `relPath` (text `content`, else the file as indexed), or null
+   * when the position is not on a name (keyword, comment, string, number, punctuation), the file
+   * has no grammar, or the index neither defines nor elsewhere uses the name.
+   */
+  async symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
+    if (!Number.isInteger(line) || !Number.isInteger(character) || line < 0 || character < 0) {
+      throw new RangeError(`symbolAt: line and character must be non-negative integers (got ${line}, ${character})`);
+    }
+    const text = content ?? this.src.textOf(relPath);
+    if (text === undefined || text.length > MAX_PARSE_CHARS) return null;
+    const parsed = await this.parse(relPath, text);
+    if (!parsed) return null;
+    const node = nameNodeAt(parsed.tree, line, character) ?? (character > 0 ? nameNodeAt(parsed.tree, line, character - 1) : undefined);
+    if (!node) return null;
+    const name = node.text;
+    if (name.length < MIN_NAME || KEYWORD_NAMES[parsed.grammar]?.has(name)) return null;
+    const definitions = await this.definitionsOf(name);
+    const usedInFiles = this.usedIn(name, relPath);
+    if (!definitions.length && !usedInFiles.length) return null;
+    return {
+      name,
+      kind: node.type,
+      role: roleOf(node),
+      line: node.startPosition.row,
+      startCharacter: node.startPosition.column,
+      endCharacter: node.startPosition.column + name.length,
+      definitions,
+      usedInFiles,
+    };
+  }
+
+  private async parse(relPath: string, text: string): Promise<ParsedFile | undefined> {
+    const key = `${relPath}\0${text.length}\0${quickHash(text)}`;
+    const hit = this.trees.find((t) => t.key === key);
+    if (hit) return hit;
+    const grammar = await this.src.chunker.grammarFor(relPath);
+    if (!grammar) return undefined;
+    const deadline = Date.now() + PARSE_TIMEOUT_MS;
+    const tree = grammar.parser.parse(text, null, { progressCallback: () => Date.now() > deadline } as Parameters<typeof grammar.parser.parse>[2]);
+    if (!tree) return undefined;
+    const parsed = { key, tree, grammar: grammar.name };
+    this.trees.unshift(parsed);
+    for (const old of this.trees.splice(TREE_CACHE)) old.tree.delete();
+    return parsed;
+  }
+
+  /** Definitions of `name` in the index, each with its declaration and doc read from its file. */
+  private async definitionsOf(name: string): Promise<SymbolDefinition[]> {
+    const out: SymbolDefinition[] = [];
+    const seen = new Set<string>();
+    for (const ref of this.src.definitionsOf(name)) {
+      if (out.length >= MAX_DEFINITIONS) break;
+      const found = (await this.fileDefinitions(ref.file)).filter((d) => d.name === name);
+      if (!found.length) continue;
+      const range = ref.chunkId >= 0 ? this.src.chunkRange(ref.chunkId) : undefined;
+      // The chunk holding the definition names it; several definitions of one name in a file are told apart by it.
+      const d = (range && found.find((f) => f.declLine >= range.startLine && f.declLine <= range.endLine)) ?? found[0];
+      const key = `${ref.file}:${d.declLine}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc, ...(d.copyOf ? { copyOf: d.copyOf } : {}) });
+    }
+    return out;
+  }
+
+  private async fileDefinitions(file: string): Promise<FoundDefinitionLite[]> {
+    const text = this.src.textOf(file);
+    if (text === undefined || text.length > MAX_PARSE_CHARS) return [];
+    const key = `${file}\0${text.length}\0${quickHash(text)}`;
+    const cached = this.defsCache.get(key);
+    if (cached) return cached;
+    const grammar = await this.src.chunker.grammarFor(file);
+    if (!grammar) return [];
+    const deadline = Date.now() + PARSE_TIMEOUT_MS;
+    const tree = grammar.parser.parse(text, null, { progressCallback: () => Date.now() > deadline } as Parameters<typeof grammar.parser.parse>[2]);
+    if (!tree) return [];
+    let defs: FoundDefinitionLite[];
+    try {
+      const lines = new LineIndex(text);
+      defs = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], text, lines, deadline).definitions.map((d) => ({
+        name: d.name, role: d.role, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine,
+        declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc), copyOf: copyNote(lines.lines, d.startLine, d.declLine),
+      }));
+    } finally {
+      tree.delete();
+    }
+    for (const k of this.defsCache.keys()) if (k.startsWith(`${file}\0`)) this.defsCache.delete(k);
+    if (this.defsCache.size >= DEFS_CACHE) this.defsCache.delete(this.defsCache.keys().next().value!);
+    this.defsCache.set(key, defs);
+    return defs;
+  }
+
+  /** Files other than `relPath` whose chunks mention `name` as a whole word. */
+  private usedIn(name: string, relPath: string): string[] {
+    const terms = lexicalTerms(name);
+    const term = terms[terms.length - 1]; // the whole identifier when it has several sub-tokens
+    if (!term) return [];
+    const word = new RegExp(`(^|[^A-Za-z0-9_$])${name.replace(/[$]/g, '\\$')}(?![A-Za-z0-9_$])`);
+    const files = new Set<string>();
+    for (const id of this.src.chunksWithTerm(term, 64)) {
+      if (files.size >= MAX_USED_IN) break;
+      const r = this.src.chunkRange(id);
+      if (!r || r.file === relPath || files.has(r.file)) continue;
+      const text = this.src.textOf(r.file);
+      if (text === undefined) continue;
+      const chunk = sliceLines(text, r.startLine, r.endLine);
+      if (word.test(chunk)) files.add(r.file);
+    }
+    return [...files];
+  }
+
+  dispose(): void {
+    for (const t of this.trees) t.tree.delete();
+    this.trees = [];
+    this.defsCache.clear();
+  }
+}
+
+interface FoundDefinitionLite {
+  name: string;
+  role: FoundDefinition['role'];
+  startLine: number;
+  endLine: number;
+  declLine: number;
+  declaration: string;
+  doc?: string;
+  copyOf?: string;
+}
+
+/** The target of a `Copied from X` note among the lines attached above a definition. */
+function copyNote(lines: readonly string[], from: number, to: number): string | undefined {
+  for (let i = Math.max(0, from - 1); i < to; i++) {
+    const m = /copied from\s+([^\s]+)/i.exec(lines[i] ?? '');
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** The smallest node at the position if it is a name in code, else undefined. */
+function nameNodeAt(tree: Tree, row: number, column: number): Node | undefined {
+  const node = tree.rootNode.descendantForPosition({ row, column });
+  if (!node || !node.isNamed || !NAME_TYPES.has(node.type)) return undefined;
+  // descendantForPosition may return a node ending right before the position.
+  if (node.startPosition.row !== row || column < node.startPosition.column || column >= node.endPosition.column) return undefined;
+  // Inside a comment or string it is text, unless a `${...}` / f-string `{...}` lies in between.
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === 'template_substitution' || p.type === 'interpolation') break;
+    if (NOT_CODE.test(p.type)) return undefined;
+  }
+  return node;
+}
+
+function roleOf(node: Node): SymbolRole {
+  const parent = node.parent;
+  if (!parent) return 'reference';
+  const nameField = parent.childForFieldName('name');
+  if (nameField && nameField.id === node.id && /definition|declaration|declarator|signature|method|class|function|spec|item/.test(parent.type)) return 'definition';
+  // f(...), obj.f(...), obj.f<T>(...)
+  let callee: Node = node;
+  if (/member_expression|attribute|field_expression|selector_expression|scoped_identifier|field_access/.test(parent.type)) {
+    const prop = parent.childForFieldName('property') ?? parent.childForFieldName('attribute') ?? parent.childForFieldName('field') ?? parent.childForFieldName('name');
+    if (prop && prop.id === node.id) callee = parent;
+  }
+  const call = callee.parent;
+  if (call && /call|invocation/.test(call.type)) {
+    const fn = call.childForFieldName('function') ?? call.childForFieldName('name');
+    if (fn && (fn.id === callee.id || fn.id === node.id)) return 'call';
+  }
+  return 'reference';
+}
+
+/** The declaration up to its body as written: the declaration line and, for a long header, up to 2 more. */
+function declarationText(d: FoundDefinition, lines: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = d.declLine; i <= d.endLine && out.length < 3; i++) {
+    out.push(lines[i]);
+    // A header ends at the line that opens the body (`{`, `:`) or is the whole declaration.
+    if (/[{:;]\s*(\/\/.*|#.*)?$|=>\s*\S*$/.test(lines[i].trimEnd()) || i === d.endLine) break;
+  }
+  const indent = Math.min(...out.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  return out.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n').trimEnd();
+}
+
+function cleanDoc(doc: string | undefined): string | undefined {
+  if (!doc) return undefined;
+  const kept = doc.split('\n').filter((l) => !/^\s*copied from\b/i.test(l));
+  while (kept.length && !kept[0].trim()) kept.shift();
+  const lines = kept.slice(0, MAX_DOC_LINES);
+  if (kept.length > MAX_DOC_LINES) lines.push('…');
+  const text = lines.join('\n').trim();
+  return text || undefined;
+}
+
+function sliceLines(text: string, from: number, to: number): string {
+  let start = 0;
+  for (let i = 0; i < from && start >= 0; i++) start = text.indexOf('\n', start) + 1 || -1;
+  if (start < 0) return '';
+  let end = start;
+  for (let i = from; i <= to && end >= 0; i++) {
+    const next = text.indexOf('\n', end);
+    end = next < 0 ? -1 : next + 1;
+  }
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/** FNV-1a over the text (a cache key with the length; collisions only cost a stale tree for one hover). */
+function quickHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -1,0 +1,156 @@
+// Engine.symbolAt: the name at a position decided by the syntax tree, known only when the index
+// defines it or other files use it; definitions come with their declaration line and doc.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Engine } from '../../engine/src/engine';
+
+const FILES: Record<string, string> = {
+  'pipelines/schedule.py': [
+    'import inspect',
+    '',
+    '',
+    'def retrieve_timesteps(scheduler, num_inference_steps=None, device=None):',
+    '    """Calls the scheduler\'s `set_timesteps` and returns its timesteps.',
+    '',
+    '    Handles custom timesteps.',
+    '    """',
+    '    scheduler.set_timesteps(num_inference_steps, device=device)',
+    '    return scheduler.timesteps, num_inference_steps',
+    '',
+  ].join('\n'),
+  'pipelines/copy_a.py': [
+    'import inspect',
+    '',
+    '',
+    '# Copied from pipelines.schedule.retrieve_timesteps',
+    'def retrieve_timesteps(scheduler, num_inference_steps=None, device=None):',
+    '    """Calls the scheduler\'s `set_timesteps` and returns its timesteps.',
+    '',
+    '    Handles custom timesteps.',
+    '    """',
+    '    scheduler.set_timesteps(num_inference_steps, device=device)',
+    '    return scheduler.timesteps, num_inference_steps',
+    '',
+    '',
+    'class Pipeline:',
+    '    async def run(self, scheduler):',
+    '        # retrieve_timesteps is called for the schedule; 42 steps',
+    '        steps, n = retrieve_timesteps(scheduler, 42)',
+    '        label = "retrieve_timesteps in a string"',
+    '        local_only_name = self.helper_value',
+    '        return steps',
+    '',
+  ].join('\n'),
+  'src/format.ts': [
+    '/** Pads a label to `width` characters. */',
+    'export function padLabel(label: string, width: number): string {',
+    '  return label.padEnd(width);',
+    '}',
+    '',
+  ].join('\n'),
+  'src/main.ts': [
+    "import { padLabel } from './format';",
+    '',
+    'export async function main(): Promise<string> {',
+    '  // padLabel makes the columns line up',
+    "  const text = `${padLabel('fence', 12)}`;",
+    "  return text + 'padLabel';",
+    '}',
+    '',
+  ].join('\n'),
+};
+
+function position(rel: string, needle: string, offset = 0, nth = 0): [number, number] {
+  const lines = FILES[rel].split('\n');
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    let at = lines[i].indexOf(needle);
+    while (at >= 0) {
+      if (seen++ === nth) return [i, at + offset];
+      at = lines[i].indexOf(needle, at + 1);
+    }
+  }
+  throw new Error(`${needle} not in ${rel}`);
+}
+
+describe('Engine.symbolAt', function () {
+  this.timeout(60_000);
+  let root: string;
+  let indexDir: string;
+  let engine: Engine;
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-sym-'));
+    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-sym-index-'));
+    for (const [rel, text] of Object.entries(FILES)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    }
+    engine = await Engine.open({ root, indexDir, dense: false });
+    await engine.indexAll();
+  });
+  after(async () => {
+    await engine.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  const at = (rel: string, needle: string, offset = 0, nth = 0) => engine.symbolAt(rel, ...position(rel, needle, offset, nth));
+
+  it('is null on keywords, self, comments, strings and numbers', async () => {
+    assert.strictEqual(await at('pipelines/copy_a.py', 'async', 1), null, 'async');
+    assert.strictEqual(await at('pipelines/copy_a.py', 'self, scheduler', 1), null, 'self');
+    assert.strictEqual(await at('pipelines/copy_a.py', '# retrieve_timesteps', 4), null, 'comment word');
+    assert.strictEqual(await at('pipelines/copy_a.py', '"retrieve_timesteps in', 3), null, 'string');
+    assert.strictEqual(await at('pipelines/copy_a.py', '42)', 0), null, 'number');
+    assert.strictEqual(await at('src/main.ts', 'async', 2), null, 'ts keyword');
+    assert.strictEqual(await at('src/main.ts', '// padLabel', 5), null, 'ts comment');
+    assert.strictEqual(await at('src/main.ts', "'padLabel'", 3), null, 'ts string');
+  });
+
+  it('on a call, gives the callee with its declaration line and docstring, not the Copied-from note', async () => {
+    const s = await at('pipelines/copy_a.py', 'retrieve_timesteps(scheduler, 42', 3);
+    assert.ok(s, 'no symbol');
+    assert.strictEqual(s.name, 'retrieve_timesteps');
+    assert.strictEqual(s.role, 'call');
+    assert.ok(s.definitions.length >= 2, JSON.stringify(s.definitions));
+    for (const d of s.definitions) {
+      assert.ok(d.declaration.startsWith('def retrieve_timesteps(scheduler'), d.declaration);
+      assert.ok(d.doc?.startsWith("Calls the scheduler's"), String(d.doc));
+      assert.ok(!/copied from/i.test(`${d.declaration}\n${d.doc}`), JSON.stringify(d));
+    }
+    const canonical = s.definitions.find((d) => d.file === 'pipelines/schedule.py');
+    assert.ok(canonical);
+    assert.strictEqual(canonical.declLine, 3);
+    assert.strictEqual(canonical.copyOf, undefined);
+    assert.strictEqual(s.definitions.find((d) => d.file === 'pipelines/copy_a.py')?.copyOf, 'pipelines.schedule.retrieve_timesteps');
+  });
+
+  it('finds names inside template substitutions, and on the definition itself says so', async () => {
+    const inTemplate = await at('src/main.ts', '${padLabel', 3);
+    assert.strictEqual(inTemplate?.name, 'padLabel');
+    assert.strictEqual(inTemplate.role, 'call');
+    assert.ok(inTemplate.definitions[0].declaration.startsWith('export function padLabel('), inTemplate.definitions[0].declaration);
+    assert.strictEqual(inTemplate.definitions[0].doc, 'Pads a label to `width` characters.');
+    const decl = await at('src/format.ts', 'padLabel(label', 2);
+    assert.strictEqual(decl?.role, 'definition');
+    assert.deepStrictEqual(decl.usedInFiles, ['src/main.ts']);
+  });
+
+  it('is null on a name the index neither defines nor sees in other files', async () => {
+    assert.strictEqual(await at('pipelines/copy_a.py', 'local_only_name', 2), null);
+    assert.strictEqual(await at('pipelines/copy_a.py', 'helper_value', 2), null);
+  });
+
+  it('reads an unsaved buffer when given, and rejects bad positions with a clear error', async () => {
+    const content = 'def other():\n    return padLabel_py()\n';
+    assert.strictEqual(await engine.symbolAt('pipelines/new.py', 1, 12, content), null);
+    const edited = `${FILES['src/main.ts']}padLabel('x', 3);\n`;
+    const s = await engine.symbolAt('src/main.ts', 7, 2, edited);
+    assert.strictEqual(s?.name, 'padLabel');
+    await assert.rejects(engine.symbolAt('src/main.ts', -1, 0), /non-negative integers/);
+    assert.strictEqual(await engine.symbolAt('src/main.ts', 999, 0), null);
+    assert.strictEqual(await engine.symbolAt('README.md', 0, 0, '# padLabel'), null);
+  });
+});

@@ -35,6 +35,8 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const related = registerFindRelated(c);
   registerShowContext(c);
   registerIndexSync(c);
+  // For scripts and `npm run bench:ui`: per-request timings, engine time apart (not in the palette).
+  c.push(vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()));
   c.startFolders();
   c.log.info(`activated; ${c.allFolders().length} folder(s); workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted: model backends disabled'}`);
   return {

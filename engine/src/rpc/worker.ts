@@ -74,6 +74,7 @@ async function invoke(engine: Engine, id: number, method: EngineMethod, args: un
 }
 
 async function serve(id: number, method: EngineMethod, args: unknown[]): Promise<void> {
+  const t0 = performance.now();
   const controller = new AbortController();
   controllers.set(id, controller);
   const run = async (): Promise<unknown> => {
@@ -90,9 +91,9 @@ async function serve(id: number, method: EngineMethod, args: unknown[]): Promise
   }
   try {
     const value = await task;
-    post({ type: 'result', id, ok: true, value });
+    post({ type: 'result', id, ok: true, value, ms: performance.now() - t0 });
   } catch (err) {
-    post({ type: 'result', id, ok: false, error: serializeError(controller.signal.aborted ? abortError() : err) });
+    post({ type: 'result', id, ok: false, error: serializeError(controller.signal.aborted ? abortError() : err), ms: performance.now() - t0 });
   } finally {
     controllers.delete(id);
   }

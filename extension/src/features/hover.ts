@@ -5,6 +5,7 @@ import type { RetrievedChunk } from '../../../engine/src/types';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
+import { timedHover } from '../timedProviders';
 
 const MAX_SNIPPET_LINES = 12;
 /** Words too short or too common to be worth a retrieval. */
@@ -47,7 +48,7 @@ function definitionsFirst(chunks: RetrievedChunk[], word: string): RetrievedChun
 
 export function registerHover(ctx: Ctx): void {
   ctx.push(
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, {
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
       async provideHover(doc, pos, token) {
         if (!config.hoverEnabled()) return undefined;
         const fi = ctx.folderFor(doc.uri);
@@ -72,6 +73,6 @@ export function registerHover(ctx: Ctx): void {
           dispose();
         }
       },
-    }),
+    })),
   );
 }

@@ -8,6 +8,7 @@ import { AdaptiveDebounce, delay } from './adaptiveDebounce';
 import { CompletionCache } from './completionCache';
 import { completeFrom, effectiveBackend } from './completionSource';
 import type { RetrievedContextRecord } from './retrievedContext';
+import type { TimingRecord } from '../timings';
 
 export class RepoInlineCompletionProvider implements vscode.InlineCompletionItemProvider {
   private readonly cache = new CompletionCache<RetrievedContextRecord>();
@@ -15,11 +16,26 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
 
   constructor(private readonly ctx: Ctx) {}
 
-  async provideInlineCompletionItems(
+  provideInlineCompletionItems(
+    doc: vscode.TextDocument,
+    pos: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlineCompletionItem[] | undefined> {
+    return this.ctx.timings.span('complete', async (rec) => {
+      const items = await this.provide(doc, pos, context, token, rec);
+      rec.outcome ??= items ? 'shown' : token.isCancellationRequested ? 'cancelled' : 'empty';
+      rec.detail = { ...rec.detail, line: pos.line };
+      return items;
+    });
+  }
+
+  private async provide(
     doc: vscode.TextDocument,
     pos: vscode.Position,
     _context: vscode.InlineCompletionContext,
     token: vscode.CancellationToken,
+    rec: TimingRecord,
   ): Promise<vscode.InlineCompletionItem[] | undefined> {
     if (!config.completionEnabled()) return undefined;
     const fi = this.ctx.folderFor(doc.uri);
@@ -28,12 +44,20 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
     const state = editorState(doc, pos, rel, this.ctx.recentFiles());
     const docKey = `${doc.uri.toString()}|${effectiveBackend()}`;
     const cached = this.cache.get(docKey, state.prefix, state.suffix ?? '');
-    if (cached) return this.items(cached.text, pos, cached.meta);
+    if (cached) {
+      rec.outcome = 'cache';
+      return this.items(cached.text, pos, cached.meta);
+    }
 
     const { signal, dispose } = signalFor(token);
     try {
       // Every keystroke cancels the previous request's token, so only the last one gets past this.
-      if (!(await delay(this.debounce.nextDelay(), signal))) return undefined;
+      const wait = this.debounce.nextDelay();
+      rec.detail = { waitMs: wait };
+      if (!(await delay(wait, signal))) {
+        rec.outcome = 'debounced';
+        return undefined;
+      }
       const started = Date.now();
       const result = await completeFrom(this.ctx, fi, state, signal);
       this.debounce.recordLatency(Date.now() - started);

@@ -148,9 +148,15 @@ async function openFile(page: Page, rel: string): Promise<void> {
   await page.keyboard.press('Control+P');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
   await page.keyboard.type(rel);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { state: 'visible', timeout: 15_000 });
-  await page.waitForTimeout(150); // quick open refines its list as the file search answers
-  await page.keyboard.press('Enter');
+  // Quick open refines its list as the file search answers: pick the row of this very path.
+  const dir = path.dirname(rel);
+  const exact = (t: string): RegExp => new RegExp(`^\\s*${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const row = dir === '.'
+    ? page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) })
+    : page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-description', { hasText: exact(dir) }) })
+      .filter({ has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) });
+  await row.first().waitFor({ state: 'visible', timeout: 15_000 });
+  await row.first().click();
   await page.waitForSelector(`.tab.active:has-text("${path.basename(rel)}")`, { timeout: 15_000 });
   await page.waitForSelector(`${EDITOR} .view-lines .view-line`, { timeout: 15_000 });
 }
@@ -215,7 +221,7 @@ async function main(): Promise<void> {
       await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
       await page.waitForSelector('.statusbar-item:has-text("chunks")', { timeout: 600_000 });
       // A position that shows ghost text (its first two characters typed), for the first ghost of session 2.
-      for (const task of tasks.slice(0, 15)) {
+      for (const task of tasks.slice(0, 15)) try {
         const lines = fs.readFileSync(path.join(ws, task.file), 'utf8').split('\n');
         const indent = /^\s*/.exec(lines[task.line] ?? '')![0].length;
         await openFile(page, task.file);
@@ -232,6 +238,8 @@ async function main(): Promise<void> {
           probe = task;
           break;
         }
+      } catch (err) {
+        log(`probing ${task.file}:${task.line + 1} failed: ${(err as Error).message.split('\n')[0]}`);
       }
       log(probe ? `first-ghost position: ${probe.file}:${probe.line + 1}` : 'no probed position showed ghost text');
       await browser.close();
@@ -254,7 +262,7 @@ async function main(): Promise<void> {
     let firstGhostEpoch: number | undefined;
     let firstKeystrokeMs: number | undefined;
     let firstTries = 0;
-    if (probe) {
+    if (probe) try {
       const lines = fs.readFileSync(path.join(ws, probe.file), 'utf8').split('\n');
       const indent = /^\s*/.exec(lines[probe.line] ?? '')![0].length;
       const two = probe.target.trim().slice(0, 2);
@@ -278,6 +286,8 @@ async function main(): Promise<void> {
       }
       await page.keyboard.press('Escape');
       for (let u = 0; u < 6; u++) await page.keyboard.press('Control+Z');
+    } catch (err) {
+      log(`first ghost text: ${(err as Error).message.split('\n')[0]}`);
     }
     await page.waitForTimeout(300); // let the timings file catch up
     const activation = readTimings(timingsFile).find((r) => r.kind === 'activate');

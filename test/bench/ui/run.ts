@@ -10,11 +10,11 @@
 //      ghost text appears, the engine may still be opening): first_ghost_ms is the time from the
 //      extension's activation to that ghost text;
 //   3. for each of N seeded positions drawn from the split's tasks for REPO (file and line where
-//      real code continues): the line's code is deleted (the cursor stays after its indentation),
-//      after a 1 s pause the first character of the real line is typed and the time from its
-//      keydown to ghost text in the DOM is measured (ghost, unless ghost text already showed before
-//      the keystroke: VS Code then serves it from that suggestion); the second character follows
-//      150 ms later and is reported apart; Find Related Code runs from the command palette (Enter
+//      real code continues): the line's code is selected and deleted (the cursor stays after its
+//      indentation) and the time from the Delete keydown to ghost text in the DOM is measured
+//      (ghost); after a 1 s pause the first two characters of the real line are typed 150 ms apart
+//      and reported apart (a keystroke into ghost text already showing is served by VS Code from
+//      that suggestion: typed_along); Find Related Code runs from the command palette (Enter
 //      to a complete list; duplicate rows in the top 10 visible); the mouse rests
 //      on an identifier above the cursor and on a keyword, comment, string or number, and the time
 //      to a visible RepoRecall hover is measured.
@@ -298,7 +298,7 @@ async function main(): Promise<void> {
     await page.keyboard.press('Escape');
     await page.waitForSelector('.statusbar-item:has-text("chunks")', { timeout: 600_000 });
 
-    const ghost: Array<{ id: string; ms?: number; through?: boolean; secondMs?: number; secondThrough?: boolean; text?: string }> = [];
+    const ghost: Array<{ id: string; ms?: number; firstMs?: number; through?: boolean; secondMs?: number; secondThrough?: boolean; text?: string }> = [];
     const related: Array<{ ms?: number; rows: number; dups: number }> = [];
     const hovers: Array<{ kind: Place['kind']; ms?: number; shown: boolean; text: string }> = [];
     let nonIdent = 0;
@@ -311,7 +311,14 @@ async function main(): Promise<void> {
         await openFile(page, task.file);
         await gotoPos(page, task.line, indent);
         await page.keyboard.press('Shift+End');
+        // The measure: the keystroke that empties the line (the cursor where real code continues)
+        // to ghost text there, through a completion request.
+        const before0 = (await page.evaluate(`(() => { ${GHOST_PRED} })()`)) as boolean;
+        await arm(page, 'g0', GHOST_PRED);
         await page.keyboard.press('Delete');
+        const h0 = await hit(page, 'g0', 2000);
+        const k0 = (await pageState(page)).key;
+        const ms0 = h0 !== undefined && !before0 ? h0 - k0 : undefined;
         await page.waitForTimeout(1000);
         // Keystroke -> ghost text: the first character after the pause (the measure), then the
         // second typed along. A keystroke typed into ghost text already showing is served by VS Code
@@ -329,8 +336,8 @@ async function main(): Promise<void> {
         const h2 = await hit(page, 'g2', 2000);
         const k2 = (await pageState(page)).key;
         const text = h1 !== undefined || h2 !== undefined ? (await page.locator(GHOST).allTextContents()).join('').slice(0, 60) : undefined;
-        ghost.push({ id: task.id, ms: h1 !== undefined && !before1 ? h1 - k1 : undefined, through: before1, secondMs: h2 !== undefined ? h2 - k2 : undefined, secondThrough: before2, text });
-        log(`${pi + 1}/${tasks.length} ${task.file}:${task.line + 1} ghost ${h1 !== undefined ? `${(h1 - k1).toFixed(0)} ms${before1 ? ' (typed along)' : ''}` : 'none'}, second key ${h2 !== undefined ? `${(h2 - k2).toFixed(0)} ms${before2 ? ' (typed along)' : ''}` : 'none'} ${JSON.stringify(text ?? '')}`);
+        ghost.push({ id: task.id, ms: ms0, firstMs: h1 !== undefined && !before1 ? h1 - k1 : undefined, through: before1, secondMs: h2 !== undefined ? h2 - k2 : undefined, secondThrough: before2, text });
+        log(`${pi + 1}/${tasks.length} ${task.file}:${task.line + 1} ghost ${ms0 !== undefined ? `${ms0.toFixed(0)} ms` : 'none'}; first key ${h1 !== undefined ? `${(h1 - k1).toFixed(0)} ms${before1 ? ' (typed along)' : ''}` : 'none'}, second key ${h2 !== undefined ? `${(h2 - k2).toFixed(0)} ms${before2 ? ' (typed along)' : ''}` : 'none'} ${JSON.stringify(text ?? '')}`);
         await page.keyboard.press('Escape');
 
         // Find Related Code from the command palette, Enter to a complete list.
@@ -416,9 +423,13 @@ async function main(): Promise<void> {
         label: args.label, repo: args.repo, positions: tasks.length, seed: args.seed, date: new Date().toISOString(),
         commit: (() => { try { return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(); } catch { return ''; } })(),
         host: `${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
-        method: 'code-server 4.100.3 + chromium (playwright-core); ghost: first keystroke after a 1 s pause on the emptied line (not counted when ghost text already showed before it), keydown -> first DOM change showing ghost text, 2 s timeout; the second key ' + args.typeDelay + ' ms later is reported apart; hover: mouse move -> visible RepoRecall hover (editor.hover.delay 150 included); find_related: Enter in the palette -> complete list',
+        method: 'code-server 4.100.3 + chromium (playwright-core); ghost: the Delete keystroke that empties the line where real code continues -> first DOM change showing ghost text (2 s timeout); after a 1 s pause the first two characters of the real line are typed ' + args.typeDelay + ' ms apart and reported apart (a keystroke into ghost text already showing is typed_along: VS Code serves it from that suggestion); hover: mouse move -> visible RepoRecall hover (editor.hover.delay 150 included); find_related: Enter in the palette -> complete list',
         first_ghost_keystroke_ms: firstKeystrokeMs !== undefined ? Math.round(firstKeystrokeMs) : null,
         first_ghost_tries: firstTries + 1,
+        ghost_first_key_request: (() => {
+          const xs = ghost.flatMap((g) => (g.firstMs !== undefined ? [g.firstMs] : []));
+          return { n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95) };
+        })(),
         ghost_typed_along: (() => {
           const xs = ghost.flatMap((g) => (g.secondMs !== undefined && g.secondThrough ? [g.secondMs] : []));
           return { n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), first_key_typed_into_ghost: ghost.filter((g) => g.through).length };
@@ -459,7 +470,7 @@ function markdown(r: Record<string, unknown>): string {
     '',
     '| measure | n | p50 ms | p95 ms | other |',
     '| --- | --- | --- | --- | --- |',
-    `| keystroke -> ghost text | ${g.n} (shown ${g.shown}) | ${g.p50} | ${g.p95} | second key: typed along ${JSON.stringify(m.ghost_typed_along)}, new request ${JSON.stringify(m.ghost_second_key_request)} |`,
+    `| keystroke -> ghost text | ${g.n} (shown ${g.shown}) | ${g.p50} | ${g.p95} | typed first key, new request ${JSON.stringify(m.ghost_first_key_request)}; second key: typed along ${JSON.stringify(m.ghost_typed_along)}, new request ${JSON.stringify(m.ghost_second_key_request)} |`,
     `| activation -> first ghost text | 1 | ${r.first_ghost_ms} | | keystroke -> ghost ${m.first_ghost_keystroke_ms} |`,
     `| completion provider (shown) | ${cs.n} | ${cs.total_p50} | ${cs.total_p95} | engine ${cs.engine_p50}/${cs.engine_p95}, rpc ${cs.rpc_p50}/${cs.rpc_p95}, debounce wait p50 ${m.complete_wait_p50} |`,
     `| Find Related Code, Enter -> list | ${f.n} | ${f.p50} | ${f.p95} | duplicate rows ${f.duplicate_rows} |`,

@@ -9,6 +9,7 @@ import { ENGINE_SETTINGS } from './config';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
 import type { CompletionControl } from './features/completionControl';
 import type { RetrievedContextRecord } from './features/retrievedContext';
+import { Timings } from './timings';
 
 export interface FolderReport {
   folder: string;
@@ -33,6 +34,8 @@ export class Ctx implements vscode.Disposable {
   completions: CompletionControl | undefined;
   private readonly recent: string[] = [];
   private readonly paths: FolderIndexPaths;
+  /** Per-request timings (completion, hover, Find Related Code); see timings.ts. */
+  readonly timings = new Timings();
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('RepoRecall', { log: true });
@@ -73,6 +76,7 @@ export class Ctx implements vscode.Disposable {
     const fi = new FolderIndex(folder, this.paths, this.log);
     this.folders.set(folder.uri.toString(), fi);
     fi.onDidChange(() => this.foldersChanged.fire());
+    fi.client.onTiming(this.timings.onEngineCall);
     this.foldersChanged.fire();
     // The first build is announced with a cancellable notification; refreshing an existing index is quiet.
     void fi.index({ notify: !fi.hasIndexOnDisk() });
@@ -125,6 +129,7 @@ export class Ctx implements vscode.Disposable {
     this.folders.clear();
     for (const d of this.subscriptions.reverse()) d.dispose();
     this.subscriptions.length = 0;
+    this.timings.dispose();
   }
 }
 

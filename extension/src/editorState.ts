@@ -7,13 +7,15 @@ const MAX_PREFIX_CHARS = 16_000;
 const MAX_SUFFIX_CHARS = 4_000;
 
 export function editorState(doc: vscode.TextDocument, pos: vscode.Position, relPath: string, recentFiles: string[]): EditorState {
+  // Only the two windows are copied out of the document, not its whole text, per keystroke.
   const offset = doc.offsetAt(pos);
-  const text = doc.getText();
+  const start = doc.positionAt(Math.max(0, offset - MAX_PREFIX_CHARS));
+  const end = doc.positionAt(offset + MAX_SUFFIX_CHARS);
   return {
     file: relPath,
     language: doc.languageId,
-    prefix: text.slice(Math.max(0, offset - MAX_PREFIX_CHARS), offset),
-    suffix: text.slice(offset, offset + MAX_SUFFIX_CHARS),
+    prefix: doc.getText(new vscode.Range(start, pos)),
+    suffix: doc.getText(new vscode.Range(pos, end)),
     line: pos.line,
     recentFiles: recentFiles.filter((f) => f !== relPath).slice(0, 10),
   };

@@ -90,6 +90,12 @@ export class FolderIndex implements vscode.Disposable {
     return this.client.state === 'ready' && this.state !== 'error';
   }
 
+  /** True when requests can be served now or once the engine has opened (requests wait for it). */
+  get canServeSoon(): boolean {
+    const s = this.client.state;
+    return (s === 'ready' || s === 'starting' || s === 'restarting') && this.state !== 'error';
+  }
+
   /** Workspace-relative path with forward slashes, or undefined when the uri is outside this folder. */
   relPath(uri: vscode.Uri): string | undefined {
     if (uri.scheme !== this.folder.uri.scheme || uri.authority !== this.folder.uri.authority) return undefined;

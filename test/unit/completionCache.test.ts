@@ -1,6 +1,6 @@
 // The inline-completion cache and the adaptive debounce (both vscode-free).
 import * as assert from 'node:assert';
-import { AdaptiveDebounce, delay } from '../../extension/src/features/adaptiveDebounce';
+import { AdaptiveDebounce, delay, EditClock } from '../../extension/src/features/adaptiveDebounce';
 import { CompletionCache } from '../../extension/src/features/completionCache';
 
 describe('CompletionCache', () => {
@@ -12,6 +12,20 @@ describe('CompletionCache', () => {
     assert.strictEqual(cache.get('a.ts', 'const x = convey', ';\n'), undefined, 'typed text diverges from the completion');
     assert.strictEqual(cache.get('b.ts', 'const x = convex', ';\n'), undefined, 'other document');
     assert.strictEqual(cache.get('a.ts', 'const x = convexHull(points)', ';\n'), undefined, 'completion fully typed');
+  });
+
+  it('serves the rest of the completion while the user types into it, when the capped prefix window slid forward', () => {
+    const cache = new CompletionCache<string>();
+    const cap = (text: string) => text.slice(-30); // the editor hands in a capped window
+    const doc = 'x'.repeat(100) + 'function f() {\n  return conv';
+    cache.set('a.ts', cap(doc), '\n}', 'exHull(points);', 'm', doc.length);
+    const typed = doc + 'ex';
+    assert.deepStrictEqual(cache.get('a.ts', cap(typed), '\n}', typed.length), { text: 'Hull(points);', meta: 'm' });
+    assert.strictEqual(cache.get('a.ts', cap(typed), '\n}'), undefined, 'without the offset a slid window cannot be matched');
+    const other = 'y'.repeat(100) + 'function g() {\n  return conv' + 'ex';
+    assert.strictEqual(cache.get('a.ts', cap(other), '\n}', other.length), undefined, 'different text before the typed part');
+    assert.strictEqual(cache.get('a.ts', cap(doc + 'ey'), '\n}', doc.length + 2), undefined, 'typed text diverges');
+    assert.strictEqual(cache.get('a.ts', cap(typed), ')\n}', typed.length), undefined, 'text after the cursor changed');
   });
 
   it('evicts the least recently used entry beyond its capacity', () => {
@@ -26,22 +40,34 @@ describe('CompletionCache', () => {
 });
 
 describe('AdaptiveDebounce', () => {
-  it('waits longer during fast bursts and for slow sources, within [base, 4 x base]', () => {
-    let now = 0;
-    const d = new AdaptiveDebounce(() => 50, () => now);
-    assert.strictEqual(d.nextDelay(), 50); // first keystroke: the base
-    for (let i = 0; i < 10; i++) {
-      now += 150; // a steady 150 ms typing rhythm
-      d.nextDelay();
-    }
-    now += 150;
-    assert.strictEqual(d.nextDelay(), 90); // 0.6 x 150
+  it('counts the base delay from the keystroke, so time VS Code already waited is not waited again', () => {
+    const d = new AdaptiveDebounce(() => 75);
+    assert.strictEqual(d.nextDelay(), 75);
+    assert.strictEqual(d.nextDelay(50), 25); // VS Code's 50 ms inline-suggest delay already passed
+    assert.strictEqual(d.nextDelay(200), 0);
+    assert.strictEqual(d.nextDelay(Infinity), 0); // no edit before the request
+  });
+
+  it('asks a slow source less eagerly, up to 4 x base, and forgets it on reset', () => {
+    const d = new AdaptiveDebounce(() => 50);
     d.recordLatency(2000);
-    now += 150;
-    assert.strictEqual(d.nextDelay(), 190); // + min(0.25 x 2000, 2 x 50)
-    now += 60_000; // a pause does not count as rhythm
+    assert.strictEqual(d.nextDelay(), 150); // + min(0.25 x 2000, 2 x 50)
+    assert.strictEqual(d.nextDelay(50), 100);
     d.recordLatency(0);
-    assert.ok(d.nextDelay() <= 200);
+    assert.strictEqual(d.nextDelay(), 150); // EMA 1600: still capped at 2 x base
+    d.reset();
+    assert.strictEqual(d.nextDelay(), 50);
+  });
+
+  it('EditClock tells how long ago a document changed', () => {
+    let now = 1000;
+    const clock = new EditClock(() => now);
+    assert.strictEqual(clock.since('a'), Infinity);
+    clock.note('a');
+    now += 60;
+    assert.strictEqual(clock.since('a'), 60);
+    clock.forget('a');
+    assert.strictEqual(clock.since('a'), Infinity);
   });
 
   it('delay() resolves false as soon as the signal aborts', async () => {

@@ -198,6 +198,18 @@ describe('OnnxEmbedder', function () {
     assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-5);
   });
 
+  it('runs a query between the batches of a long document call queued before it, with the same results', async () => {
+    const docs = ['cat', 'the cat sat on the mat', 'load user name', 'read json file', 'save', 'parse the config file', 'user', 'file name'];
+    const order: string[] = [];
+    const long = embedder.embed(docs).then((v) => (order.push('documents'), v));
+    const query = embedder.embedQueries(['load user name']).then((v) => (order.push('query'), v));
+    const [docVecs, [q]] = await Promise.all([long, query]);
+    assert.deepStrictEqual(order, ['query', 'documents'], 'the query did not wait for all four document batches');
+    assertClose(q, docVecs[2]);
+    const [alone] = await embedder.embed(['read json file']);
+    assertClose(docVecs[3], alone);
+  });
+
   it('gives identical vectors for identical texts, and batches equal single calls', async () => {
     // Different lengths in one call, batch size 2: sorting and padding must not change results.
     const texts = ['cat', 'the cat sat on the mat', 'load user name', 'cat', 'read json file', 'save'];

@@ -247,6 +247,36 @@ describe('Engine', function () {
     await engine.close();
   });
 
+  it('an unsaved-buffer update re-embeds only the chunks that changed, and the save after it none', async function () {
+    const modelDir = defaultModelDir();
+    if (!modelDir) this.skip();
+    const { engine } = await open(root, indexDir, { dense: true, modelDir });
+    await engine.indexAll();
+    const embedder = (engine as unknown as { embedder: { embed(texts: string[]): Promise<Float32Array[]> } }).embedder;
+    const embedded: string[] = [];
+    const embed = embedder.embed.bind(embedder);
+    embedder.embed = (texts) => {
+      embedded.push(...texts);
+      return embed(texts);
+    };
+    const original = fs.readFileSync(path.join(root, 'lib/pricing.ts'), 'utf8');
+    const edited = original.replace('return Math.round(amount * (1 - rate));', 'return Math.round(amount * (1 - rate) * 100) / 100;');
+    await engine.updateFile('lib/pricing.ts', edited);
+    const first = embedded.length;
+    assert.ok(first >= 2, `the first update of a file embeds its chunks (${first})`);
+    embedded.length = 0;
+    await engine.updateFile('lib/pricing.ts', edited.replace('/ 100;', '/ 1000;'));
+    assert.strictEqual(embedded.length, 1, `one chunk changed: ${JSON.stringify(embedded)}`);
+    assert.match(embedded[0], /\/ 1000/);
+    embedded.length = 0;
+    fs.writeFileSync(path.join(root, 'lib/pricing.ts'), edited.replace('/ 100;', '/ 1000;'));
+    await engine.updateFile('lib/pricing.ts');
+    assert.strictEqual(embedded.length, 0, 'the saved text was embedded as the buffer already');
+    const hits = await engine.retrieve('apply the discount code rate to the amount', { k: 3 });
+    assert.ok(hits.some((h) => h.name === 'applyDiscount' && h.signals.dense !== undefined));
+    await engine.close();
+  });
+
   describe('a user-configured model (reporecall.model.directory)', () => {
     /** A model directory whose model.onnx is not an ONNX file (a truncated download, say). */
     function corruptModelDir(shipped: string): string {

@@ -36,7 +36,7 @@ onMessage((msg) => {
     post({ type: 'progress', id: msg.id, progress: { phase: 'parse', done: 1, total: 2 } });
     post({ type: 'progress', id: msg.id, progress: { phase: 'parse', done: 2, total: 2 } });
   }
-  post({ type: 'result', id: msg.id, ok: true, value: { method: msg.method, arg, pid: workerData.options.indexDir } });
+  post({ type: 'result', id: msg.id, ok: true, value: { method: msg.method, arg, pid: workerData.options.indexDir }, ms: msg.method === 'stats' ? 7.5 : undefined });
 });
 `;
 
@@ -81,6 +81,18 @@ describe(`EngineClient (engine in a ${host === 'process' ? 'child process' : 'wo
     assert.strictEqual(after.arg, 'again');
     assert.strictEqual(restarted, 1);
     assert.deepStrictEqual(states, ['restarting', 'ready']);
+  });
+
+  it('reports each answered request with the engine\'s own time, in the caller\'s async context', async () => {
+    const c = client();
+    await c.whenReady();
+    const { AsyncLocalStorage } = await import('node:async_hooks');
+    const als = new AsyncLocalStorage<string>();
+    const seen: Array<[string, number, string | undefined]> = [];
+    c.onTiming((t) => seen.push([t.method, t.engineMs, als.getStore()]));
+    await als.run('span', () => c.stats());
+    await c.retrieve('no time reported');
+    assert.deepStrictEqual(seen, [['stats', 7.5, 'span'], ['retrieve', 0, undefined]]);
   });
 
   it('cancels a request through its AbortSignal', async () => {

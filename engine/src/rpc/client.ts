@@ -60,8 +60,17 @@ export interface CallOptions {
   onProgress?: (p: IndexProgress) => void;
 }
 
+/** One answered request: the round trip seen by the caller and the engine's own part of it. */
+export interface CallTiming {
+  method: EngineMethod;
+  /** From the call to its answer, waiting for a ready engine included (ms). */
+  totalMs: number;
+  /** The engine's time for it, from arrival in its process to the answer (ms). */
+  engineMs: number;
+}
+
 interface Pending {
-  resolve(value: unknown): void;
+  resolve(value: unknown, engineMs: number): void;
   reject(err: Error): void;
   onProgress?: (p: IndexProgress) => void;
   cleanup(): void;
@@ -92,6 +101,7 @@ export class EngineClient {
   private readonly stateListeners = new Set<Listener<EngineClientState>>();
   private readonly logListeners = new Set<Listener<string>>();
   private readonly restartListeners = new Set<Listener<void>>();
+  private readonly timingListeners = new Set<Listener<CallTiming>>();
   private readonly opts: Required<Omit<EngineClientOptions, 'workerPath' | 'init'>> & Pick<EngineClientOptions, 'workerPath' | 'init'>;
 
   constructor(options: EngineClientOptions) {
@@ -135,6 +145,14 @@ export class EngineClient {
   /** Fires after a replacement worker has opened the engine (the caller may want to re-sync). */
   onRestarted(listener: Listener<void>): Disposable {
     return this.subscribe(this.restartListeners, listener);
+  }
+
+  /**
+   * Timing of every successful request. Listeners run in the caller's async context (after its
+   * await, before its continuation), so an AsyncLocalStorage span of the caller sees them.
+   */
+  onTiming(listener: Listener<CallTiming>): Disposable {
+    return this.subscribe(this.timingListeners, listener);
   }
 
   /** Resolves once the engine is open (rejects if it cannot be opened). */
@@ -181,11 +199,17 @@ export class EngineClient {
     await this.waitReadyOrAbort(opts.signal, timeoutMs);
     // The signal may have fired while waiting; an abort listener added now would never run.
     if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
-    return this.dispatch(method, args, opts, timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0);
+    let engineMs = 0;
+    const value = await this.dispatch(method, args, opts, timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0, (ms) => (engineMs = ms));
+    if (this.timingListeners.size) {
+      const timing: CallTiming = { method, totalMs: Date.now() - started, engineMs };
+      for (const l of this.timingListeners) l(timing);
+    }
+    return value;
   }
 
   /** Posts a request to the current worker, whatever the state; `timeoutMs` 0 = none. */
-  private dispatch<M extends EngineMethod>(method: M, args: EngineMethods[M]['args'], opts: CallOptions, timeoutMs: number): Promise<EngineMethods[M]['result']> {
+  private dispatch<M extends EngineMethod>(method: M, args: EngineMethods[M]['args'], opts: CallOptions, timeoutMs: number, onEngineMs?: (ms: number) => void): Promise<EngineMethods[M]['result']> {
     const worker = this.worker;
     if (!worker) return Promise.reject(makeError('EngineCrashedError', 'engine worker is not running'));
     const id = this.nextId++;
@@ -211,7 +235,10 @@ export class EngineClient {
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
-        resolve: (v) => resolve(v as EngineMethods[M]['result']),
+        resolve: (v, ms) => {
+          onEngineMs?.(ms);
+          resolve(v as EngineMethods[M]['result']);
+        },
         reject,
         onProgress: opts.onProgress,
         cleanup: finish,
@@ -324,7 +351,7 @@ export class EngineClient {
         const p = this.pending.get(msg.id);
         if (!p) return; // timed out or cancelled already
         p.cleanup();
-        if (msg.ok) p.resolve(msg.value);
+        if (msg.ok) p.resolve(msg.value, msg.ms ?? 0);
         else p.reject(new EngineError(msg.error));
         break;
       }

@@ -47,8 +47,10 @@ export interface SerializedError {
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'open-failed'; error: SerializedError }
-  | { type: 'result'; id: number; ok: true; value: unknown }
-  | { type: 'result'; id: number; ok: false; error: SerializedError }
+  // `ms`: the engine's own time for the request, from its arrival in the worker to its answer
+  // (waiting for the engine to open or for earlier index mutations included).
+  | { type: 'result'; id: number; ok: true; value: unknown; ms?: number }
+  | { type: 'result'; id: number; ok: false; error: SerializedError; ms?: number }
   | { type: 'progress'; id: number; progress: IndexProgress }
   | { type: 'log'; line: string }
   | { type: 'pong'; id: number };

@@ -8,6 +8,8 @@ export interface CachedCompletion<T> {
   suffix: string;
   text: string;
   meta: T;
+  /** Cursor offset in the document, when known: the prefix handed in is a window that slides as the user types. */
+  offset?: number;
 }
 
 /** Characters of left context that identify a cache entry (a longer prefix rarely changes the answer). */
@@ -24,8 +26,12 @@ export class CompletionCache<T> {
     return `${docKey}\u0000${prefix.slice(-PREFIX_KEY_CHARS)}\u0000${suffix.slice(0, SUFFIX_KEY_CHARS)}`;
   }
 
-  /** An exact hit, or the remainder of the last completion when the user typed into it. */
-  get(docKey: string, prefix: string, suffix: string): { text: string; meta: T } | undefined {
+  /**
+   * An exact hit, or the remainder of the last completion when the user typed into it. With
+   * `offset` (the cursor's offset in the document) a capped prefix window that slid forward as the
+   * user typed still matches; without it the new prefix must extend the old one.
+   */
+  get(docKey: string, prefix: string, suffix: string, offset?: number): { text: string; meta: T } | undefined {
     const k = this.key(docKey, prefix, suffix);
     const hit = this.entries.get(k);
     if (hit) {
@@ -34,17 +40,21 @@ export class CompletionCache<T> {
       return { text: hit.text, meta: hit.meta };
     }
     const last = this.last;
-    if (last && last.docKey === docKey && prefix.length > last.prefix.length && prefix.startsWith(last.prefix)) {
-      const typed = prefix.slice(last.prefix.length);
-      if (last.text.startsWith(typed) && typed.length < last.text.length && suffix.slice(0, SUFFIX_KEY_CHARS) === last.suffix.slice(0, SUFFIX_KEY_CHARS)) {
-        return { text: last.text.slice(typed.length), meta: last.meta };
-      }
-    }
-    return undefined;
+    if (!last || last.docKey !== docKey || suffix.slice(0, SUFFIX_KEY_CHARS) !== last.suffix.slice(0, SUFFIX_KEY_CHARS)) return undefined;
+    const typedLength = offset !== undefined && last.offset !== undefined ? offset - last.offset : prefix.length - last.prefix.length;
+    if (typedLength <= 0 || typedLength >= last.text.length || typedLength > prefix.length) return undefined;
+    const typed = prefix.slice(prefix.length - typedLength);
+    if (!last.text.startsWith(typed)) return undefined;
+    // What came before the typed text must be what the completion was computed for.
+    const before = prefix.slice(0, prefix.length - typedLength);
+    const keep = Math.min(PREFIX_KEY_CHARS, before.length, last.prefix.length);
+    if (before.slice(before.length - keep) !== last.prefix.slice(last.prefix.length - keep)) return undefined;
+    if (offset === undefined && before.length !== last.prefix.length) return undefined;
+    return { text: last.text.slice(typedLength), meta: last.meta };
   }
 
-  set(docKey: string, prefix: string, suffix: string, text: string, meta: T): void {
-    const entry = { docKey, prefix, suffix, text, meta };
+  set(docKey: string, prefix: string, suffix: string, text: string, meta: T, offset?: number): void {
+    const entry = { docKey, prefix, suffix, text, meta, offset };
     const k = this.key(docKey, prefix, suffix);
     this.entries.delete(k);
     this.entries.set(k, entry);

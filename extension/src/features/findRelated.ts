@@ -226,7 +226,7 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
       });
       pick.show();
       try {
-        const result = await findRelated(ctx, editor.document, editor.selection, cts.token);
+        const result = await ctx.timings.span('findRelated', () => findRelated(ctx, editor.document, editor.selection, cts.token));
         if (!result) {
           pick.placeholder = 'This file is not in an indexed workspace folder';
         } else {

@@ -12,6 +12,7 @@ import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
 import { groupCopies, isDocFile } from './copies';
 import { HoverGate } from './hoverGate';
+import { timedHover } from '../timedProviders';
 
 /** Characters of a usage line shown in the hover. */
 const PREVIEW_CHARS = 48;
@@ -161,7 +162,7 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
   let last: HoverTiming | undefined;
   const gate = new HoverGate(ctx);
   ctx.push(
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, {
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
       async provideHover(doc, pos, token) {
         if (!gate.allows()) return undefined;
         const fi = ctx.folderFor(doc.uri);
@@ -192,7 +193,7 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           dispose();
         }
       },
-    }),
+    })),
   );
   return { lastTiming: () => last, gate };
 }

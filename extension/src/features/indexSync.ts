@@ -49,7 +49,7 @@ export function registerIndexSync(ctx: Ctx): void {
       clear(editTimers, key);
       editTimers.set(key, setTimeout(() => {
         editTimers.delete(key);
-        if (!doc.isClosed) void fi.updateFile(rel, doc.getText());
+        if (!doc.isClosed) void ctx.timings.span('updateFile', () => fi.updateFile(rel, doc.getText()));
       }, config.liveUpdateDelayMs()));
     }),
     vscode.workspace.onDidSaveTextDocument((doc) => {

@@ -4,41 +4,80 @@ import { isAbortError } from '../../../engine/src/rpc/protocol';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
-import { AdaptiveDebounce, delay } from './adaptiveDebounce';
+import { AdaptiveDebounce, delay, EditClock } from './adaptiveDebounce';
 import { CompletionCache } from './completionCache';
 import { completeFrom, effectiveBackend } from './completionSource';
 import type { RetrievedContextRecord } from './retrievedContext';
+import type { TimingRecord } from '../timings';
 
 export class RepoInlineCompletionProvider implements vscode.InlineCompletionItemProvider {
   private readonly cache = new CompletionCache<RetrievedContextRecord>();
   private readonly debounce = new AdaptiveDebounce(() => config.debounceMs());
+  /** When each document last changed: the debounce counts from the keystroke. */
+  readonly edits = new EditClock();
+  private lastBackend: string | undefined;
 
   constructor(private readonly ctx: Ctx) {}
 
-  async provideInlineCompletionItems(
+  provideInlineCompletionItems(
     doc: vscode.TextDocument,
     pos: vscode.Position,
-    _context: vscode.InlineCompletionContext,
+    context: vscode.InlineCompletionContext,
     token: vscode.CancellationToken,
+  ): Promise<vscode.InlineCompletionItem[] | undefined> {
+    return this.ctx.timings.span('complete', async (rec) => {
+      const items = await this.provide(doc, pos, context, token, rec);
+      rec.outcome ??= items ? 'shown' : token.isCancellationRequested ? 'cancelled' : 'empty';
+      rec.detail = { ...rec.detail, line: pos.line };
+      return items;
+    });
+  }
+
+  private async provide(
+    doc: vscode.TextDocument,
+    pos: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+    rec: TimingRecord,
   ): Promise<vscode.InlineCompletionItem[] | undefined> {
     if (this.ctx.completions?.gate(doc, pos)) return undefined; // off, snoozed, or off for this language: completionControl.ts
     const fi = this.ctx.folderFor(doc.uri);
     const rel = fi?.relPath(doc.uri);
-    if (!fi || rel === undefined || !fi.canServe) return undefined;
+    // An engine still opening is waited for (the request is cancelled by the next keystroke), so
+    // the first keystroke of a session gets its ghost text as soon as the engine can answer.
+    if (!fi || rel === undefined || !fi.canServeSoon) return undefined;
     const state = editorState(doc, pos, rel, this.ctx.recentFiles());
-    const docKey = `${doc.uri.toString()}|${effectiveBackend()}`;
-    const cached = this.cache.get(docKey, state.prefix, state.suffix ?? '');
-    if (cached) return this.items(cached.text, pos, cached.meta);
+    const backend = effectiveBackend();
+    if (backend !== this.lastBackend) {
+      this.lastBackend = backend;
+      this.debounce.reset();
+    }
+    const docKey = `${doc.uri.toString()}|${backend}`;
+    const offset = doc.offsetAt(pos);
+    const cached = this.cache.get(docKey, state.prefix, state.suffix ?? '', offset);
+    if (cached) {
+      rec.outcome = 'cache';
+      return this.items(cached.text, pos, cached.meta);
+    }
 
     const { signal, dispose } = signalFor(token);
     try {
       // Every keystroke cancels the previous request's token, so only the last one gets past this.
-      if (!(await delay(this.debounce.nextDelay(), signal))) return undefined;
+      // Counted from the keystroke (VS Code's own inline-suggest delay is part of it); an explicit
+      // request (Alt+\\) or one without an edit before it is served at once.
+      const sinceEdit = this.edits.since(doc.uri.toString());
+      const wait = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke ? 0 : this.debounce.nextDelay(Number.isFinite(sinceEdit) ? sinceEdit : Infinity);
+      rec.detail = { waitMs: wait, sinceEditMs: Number.isFinite(sinceEdit) ? Math.round(sinceEdit) : -1 };
+      if (!(await delay(wait, signal))) {
+        rec.outcome = 'debounced';
+        return undefined;
+      }
       const started = Date.now();
       const result = await completeFrom(this.ctx, fi, state, signal);
-      this.debounce.recordLatency(Date.now() - started);
+      // Only a model backend is slow enough to be asked less eagerly; the engine answers in ms.
+      if (backend !== 'builtin') this.debounce.recordLatency(Date.now() - started);
       if (!result || token.isCancellationRequested) return undefined;
-      this.cache.set(docKey, state.prefix, state.suffix ?? '', result.text, result.context);
+      this.cache.set(docKey, state.prefix, state.suffix ?? '', result.text, result.context, offset);
       return this.items(result.text, pos, result.context);
     } catch (err) {
       if (!isAbortError(err)) this.ctx.log.warn(`completion in ${rel}: ${(err as Error).message}`);
@@ -58,12 +97,27 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
   }
 }
 
+/** Changes when a folder's index is rebuilt or re-indexed or its engine changes state; not on single-file updates. */
+function indexGeneration(ctx: Ctx): string {
+  return ctx.allFolders().map((f) => `${f.folder.uri.toString()}:${f.state}:${f.client.state}:${f.stats?.seconds ?? ''}:${f.stats?.changedFiles ?? ''}`).join('|');
+}
+
 export function registerInlineCompletions(ctx: Ctx): RepoInlineCompletionProvider {
   const provider = new RepoInlineCompletionProvider(ctx);
+  let generation = indexGeneration(ctx);
   ctx.push(
     vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, provider),
-    // An index change may make cached completions stale.
-    ctx.onDidChangeIndexes(() => provider.clearCache()),
+    // A new index (an indexing run ended, a rebuild, a restart) may make cached completions stale;
+    // the unsaved-buffer updates that follow typing do not: they hold what the cache was built on.
+    ctx.onDidChangeIndexes(() => {
+      const now = indexGeneration(ctx);
+      if (now !== generation) provider.clearCache();
+      generation = now;
+    }),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length) provider.edits.note(e.document.uri.toString());
+    }),
+    vscode.workspace.onDidCloseTextDocument((doc) => provider.edits.forget(doc.uri.toString())),
   );
   return provider;
 }

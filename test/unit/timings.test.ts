@@ -1,0 +1,48 @@
+// Per-request timings (extension/src/timings.ts, vscode-free): engine calls made inside a span are
+// added to it, whatever the async hops between; calls outside any span are not recorded.
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Timings } from '../../extension/src/timings';
+
+describe('Timings', () => {
+  it('adds the engine calls made inside a span to it, across awaits, and none from outside', async () => {
+    const t = new Timings(undefined);
+    const call = async (engineMs: number): Promise<void> => {
+      await new Promise((r) => setTimeout(r, 1));
+      t.onEngineCall({ method: 'retrieve', totalMs: engineMs + 2, engineMs });
+    };
+    await call(100); // outside any span
+    const [a, b] = await Promise.all([
+      t.span('hover', async (rec) => {
+        await call(5);
+        await call(7);
+        rec.outcome = 'shown';
+        return 1;
+      }),
+      t.span('findRelated', async () => {
+        await call(30);
+        return 2;
+      }),
+    ]);
+    assert.deepStrictEqual([a, b], [1, 2]);
+    const recs = t.snapshot().records;
+    const hover = recs.find((r) => r.kind === 'hover')!;
+    const related = recs.find((r) => r.kind === 'findRelated')!;
+    assert.deepStrictEqual([hover.engineMs, hover.rpcMs, hover.calls, hover.outcome], [12, 16, 2, 'shown']);
+    assert.deepStrictEqual([related.engineMs, related.calls], [30, 1]);
+    assert.ok(hover.ms >= 2 && hover.ms < 1000);
+  });
+
+  it('appends records as JSON lines to the file it was given, the activation first', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rr-timings-')), 't.jsonl');
+    const t = new Timings(file);
+    await t.span('complete', async (rec) => void (rec.outcome = 'cache'));
+    t.dispose();
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepStrictEqual(lines.map((l) => [l.kind, l.outcome]), [['activate', undefined], ['complete', 'cache']]);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+});

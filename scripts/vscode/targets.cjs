@@ -64,6 +64,9 @@ const REQUIRED = [
   'node_modules/web-tree-sitter/tree-sitter.wasm',
 ];
 
+/** The packages a VSIX may hold under node_modules/: esbuild's externals and what they require at runtime. */
+const RUNTIME_PACKAGES = ['onnxruntime-node', 'onnxruntime-common', 'web-tree-sitter'];
+
 /** A native code file of any platform (a Node addon or a shared library). */
 const NATIVE = /\.node$|\.so(\.\d+)*$|\.dylib$|\.dll$/i;
 
@@ -129,9 +132,13 @@ function checkFiles(target, files, root = ROOT) {
   for (const f of REQUIRED) if (!have.has(f)) problems.push(`missing ${f}`);
   const own = new Set(nativeFiles(target, root));
   for (const f of own) if (!have.has(f)) problems.push(`missing its native ${f}`);
+  const extra = new Set();
   for (const f of files) {
     if (NATIVE.test(f) && !own.has(f)) problems.push(`holds a native file that is not ${target}'s: ${f}`);
+    const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f);
+    if (pkg && !RUNTIME_PACKAGES.includes(pkg[1])) extra.add(pkg[1]);
   }
+  for (const p of extra) problems.push(`holds node_modules/${p}, not needed at runtime (add it to .vscodeignore)`);
   return problems;
 }
 
@@ -141,7 +148,7 @@ function vsixFiles(vsix) {
   return out.split('\n').filter((l) => l.startsWith('extension/') && !l.endsWith('/')).map((l) => l.slice('extension/'.length));
 }
 
-module.exports = { TARGETS, DEFAULT_TARGET, MAX_VSIX_BYTES, REQUIRED, NATIVE, nativeFiles, ignoreFileText, writeIgnoreFile, listTargetFiles, checkFiles, vsixFiles };
+module.exports = { TARGETS, DEFAULT_TARGET, MAX_VSIX_BYTES, REQUIRED, RUNTIME_PACKAGES, NATIVE, nativeFiles, ignoreFileText, writeIgnoreFile, listTargetFiles, checkFiles, vsixFiles };
 
 if (require.main === module) {
   const [cmd, target, arg] = process.argv.slice(2);

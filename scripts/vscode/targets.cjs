@@ -29,7 +29,11 @@ const ORT_BIN = 'node_modules/onnxruntime-node/bin';
  *   byte-identical copy (npm keeps no symlinks) and is left out (12 MB compressed).
  * - win32: the binding imports onnxruntime.dll; DirectML.dll is only delay-loaded by the DirectML
  *   provider, dxcompiler.dll/dxil.dll only loaded by the WebGPU provider: both left out (17 MB).
- * `unsupported`: the target cannot be built, with the reason package.sh prints.
+ * `noRuntime`: the target has no onnxruntime binary to ship (why, in words). Its VSIX holds no
+ * native file at all and no model (nothing could run it there): the engine finds no binding,
+ * opens with the dense signal off and says so once (engine/src/embed/onnxRuntime.ts,
+ * IndexStats.modelWarning). onnxruntime-node's JavaScript stays in, so the reason the engine
+ * gives names the missing binding rather than a missing package.
  */
 const TARGETS = {
   'linux-x64': { dir: 'linux/x64', natives: ['onnxruntime_binding.node', 'libonnxruntime.so.1'] },
@@ -37,11 +41,10 @@ const TARGETS = {
   'darwin-arm64': { dir: 'darwin/arm64', natives: ['onnxruntime_binding.node', 'libonnxruntime.1.dylib'] },
   'darwin-x64': {
     dir: 'darwin/x64',
-    natives: ['onnxruntime_binding.node', 'libonnxruntime.1.dylib'],
-    unsupported:
-      'onnxruntime-node ships no darwin/x64 (Intel Mac) binary since 1.24.0 (1.23.2 is the last one with it), ' +
-      'so there is no native runtime to put in a darwin-x64 VSIX. Intel Macs need either onnxruntime-node <= 1.23.2 ' +
-      'for that target or the engine running without the dense signal when onnxruntime cannot load.',
+    natives: [],
+    noRuntime:
+      'onnxruntime-node ships no darwin/x64 (Intel Mac) binary since 1.24.0 (1.23.2 is the last one with it); ' +
+      'on Intel Macs RepoRecall runs with the lexical and symbol signals only',
   },
   'win32-x64': { dir: 'win32/x64', natives: ['onnxruntime_binding.node', 'onnxruntime.dll'] },
 };
@@ -56,13 +59,14 @@ const REQUIRED = [
   'grammars/wasm/tree-sitter-typescript.wasm',
   'grammars/wasm/tree-sitter-python.wasm',
   'grammars/queries/typescript.scm',
-  'models/reporecall-code/model.onnx',
-  'models/reporecall-code/tokenizer.json',
   'node_modules/onnxruntime-node/dist/binding.js',
   'node_modules/onnxruntime-common/dist/cjs/index.js',
   'node_modules/web-tree-sitter/tree-sitter.cjs',
   'node_modules/web-tree-sitter/tree-sitter.wasm',
 ];
+
+/** The shipped embedding model: in every VSIX with a runtime to run it, in none without. */
+const MODEL = ['models/reporecall-code/model.onnx', 'models/reporecall-code/tokenizer.json'];
 
 /** The packages a VSIX may hold under node_modules/: esbuild's externals and what they require at runtime. */
 const RUNTIME_PACKAGES = ['onnxruntime-node', 'onnxruntime-common', 'web-tree-sitter'];
@@ -88,16 +92,24 @@ function nativeFiles(target, root = ROOT) {
   return napiDirs(root).flatMap((d) => t.natives.map((f) => `${d}/${t.dir}/${f}`));
 }
 
-/** The text of the ignore file vsce gets for `target`: .vscodeignore plus the target's natives. */
+/**
+ * The text of the ignore file vsce gets for `target`: .vscodeignore plus the target's natives, or,
+ * for a target without a runtime, plus the model. Throws when the installed onnxruntime-node lacks
+ * a target's natives, or has a binary for a `noRuntime` target (then it should be shipped).
+ */
 function ignoreFileText(target, root = ROOT) {
   const t = spec(target);
-  if (t.unsupported) throw new Error(`${target}: ${t.unsupported}`);
+  const base = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').trimEnd();
+  if (t.noRuntime) {
+    const found = napiDirs(root).map((d) => `${d}/${t.dir}`).filter((d) => fs.existsSync(path.join(root, d)));
+    if (found.length) throw new Error(`${target}: the installed onnxruntime-node has ${found.join(', ')} now: give ${target} its natives in scripts/vscode/targets.cjs instead of noRuntime`);
+    return `${base}\n\n# ${target}: no onnxruntime binary exists for it, so no model either (scripts/vscode/targets.cjs)\nmodels/**\n`;
+  }
   const files = nativeFiles(target, root);
   for (const f of files) {
     if (!fs.existsSync(path.join(root, f))) throw new Error(`${target}: ${f} is missing from the installed onnxruntime-node`);
   }
-  const base = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8');
-  return `${base.trimEnd()}\n\n# ${target}: its own native binaries only (scripts/vscode/targets.cjs)\n${files.map((f) => `!${f}`).join('\n')}\n`;
+  return `${base}\n\n# ${target}: its own native binaries only (scripts/vscode/targets.cjs)\n${files.map((f) => `!${f}`).join('\n')}\n`;
 }
 
 /** Writes the target's ignore file to `out` and returns `out`. */
@@ -130,6 +142,12 @@ function checkFiles(target, files, root = ROOT) {
   const problems = [];
   const have = new Set(files);
   for (const f of REQUIRED) if (!have.has(f)) problems.push(`missing ${f}`);
+  if (spec(target).noRuntime) {
+    // No runtime to run it: the model would be dead weight (and a promise the VSIX cannot keep).
+    for (const f of files) if (f.startsWith('models/')) problems.push(`holds ${f}, but ${target} has no ONNX runtime to run a model`);
+  } else {
+    for (const f of MODEL) if (!have.has(f)) problems.push(`missing ${f}`);
+  }
   const own = new Set(nativeFiles(target, root));
   for (const f of own) if (!have.has(f)) problems.push(`missing its native ${f}`);
   const extra = new Set();
@@ -148,7 +166,7 @@ function vsixFiles(vsix) {
   return out.split('\n').filter((l) => l.startsWith('extension/') && !l.endsWith('/')).map((l) => l.slice('extension/'.length));
 }
 
-module.exports = { TARGETS, DEFAULT_TARGET, MAX_VSIX_BYTES, REQUIRED, RUNTIME_PACKAGES, NATIVE, nativeFiles, ignoreFileText, writeIgnoreFile, listTargetFiles, checkFiles, vsixFiles };
+module.exports = { TARGETS, DEFAULT_TARGET, MAX_VSIX_BYTES, REQUIRED, MODEL, RUNTIME_PACKAGES, NATIVE, nativeFiles, ignoreFileText, writeIgnoreFile, listTargetFiles, checkFiles, vsixFiles };
 
 if (require.main === module) {
   const [cmd, target, arg] = process.argv.slice(2);

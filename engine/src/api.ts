@@ -21,7 +21,7 @@ export interface EngineOptions {
   secretPatterns?: string[];
   /** Index only files with these extensions (e.g. ['.py']); default: every text file the scanner accepts. */
   extensions?: string[];
-  /** Turn the dense signal off (no model is loaded). */
+  /** Turn the dense signal off (no model is loaded, onnxruntime-node is never required). */
   dense?: boolean;
   /**
    * Work budget of one lexical search, in postings (Bm25Options.maxQueryPostings: the most common
@@ -49,7 +49,11 @@ export interface IndexStats {
   seconds: number;
   /** Directory of the embedding model in use; null when the dense signal is off. */
   modelDir: string | null;
-  /** Why the configured model is not the one in use (it could not be loaded), if so. */
+  /**
+   * Why the configured model is not the one in use (it could not be loaded; modelDir is the
+   * fallback), or why there is none (the ONNX runtime cannot be loaded on this platform, e.g.
+   * darwin-x64; modelDir is null and the engine uses its lexical and symbol signals only), if so.
+   */
   modelWarning?: string;
 }
 

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions } from './api';
 import { Chunker } from './chunk';
-import { OnnxEmbedder } from './embed';
+import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
 import { enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
 import { lexicalTerms } from './lexical/tokenize';
 import { DEFAULT_WEIGHTS, fieldsFor, HybridIndex, OPTIONAL_FIELDS, type DocInfo, type FusionWeights, type OptionalField } from './retrieve/hybrid';
@@ -40,6 +40,11 @@ export interface EngineTuning {
   largeRepoFiles?: number;
   /** How often a long indexAll saves its progress (ms). Default 30 s. */
   checkpointMs?: number;
+  /**
+   * Replaces the require of onnxruntime-node (default: embed/onnxRuntime.ts's requireOnnxRuntime).
+   * Tests pass one that throws, to open the engine as on a platform without the native runtime.
+   */
+  loadOnnxRuntime?: OnnxRuntimeLoader;
 }
 
 interface Pending {
@@ -136,9 +141,10 @@ export class Engine {
   static async open(opts: EngineOptions, tuning: EngineTuning = {}): Promise<Engine> {
     const log = opts.log ?? (() => undefined);
     const chunker = await Chunker.create();
-    const model = opts.dense === false ? undefined : await loadModel(opts, log);
+    const { model, warning } = opts.dense === false ? { model: undefined, warning: undefined } : await loadModel(opts, log, tuning.loadOnnxRuntime);
     const engine = new Engine(opts, chunker, model?.embedder, new IndexStore(opts.indexDir));
     engine.model = model;
+    engine.modelWarning = warning;
     engine.tuning = tuning;
     fs.mkdirSync(opts.indexDir, { recursive: true });
     const lock = acquireWriterLock(opts.indexDir);
@@ -151,8 +157,10 @@ export class Engine {
     return engine;
   }
 
-  /** The embedding model in use (undefined: dense off), and why the configured one is not, if so. */
+  /** The embedding model in use (undefined: dense off). */
   private model: LoadedModel | undefined;
+  /** Why the configured model is not the one in use, or why there is none (no ONNX runtime here). */
+  private modelWarning: string | undefined;
 
   private get log(): (line: string) => void {
     return this.opts.log ?? (() => undefined);
@@ -219,7 +227,7 @@ export class Engine {
       indexBytes: this.store.diskBytes(),
       seconds: this.lastSeconds,
       modelDir: this.model?.dir ?? null,
-      ...(this.model?.warning ? { modelWarning: this.model.warning } : {}),
+      ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
     };
   }
 

@@ -73,12 +73,17 @@ export class FolderIndex implements vscode.Disposable {
 
   private modelWarningShown = false;
 
-  /** A configured model that could not be loaded is said once per engine, with the reason. */
+  /**
+   * A configured model that could not be loaded, or an ONNX runtime that cannot be loaded on this
+   * platform (the darwin-x64 VSIX has none), is said once per engine, with the reason. Only the
+   * first comes with a model still in use (the shipped one) and is the setting's to fix.
+   */
   private warnOnceAboutModel(stats: IndexStats): void {
     if (!stats.modelWarning || this.modelWarningShown) return;
     this.modelWarningShown = true;
     this.log.warn(`[${this.folder.name}] ${stats.modelWarning}`);
-    void vscode.window.showWarningMessage(`RepoRecall (${this.folder.name}): ${stats.modelWarning}. Check the setting reporecall.model.directory.`);
+    const hint = stats.modelDir ? '. Check the setting reporecall.model.directory.' : '.';
+    void vscode.window.showWarningMessage(`RepoRecall (${this.folder.name}): ${stats.modelWarning}${hint}`);
   }
 
   get isPaused(): boolean {

@@ -71,13 +71,32 @@ if [ "${WITH_VSIX:-0}" = 1 ]; then
     status=1
   fi
   "$HERE/stop-code-server.sh" "$WORK/vsix"
+  # The engine runs without onnxruntime where it cannot load it (darwin-x64 ships none), so a
+  # linux-x64 VSIX whose runtime fails to load would still pass the UI test on lexical hits alone:
+  # its log must show the shipped model in use and no "ONNX runtime is not available".
+  node -e '
+    const fs = require("fs"), path = require("path");
+    const text = [];
+    const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p); else if (e.name.endsWith(".log")) text.push(fs.readFileSync(p, "utf8")); } };
+    walk(process.argv[1]);
+    const log = text.join("\n");
+    const r = { passed: [], failed: [] };
+    const check = (title, ok, error) => (ok ? r.passed.push({ title }) : r.failed.push({ title, error }));
+    const indexed = log.match(/indexed \d+ files.*; embedding model (\S+)/);
+    check("the installed VSIX indexes with the shipped model (onnxruntime loaded)", !!indexed && /models[\/\\]reporecall-code$/.test(indexed[1]), indexed ? indexed[0] : "no \"indexed ... embedding model\" line in the logs");
+    const warned = log.match(/the ONNX runtime is not available[^\n]*/);
+    check("the installed VSIX does not warn about the ONNX runtime", !warned, warned ? warned[0] : "");
+    fs.writeFileSync(process.argv[2], JSON.stringify(r));
+  ' "$WORK/vsix/data" "$WORK/vsix-model-results.json"
 fi
 
 # Totals over the suites; a suite that produced no results file counts as one failure.
 node -e '
   let pass = 0, fail = 0;
   const suites = [["integration", process.argv[1]], ["e2e", process.argv[2]]];
-  if (process.argv[4] === "1") suites.push(["e2e (installed VSIX)", process.argv[5]]);
+  if (process.argv[4] === "1") suites.push(["e2e (installed VSIX)", process.argv[5]], ["installed VSIX model", process.argv[6]]);
   for (const [name, f] of suites) {
     try { const r = require(f); pass += r.passed.length; fail += r.failed.length;
       for (const x of r.failed) console.log(`FAILED ${name}: ${x.title}\n  ${x.error.split("\n").slice(0, 3).join("\n  ")}`); }
@@ -86,5 +105,5 @@ node -e '
   console.log(`runtime ${Math.round((Date.now() / 1000) - Number(process.argv[3]))} s; screenshots in test-output/screenshots`);
   console.log(`${pass} passed, ${fail} failed`);
   process.exit(fail ? 1 : 0);
-' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" || status=1
+' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" "$WORK/vsix-model-results.json" || status=1
 exit $status

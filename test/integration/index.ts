@@ -1,13 +1,27 @@
 // Mocha entry loaded by the VS Code extension host (the `extensionTestsPath` contract of
-// @vscode/test-electron / test-web): run() resolves when every suite passed.
+// @vscode/test-electron / test-web): run() resolves when every suite passed. Both runners point
+// here (scripts/vscode/run-ext-tests.mjs in code-server, test/desktop/runTests.ts in desktop VS
+// Code), so both run the suites listed in suites.ts and nothing else.
 // Writes a JSON summary to $REPORECALL_TEST_RESULTS when set (the runner totals it).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { SUITES } from './suites';
+
+/** Suites whose source is in test/integration but not in SUITES (none when run from a checkout that has no sources). */
+export function unlistedSuites(sourceDir = path.resolve(__dirname, '../../../test/integration')): string[] {
+  if (!fs.existsSync(sourceDir)) return [];
+  return fs.readdirSync(sourceDir).filter((f) => f.endsWith('.test.ts')).map((f) => f.slice(0, -'.ts'.length))
+    .filter((s) => !SUITES.includes(s)).sort();
+}
 
 export function run(): Promise<void> {
+  const unlisted = unlistedSuites();
+  if (unlisted.length) {
+    return Promise.reject(new Error(`test/integration/suites.ts does not list ${unlisted.join(', ')}: add them (or delete them)`));
+  }
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
-  for (const f of fs.readdirSync(__dirname).sort()) if (f.endsWith('.test.js')) mocha.addFile(path.join(__dirname, f));
+  for (const s of SUITES) mocha.addFile(path.join(__dirname, `${s}.js`));
   const passed: string[] = [];
   const failed: Array<{ title: string; error: string }> = [];
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import type { EngineOptions } from '../../engine/src/api';
 import { defaultModelDir } from '../../engine/src/modelPaths';
+import { requireOnnxRuntime, type OnnxRuntimeLoader } from '../../engine/src/embed';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
 
@@ -325,6 +326,99 @@ describe('Engine', function () {
       const hits = await second.engine.retrieve('how much stock is left for a product', { k: 4 });
       assert.ok(hits.some((h) => h.signals.dense !== undefined));
       await second.engine.close();
+    });
+  });
+
+  describe('where onnxruntime-node cannot be loaded (darwin-x64 has no binary; a wrong arch; a dlopen error)', () => {
+    /** What Node throws when the binding for this platform is not in the package (a require stack follows). */
+    function missingBinding(): OnnxRuntimeLoader {
+      let calls = 0;
+      const load = (): never => {
+        calls++;
+        throw new Error("Cannot find module '../bin/napi-v6/darwin/x64/onnxruntime_binding.node'\nRequire stack:\n- /ext/node_modules/onnxruntime-node/dist/binding.js");
+      };
+      return Object.assign(load, { calls: () => calls });
+    }
+    const editorState = { file: 'src/new.ts', prefix: 'const total = cartTotal(items);\nconst shown = applyDiscount(', line: 1 };
+
+    it('opens, indexes and retrieves with the lexical and symbol signals, and says why once in modelWarning', async function () {
+      const shipped = defaultModelDir();
+      if (!shipped) this.skip(); // with a model present, the dense signal would otherwise be on
+      const load = missingBinding() as OnnxRuntimeLoader & { calls(): number };
+      const logs: string[] = [];
+      const engine = await Engine.open({ root, indexDir, dense: true, modelDir: shipped, log: (l) => logs.push(l) }, { loadOnnxRuntime: load });
+      const stats = await engine.indexAll();
+      assert.strictEqual(stats.files, 4);
+      assert.ok(stats.chunks >= 6, `chunks: ${stats.chunks}`);
+      assert.strictEqual(stats.modelDir, null, 'no model in use');
+      assert.match(stats.modelWarning ?? '', /^the ONNX runtime is not available on \w+-\w+: Cannot find module '.*onnxruntime_binding\.node'; completions and search use the lexical and symbol signals only$/);
+      assert.ok(!stats.modelWarning!.includes('Require stack'), 'only the first line of the error');
+      assert.deepStrictEqual(logs.filter((l) => l === stats.modelWarning).length, 1, 'logged once');
+      assert.strictEqual(load.calls(), 1);
+
+      const hits = await engine.retrieve(editorState, { k: 3 });
+      const hit = hits.find((h) => h.file === 'lib/pricing.ts' && h.name === 'applyDiscount');
+      assert.ok(hit, JSON.stringify(hits.map((h) => [h.file, h.name])));
+      assert.ok(hit.signals.symbol !== undefined && hit.signals.bm25 !== undefined, JSON.stringify(hit.signals));
+      assert.ok(hits.every((h) => h.signals.dense === undefined), 'no dense signal');
+      const text = await engine.retrieve('loyalty points total discount code', { k: 3 });
+      assert.ok(text.length > 0 && text.every((h) => h.signals.dense === undefined));
+      // A second index run and a reopen keep the same account (the index is a dense-off one).
+      assert.strictEqual((await engine.indexAll()).modelWarning, stats.modelWarning);
+      await engine.close();
+    });
+
+    it('ranks exactly as an engine with the dense signal switched off', async () => {
+      const off = await open(root, indexDir);
+      await off.engine.indexAll();
+      const queries = ['how much stock is left for a product', 'apply the discount code', 'format a price'];
+      const expected = await fingerprint(off.engine, queries);
+      await off.engine.close();
+      const otherIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+      try {
+        const engine = await Engine.open({ root, indexDir: otherIndex, dense: true }, { loadOnnxRuntime: missingBinding() });
+        await engine.indexAll();
+        assert.deepStrictEqual(await fingerprint(engine, queries), expected);
+        await engine.close();
+      } finally {
+        fs.rmSync(otherIndex, { recursive: true, force: true });
+      }
+    });
+
+    it('with reporecall.index.dense off, the runtime is never asked for and nothing is reported', async () => {
+      const load = missingBinding() as OnnxRuntimeLoader & { calls(): number };
+      const engine = await Engine.open({ root, indexDir, dense: false }, { loadOnnxRuntime: load });
+      const stats = await engine.indexAll();
+      assert.strictEqual(load.calls(), 0);
+      assert.strictEqual(stats.modelWarning, undefined);
+      await engine.close();
+    });
+
+    it('when it loads, nothing changes: the same model, dense hits, the same ranking, no warning', async function () {
+      const shipped = defaultModelDir();
+      if (!shipped) this.skip();
+      const queries = ['how much stock is left for a product', 'apply the discount code'];
+      const plain = await open(root, indexDir, { dense: true, modelDir: shipped });
+      const plainStats = await plain.engine.indexAll();
+      const expected = await fingerprint(plain.engine, queries);
+      await plain.engine.close();
+      const otherIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+      try {
+        let calls = 0;
+        const injected: OnnxRuntimeLoader = () => (calls++, requireOnnxRuntime());
+        const engine = await Engine.open({ root, indexDir: otherIndex, dense: true, modelDir: shipped }, { loadOnnxRuntime: injected });
+        const stats = await engine.indexAll();
+        assert.strictEqual(calls, 1);
+        assert.strictEqual(stats.modelDir, shipped);
+        assert.strictEqual(stats.modelWarning, undefined);
+        assert.strictEqual(stats.chunks, plainStats.chunks);
+        const hits = await engine.retrieve('how much stock is left for a product', { k: 4 });
+        assert.ok(hits.some((h) => h.signals.dense !== undefined));
+        assert.deepStrictEqual(await fingerprint(engine, queries), expected);
+        await engine.close();
+      } finally {
+        fs.rmSync(otherIndex, { recursive: true, force: true });
+      }
     });
   });
 });

@@ -1,8 +1,11 @@
 // Text -> unit vector with any ONNX encoder (transformer or static) on onnxruntime-node's CPU
 // provider. The graph's inputs and outputs are inspected, so sentence-transformers exports, plain
-// BERT-style exports and the project's static models all load the same way.
-import * as ort from 'onnxruntime-node';
+// BERT-style exports and the project's static models all load the same way. onnxruntime-node is
+// loaded lazily by onnxRuntime.ts (only types are imported here): a platform without its native
+// binding must still be able to open the engine without the dense signal.
+import type * as Ort from 'onnxruntime-node';
 import { computeModelId, ModelLoadError, readModelFiles, type PoolingMode } from './modelFiles';
+import { loadOnnxRuntime, type OnnxRuntime } from './onnxRuntime';
 import { l2Normalise, poolTokens } from './pooling';
 import { TextTokenizer, type TokenizedText } from './textTokenizer';
 
@@ -15,6 +18,11 @@ export interface EmbedderOptions {
   batchSize?: number;
   /** Always tokenize with @huggingface/tokenizers, never the lean WordPiece path (default false; parity tests and memory comparisons). */
   libraryTokenizer?: boolean;
+  /**
+   * The onnxruntime-node module to run on (default: loadOnnxRuntime(), which throws
+   * OnnxRuntimeUnavailableError on a platform without the native binding).
+   */
+  runtime?: OnnxRuntime;
 }
 
 /** Graph input names we know how to feed; anything else makes load fail with a clear message. */
@@ -36,7 +44,8 @@ export class OnnxEmbedder {
   private disposed = false;
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly ort: OnnxRuntime,
+    private readonly session: Ort.InferenceSession,
     private readonly tokenizer: TextTokenizer,
     private readonly inputTypes: ReadonlyMap<string, IntTensorType>,
     /** Output read: `sentence_embedding` when the graph has it, else a [batch, seq, dim] token output. */
@@ -63,10 +72,11 @@ export class OnnxEmbedder {
     for (const [name, v] of [['threads', threads], ['maxTokens', maxTokens], ['batchSize', batchSize]] as const) {
       if (!Number.isInteger(v) || v < 1) throw new RangeError(`embedder option ${name} must be a positive integer, got ${v}`);
     }
+    const ort = opts.runtime ?? loadOnnxRuntime();
     const files = readModelFiles(modelDir);
     const tokenizer = new TextTokenizer(files.tokenizerJson, files.tokenizerConfig, files.tokenizerPath, maxTokens, opts.libraryTokenizer === true);
 
-    let session: ort.InferenceSession;
+    let session: Ort.InferenceSession;
     try {
       session = await ort.InferenceSession.create(files.modelPath, {
         executionProviders: ['cpu'],
@@ -106,7 +116,7 @@ export class OnnxEmbedder {
 
       const modelId = await computeModelId(files);
       const queryOutputName = outputName === 'sentence_embedding' && outputs.includes('query_embedding') ? 'query_embedding' : undefined;
-      const embedder = new OnnxEmbedder(session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, 0, queryOutputName, modelId);
+      const embedder = new OnnxEmbedder(ort, session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, 0, queryOutputName, modelId);
       // One probe run learns the output width and proves the graph actually runs with our feeds.
       let probe: Float32Array[];
       try {
@@ -122,7 +132,7 @@ export class OnnxEmbedder {
         });
         if (q[0].length !== dim) throw new ModelLoadError(`${files.modelPath}: query_embedding has width ${q[0].length}, sentence_embedding ${dim}`);
       }
-      return new OnnxEmbedder(session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, dim, queryOutputName, modelId);
+      return new OnnxEmbedder(ort, session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, dim, queryOutputName, modelId);
     } catch (err) {
       await session.release().catch(() => undefined);
       throw err;
@@ -220,11 +230,11 @@ export class OnnxEmbedder {
       token_type_ids: typeIds,
       position_ids: Array.from({ length: n * seq }, (_, k) => k % seq),
     };
-    const feeds: Record<string, ort.Tensor> = {};
+    const feeds: Record<string, Ort.Tensor> = {};
     for (const [name, type] of this.inputTypes) {
       const values = columns[name];
       const data = type === 'int64' ? BigInt64Array.from(values, (v) => BigInt(v)) : Int32Array.from(values);
-      feeds[name] = new ort.Tensor(type, data, [n, seq]);
+      feeds[name] = new this.ort.Tensor(type, data, [n, seq]);
     }
     const out = (await this.session.run(feeds, [output]))[output];
     try {

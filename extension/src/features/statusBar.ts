@@ -19,7 +19,9 @@ export function progressLabel(p: IndexProgress | undefined): string {
 
 function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
-  const size = s ? `${s.files} files, ${s.chunks} chunks, model ${s.modelDir ? path.basename(s.modelDir) : 'off'}` : 'no index yet';
+  // modelWarning: why the configured model is not in use, or why there is none (no ONNX runtime here).
+  const model = `model ${s?.modelDir ? path.basename(s.modelDir) : 'off'}${s?.modelWarning ? ` (${s.modelWarning})` : ''}`;
+  const size = s ? `${s.files} files, ${s.chunks} chunks, ${model}` : 'no index yet';
   const progress = fi.progress ? ` (${progressLabel(fi.progress)})` : '';
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
   return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}`;

@@ -83,7 +83,7 @@ const LARGE_REPO_FILES = 25_000;
 const LARGE_REPO_QUERY_POSTINGS = 150_000;
 /** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
 const COMPLETION_QUERY_LINES = 3;
-const COMPLETION_CHUNKS = 24;
+const COMPLETION_CHUNKS = 16;
 
 const SIZE_LIMITED_FIELDS: readonly OptionalField[] = ['normalized'];
 /** During a long indexAll, progress is saved this often. */

@@ -17,11 +17,11 @@ export const MAX_LINES = 12;
 /** Context lines (non-blank, before the cursor) matched at most. */
 const MAX_DEPTH = 4;
 /** Minimal evidence (summed IDF of exactly matched tokens) for an offer. */
-export const MIN_EVIDENCE = 6;
+export const MIN_EVIDENCE = 5;
 /** Alternatives returned at most (the first is `text`). */
 const MAX_ALTERNATIVES = 3;
 /** Earlier lines of the current file scanned at most. */
-const MAX_INFILE_LINES = 2000;
+const MAX_INFILE_LINES = 800;
 
 /** Where candidate continuations are read: lines of a file, scanned for matches in [from, to). */
 export interface CompletionSource {
@@ -54,6 +54,14 @@ const isName = (t: string) => IDENT.test(t) && !KEYWORDS.has(t.toLowerCase());
 const defaultIdf = (t: string): number => (isName(t) ? (t.length > 1 ? 2 : 0.5) : IDENT.test(t) ? 0.2 : /^\d/.test(t) ? 0.5 : 0);
 
 const tokensOf = (line: string): string[] => line.match(TOKEN) ?? [];
+
+const DECLARED = /\b(?:def|function|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g;
+/** Names a piece of code binds: RETROcode's (parameters, variables) plus the functions and classes it declares. */
+function bindings(code: string): Set<string> {
+  const out = boundNames(code);
+  for (const m of code.matchAll(DECLARED)) out.add(m[1]);
+  return out;
+}
 const isBlank = (line: string) => line.trim().length === 0;
 const indentCols = (line: string): number => {
   let c = 0;
@@ -236,7 +244,7 @@ function userContext(state: EditorState): UserContext | undefined {
   const partialLast = typedTokens.length > 0 && /[\w$]$/.test(typed);
   const window = prefixLines.slice(-80).join('\n') + '\n' + typed;
   const python = state.language === 'python' || /\.py$/.test(state.file);
-  return { lines, tokens: lines.map(tokensOf), typed, typedTokens, partialLast, bound: boundNames(window), python };
+  return { lines, tokens: lines.map(tokensOf), typed, typedTokens, partialLast, bound: bindings(window), python };
 }
 
 /** Matches of the user's context lines ending right before each line of `src` in [from, to). */
@@ -247,7 +255,6 @@ function matchSource(src: CompletionSource, user: UserContext, idf: (t: string) 
   const nb: number[] = [];
   for (let i = scanFrom; i < Math.min(src.to, lines.length); i++) if (!isBlank(lines[i])) nb.push(i);
   const last = user.tokens[user.tokens.length - 1];
-  let copyBound: Set<string> | undefined;
   const tokCache = new Map<number, string[]>();
   const toks = (i: number) => {
     let t = tokCache.get(i);
@@ -261,7 +268,8 @@ function matchSource(src: CompletionSource, user: UserContext, idf: (t: string) 
     if (prev.length !== last.length) continue;
     // Cheap filter: the punctuation and keywords of the previous line must agree.
     if (lines[nb[q - 1]].trim() !== user.lines[user.lines.length - 1].trim() && !sameShape(prev, last)) continue;
-    copyBound ??= boundNames(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3), Math.min(lines.length, src.to + MAX_LINES)).join('\n'));
+    // Names the copy binds near the match (its parameters and locals).
+    const copyBound = bindings(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3, at - 60), Math.min(lines.length, at + MAX_LINES)).join('\n'));
     const al = new Aligner(user.bound, copyBound, idf);
     let depth = 0;
     while (depth < user.tokens.length && q - 1 - depth >= 0) {

@@ -122,6 +122,37 @@ async function main(): Promise<number> {
       assert.ok(text.includes('crossProduct'), `hover: ${text}`);
       await shot(page, '4-hover.png');
     });
+
+    await step('multi-line ghost text adapts the copy\'s local name to the user\'s, and Tab accepts all of it', async () => {
+      // src/app/route.ts continues `const legPoints = [depot, …]` with a three-line reduce over
+      // legPoints; here the same lines bind `loop` and `home`, so the offer must say `loop`.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('format.ts');
+      await page.waitForSelector('.quick-input-list .monaco-list-row', { state: 'visible' });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("formatMetres")`, { timeout: 30_000 });
+      await page.click(`${EDITOR} .view-lines`);
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      for (const line of ['export function patrolLength(waypoints: Waypoint[], home: Point): number {', 'const loop = [home, ...waypoints.map((w) => w.at), home];']) {
+        await page.keyboard.type(line, { delay: 20 });
+        await page.keyboard.press('Enter');
+      }
+      const ghost = page.locator(`${EDITOR} .ghost-text-decoration, ${EDITOR} .ghost-text`);
+      await ghost.first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300); // the lines below the first are drawn in a view zone
+      const text = (await ghost.allTextContents()).join('\n');
+      assert.ok(text.includes('loop.slice(1).reduce('), `ghost text: ${JSON.stringify(text)}`);
+      assert.ok(text.includes('distanceBetween(loop[i], stop)'), `multi-line, adapted: ${JSON.stringify(text)}`);
+      assert.ok(!text.includes('legPoints'), `the copy's name is not offered: ${JSON.stringify(text)}`);
+      await shot(page, '5-multiline-adapted-ghost.png');
+      await page.keyboard.press('Tab');
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("(sum, stop, i) => sum + distanceBetween(loop[i], stop),")`, { timeout: 10_000 });
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("const travelled = loop.slice(1).reduce(")`, { timeout: 10_000 });
+      await shot(page, '6-multiline-accepted.png');
+    });
   } catch (err) {
     failed.push({ title: 'e2e session', error: String((err as Error).stack ?? err) });
     log('ERROR', (err as Error).stack);

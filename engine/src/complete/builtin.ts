@@ -49,6 +49,17 @@ const KEYWORDS = new Set(
 );
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const isName = (t: string) => IDENT.test(t) && !KEYWORDS.has(t.toLowerCase());
+const isWordChar = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '_' || c === '$';
+
+/** First and last non-blank characters of a line, word characters folded to `w` (a filter before tokenising). */
+function edgeKey(line: string): string {
+  let a = 0, b = line.length - 1;
+  while (a <= b && (line[a] === ' ' || line[a] === '\t')) a++;
+  while (b >= a && (line[b] === ' ' || line[b] === '\t' || line[b] === '\r')) b--;
+  if (a > b) return '';
+  const fold = (c: string) => (isWordChar(c) ? 'w' : c);
+  return fold(line[a]) + fold(line[b]);
+}
 
 /** Without an index: names weigh 2, keywords and punctuation little. */
 const defaultIdf = (t: string): number => (isName(t) ? (t.length > 1 ? 2 : 0.5) : IDENT.test(t) ? 0.2 : /^\d/.test(t) ? 0.5 : 0);
@@ -125,11 +136,19 @@ function opensBlock(line: string, k: number, lines: string[], i: number): boolea
   return /^\s*(export\s+)?(default\s+)?(abstract\s+)?(class|interface|namespace|enum|module|switch|function)\b/.test(before) || /\)\s*:\s*[^=]*$/.test(before);
 }
 
+/** Bracket stacks per source, computed once per completion. */
+const stackCache = new WeakMap<CompletionSource, { to: number; stacks: Opener[][]; endsColon: boolean[] }>();
+
 /** Last line (inclusive) of the statement or block starting at `i`, or `i` when it cannot tell within bounds. */
 function statementEnd(src: CompletionSource, i: number, python: boolean): number {
   const limit = Math.min(src.limit ?? src.lines.length, src.lines.length);
   const last = Math.min(limit - 1, i + MAX_LINES * 3);
-  const { stacks, endsColon } = bracketStacks(src.lines, src.from, last, python);
+  let cached = stackCache.get(src);
+  if (!cached || cached.to < last) {
+    const to = Math.max(last, Math.min(limit - 1, src.to + MAX_LINES * 3));
+    stackCache.set(src, (cached = { to, ...bracketStacks(src.lines, src.from, to, python) }));
+  }
+  const { stacks, endsColon } = cached;
   const at = (j: number) => stacks[j - src.from];
   const st = at(i);
   if (!st) return i;
@@ -187,7 +206,9 @@ class Aligner {
   readonly map = new Map<string, string>();
   private readonly inverse = new Map<string, string>();
   evidence = 0;
-  constructor(private readonly userBound: Set<string>, private readonly copyBound: Set<string>, private readonly idf: (t: string) => number) {}
+  private bound: Set<string> | undefined;
+  /** `copyBound` is asked for only when two names differ (most candidates never need it). */
+  constructor(private readonly userBound: Set<string>, private readonly copyBound: () => Set<string>, private readonly idf: (t: string) => number) {}
 
   /** Does the copy's token `c` match the user's `u`? Records a new correspondence. */
   token(u: string, c: string): boolean {
@@ -197,7 +218,7 @@ class Aligner {
       this.evidence += this.idf(u);
       return true;
     }
-    if (!isName(u) || !isName(c) || !this.userBound.has(u) || !this.copyBound.has(c)) return false;
+    if (!isName(u) || !isName(c) || !this.userBound.has(u) || !(this.bound ??= this.copyBound()).has(c)) return false;
     const m = this.map.get(c), inv = this.inverse.get(u);
     if ((m !== undefined && m !== u) || (inv !== undefined && inv !== c)) return false;
     this.map.set(c, u);
@@ -255,6 +276,7 @@ function matchSource(src: CompletionSource, user: UserContext, idf: (t: string) 
   const nb: number[] = [];
   for (let i = scanFrom; i < Math.min(src.to, lines.length); i++) if (!isBlank(lines[i])) nb.push(i);
   const last = user.tokens[user.tokens.length - 1];
+  const lastEdges = edgeKey(user.lines[user.lines.length - 1]);
   const tokCache = new Map<number, string[]>();
   const toks = (i: number) => {
     let t = tokCache.get(i);
@@ -264,12 +286,13 @@ function matchSource(src: CompletionSource, user: UserContext, idf: (t: string) 
   for (let q = 1; q < nb.length; q++) {
     const at = nb[q];
     if (at < src.from) continue;
+    if (edgeKey(lines[nb[q - 1]]) !== lastEdges) continue;
     const prev = toks(nb[q - 1]);
     if (prev.length !== last.length) continue;
     // Cheap filter: the punctuation and keywords of the previous line must agree.
     if (lines[nb[q - 1]].trim() !== user.lines[user.lines.length - 1].trim() && !sameShape(prev, last)) continue;
     // Names the copy binds near the match (its parameters and locals).
-    const copyBound = bindings(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3, at - 60), Math.min(lines.length, at + MAX_LINES)).join('\n'));
+    const copyBound = () => bindings(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3, at - 60), Math.min(lines.length, at + MAX_LINES)).join('\n'));
     const al = new Aligner(user.bound, copyBound, idf);
     let depth = 0;
     while (depth < user.tokens.length && q - 1 - depth >= 0) {

@@ -17,7 +17,15 @@ export const MAX_LINES = 12;
 /** Context lines (non-blank, before the cursor) matched at most. */
 const MAX_DEPTH = 4;
 /** Minimal evidence (summed IDF of exactly matched tokens) for an offer. */
-export const MIN_EVIDENCE = 5;
+export const MIN_EVIDENCE = 8;
+/** An offer needs this share of the matching places to agree on its first line, unless… */
+const MIN_SHARE = 0.3;
+/** …its evidence reaches this. */
+const SURE_EVIDENCE = 15;
+/** Evidence at which confidence no longer grows with it. */
+const CONFIDENT_EVIDENCE = 20;
+/** Weight of the number of agreeing places (log2) against evidence when ranking continuations. */
+const VOTE_WEIGHT = 2;
 /** Alternatives returned at most (the first is `text`). */
 const MAX_ALTERNATIVES = 3;
 /** Earlier lines of the current file scanned at most. */
@@ -380,41 +388,53 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   // The current file before the cursor; a continuation there ends before the user's context lines.
   const inFile: CompletionSource = { file: state.file, lines: prefixLines, from: Math.max(0, prefixLines.length - MAX_INFILE_LINES), to: prefixLines.length, limit: prefixLines.length };
   const matches: Match[] = [];
-  for (const src of [...sources, inFile]) matchSource(src, user, idf, minEvidence, matches);
+  // Every match is collected (a bare closer's too, with no evidence): they all count as places
+  // that continue the same lines, so a continuation few of them agree on is recognised as such.
+  for (const src of [...sources, inFile]) matchSource(src, user, idf, 0, matches);
   if (!matches.length) return null;
-  // One candidate per distinct first line: its best evidence, how many places agree, its best text.
-  interface Group { first: string; evidence: number; votes: number; texts: Map<string, { n: number; evidence: number; m: Match }> }
+  // One candidate per distinct (adapted) first line: its best evidence and how many places agree.
+  interface Group { first: string; evidence: number; votes: number; members: Match[] }
   const groups = new Map<string, Group>();
   const seen = new Set<string>();
   for (const m of matches) {
     const key = `${m.src.file}:${m.at}`;
     if (seen.has(key)) continue; // a file read both as a chunk and as the current file
     seen.add(key);
-    const r = render(m, user);
-    if (!r.first) continue;
-    let g = groups.get(r.first);
-    if (!g) groups.set(r.first, (g = { first: r.first, evidence: 0, votes: 0, texts: new Map() }));
+    const first = adapt(m.src.lines[m.at], m.map).trim();
+    let g = groups.get(first);
+    if (!g) groups.set(first, (g = { first, evidence: 0, votes: 0, members: [] }));
     g.evidence = Math.max(g.evidence, m.evidence);
     g.votes++;
-    const t = g.texts.get(r.text) ?? { n: 0, evidence: 0, m };
-    t.n++;
-    if (m.evidence > t.evidence) { t.evidence = m.evidence; t.m = m; }
-    g.texts.set(r.text, t);
+    g.members.push(m);
   }
-  const score = (g: Group) => g.evidence + 2 * Math.log2(g.votes);
+  const score = (g: Group) => g.evidence + VOTE_WEIGHT * Math.log2(g.votes);
   // Best first; ties by text so the answer never depends on the order sources arrived in.
   const ranked = [...groups.values()].sort((a, b) => score(b) - score(a) || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
   const total = ranked.reduce((s, g) => s + g.votes, 0);
-  const items: CompletionAlternative[] = ranked.slice(0, MAX_ALTERNATIVES).map((g) => {
-    const [text, t] = [...g.texts.entries()].sort((a, b) => b[1].n - a[1].n || b[1].evidence - a[1].evidence || (a[0] < b[0] ? -1 : 1))[0];
-    const lastLine = statementEnd(t.m.src, t.m.at, user.python);
+  const share = (g: Group) => g.votes / total;
+  // Evidence decides: enough specific tokens matched, and either most places agree on what follows
+  // or the match is so specific that disagreement elsewhere does not matter.
+  const offered = (g: Group) => minEvidence <= 0 || (g.evidence >= minEvidence && (share(g) >= MIN_SHARE || g.evidence >= SURE_EVIDENCE));
+  if (!offered(ranked[0])) return null;
+  // Alternatives (shown when the user cycles) need the evidence, not the agreement.
+  const items: CompletionAlternative[] = ranked.slice(0, MAX_ALTERNATIVES).filter((g, i) => i === 0 || g.evidence >= minEvidence).map((g) => {
+    // The most common rendering among the group's strongest members (their statements may end differently).
+    const texts = new Map<string, { n: number; evidence: number; m: Match; end: number }>();
+    for (const m of [...g.members].sort((a, b) => b.evidence - a.evidence).slice(0, 8)) {
+      const r = render(m, user);
+      const t = texts.get(r.text) ?? { n: 0, evidence: m.evidence, m, end: r.end };
+      t.n++;
+      texts.set(r.text, t);
+    }
+    const [text, t] = [...texts.entries()].sort((a, b) => b[1].n - a[1].n || b[1].evidence - a[1].evidence || (a[0] < b[0] ? -1 : 1))[0];
     return {
       text,
-      source: { file: t.m.src.file, startLine: t.m.at, endLine: lastLine },
-      confidence: Math.round(Math.min(1, g.evidence / (4 * MIN_EVIDENCE)) * (g.votes / total) * 1000) / 1000,
+      source: { file: t.m.src.file, startLine: t.m.at, endLine: t.end },
+      confidence: Math.round(Math.min(1, g.evidence / CONFIDENT_EVIDENCE) * share(g) * 1000) / 1000,
       evidence: Math.round(g.evidence * 100) / 100,
     };
-  });
+  }).filter((x) => x.text.trim().length > 0);
+  if (!items.length) return null;
   const [best, ...alternatives] = items;
   return { ...best, ...(alternatives.length ? { alternatives } : {}) };
 }

@@ -130,8 +130,11 @@ async function main(): Promise<number> {
       await page.keyboard.press('Control+P');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
       await page.keyboard.type('format.ts');
-      await page.waitForSelector('.quick-input-list .monaco-list-row', { state: 'visible' });
-      await page.keyboard.press('Enter');
+      // Click the file's own row (the list may still show recently opened files first).
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'format.ts' }).first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.click();
+      await page.waitForSelector('.tab.active:has-text("format.ts")', { timeout: 15_000 });
       await page.waitForSelector(`${EDITOR} .view-lines:has-text("formatMetres")`, { timeout: 30_000 });
       await page.click(`${EDITOR} .view-lines`);
       await page.keyboard.press('Control+End');

@@ -84,10 +84,18 @@ export interface RetrieveOptions {
   hypothetical?: { text: string; weight?: number };
 }
 
-export interface CompletionResult {
-  /** Text to insert at the cursor. */
+export interface CompletionAlternative {
+  /** Text to insert at the cursor (may span lines, indented relative to the cursor's line). */
   text: string;
-  /** Where it came from (chunk location), for "Show Retrieved Context". */
+  /** Where it came from (the lines continued), for "Show Retrieved Context". */
   source?: { file: string; startLine: number; endLine: number };
   confidence: number;
+  /** The evidence behind it: summed IDF of the tokens before the cursor that matched the source exactly. */
+  evidence?: number;
+}
+
+/** The best completion, and optionally other distinct ones after it, best first. */
+export interface CompletionResult extends CompletionAlternative {
+  /** Further completions, best first (an editor cycles through them); absent when there is one. */
+  alternatives?: CompletionAlternative[];
 }

@@ -14,7 +14,8 @@ import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan
 import { IndexStore, sha1 } from './store/indexStore';
 import { emptyTables, type IndexTables } from './store/tables';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
-import { completeFromContext } from './complete/builtin';
+import { completeFromSources, type CompletionSource } from './complete/builtin';
+import { boundNames, normalizedTerms } from './lexical/normalize';
 import { excerpt, selectNovel } from './retrieve/excerpt';
 import { splitLines } from './util/lines';
 import { Breather } from './util/breathe';
@@ -98,6 +99,10 @@ const LARGE_REPO_FILES = 25_000;
  * relevance labels exist at that scale). Typing latency at scale is worth that little drift.
  */
 const LARGE_REPO_QUERY_POSTINGS = 150_000;
+/** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
+const COMPLETION_QUERY_LINES = 3;
+const COMPLETION_CHUNKS = 16;
+
 const SIZE_LIMITED_FIELDS: readonly OptionalField[] = ['normalized'];
 /** During a long indexAll, progress is saved this often. */
 const CHECKPOINT_MS = 30_000;
@@ -559,10 +564,50 @@ export class Engine {
     return out;
   }
 
-  /** The built-in, model-free completion: continues the best-matching retrieved code. */
-  async complete(state: EditorState, opts: { signal?: AbortSignal } = {}): Promise<CompletionResult | null> {
-    const hits = await this.retrieve(state, { k: 8, signal: opts.signal, compact: false });
-    return completeFromContext(state, hits);
+  /**
+   * The built-in, model-free completion (complete/builtin.ts): whole chunks found by the last lines
+   * before the cursor (lexically and, where the index has it, by normalised structure), plus the
+   * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
+   */
+  async complete(state: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
+    opts.signal?.throwIfAborted();
+    const prefixLines = state.prefix.split('\n');
+    const typed = prefixLines.pop() ?? '';
+    const recent: string[] = [];
+    for (let i = prefixLines.length - 1; i >= 0 && recent.length < COMPLETION_QUERY_LINES; i--) if (prefixLines[i].trim()) recent.unshift(prefixLines[i]);
+    if (!recent.length) return null;
+    const text = [...recent, typed].join('\n');
+    // As in retrieve: the current file's chunks around the cursor hold what the user is typing
+    // (the editor's own lines are read from `state.prefix` instead).
+    const currentFile = this.tables.paths.find(state.file);
+    const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
+    const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
+    const ids = new Set<number>();
+    for (const h of this.index.lexical.search(lexicalTerms(text), COMPLETION_CHUNKS, accept)) ids.add(h.id);
+    if (this.index.fields.has('normalized')) {
+      const bound = boundNames(prefixLines.slice(-80).join('\n'));
+      for (const h of this.index.normalized.search(normalizedTerms(text, bound), COMPLETION_CHUNKS, accept)) ids.add(h.id);
+    }
+    const sources: CompletionSource[] = [];
+    for (const id of ids) {
+      const d = this.index.get(id);
+      if (!d) continue;
+      const lines = this.linesOf(d.file);
+      sources.push({ file: d.file, lines, from: d.startLine, to: Math.min(d.endLine + 1, lines.length) });
+    }
+    opts.signal?.throwIfAborted();
+    const idfCache = new Map<string, number>();
+    const idf = (token: string): number => {
+      let v = idfCache.get(token);
+      if (v === undefined) {
+        const terms = lexicalTerms(token);
+        // A name split into several sub-tokens is also indexed whole (the most specific term).
+        v = terms.length === 0 ? 0 : this.index.lexical.idf(terms[terms.length - 1]);
+        idfCache.set(token, v);
+      }
+      return v;
+    };
+    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence });
   }
 
   /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */

@@ -146,3 +146,17 @@ export function scoreCompletion(completion: string, target: string): { em: numbe
   const max = Math.max(c.length, t.length);
   return { em: c === t ? 1 : 0, es: max === 0 ? 1 : 1 - levenshtein(c, t) / max };
 }
+
+/**
+ * What protocol E compares with a target of `n` lines: the completion's first `n` lines (RepoEval's
+ * rule: a line task takes the first line of a longer completion, as accepting one line in the
+ * editor does; an API task as many lines as its target).
+ */
+export function completionForTarget(completion: string, target: string): string {
+  return completion.split('\n').slice(0, target.split('\n').length).join('\n');
+}
+
+/** Protocol E's left context of an API task (`left_context` is null there): the first L lines + "\n". */
+export function apiLeftContext(fileLines: string[], line: number): string {
+  return fileLines.slice(0, line).join('\n') + '\n';
+}

@@ -3,7 +3,7 @@ interface Metrics { r1: number; r3: number; r5: number; r10: number; mrr10: numb
 interface CMetrics { id_recall: number; new_id_recall: number; n: number; n_new: number; latency_ms?: { p50: number; p95: number; p99: number } }
 interface Pct { p50: number; p95: number; p99: number }
 interface SystemResult { A: Record<string, Metrics>; B: Record<string, Metrics>; C: Record<string, CMetrics>; latency_ms: Pct; latency_a_ms: Pct; index_s: number }
-interface EGroup { em: number; es: number; offered: number; n: number }
+interface EGroup { em: number; es: number; offered: number; precision?: number; n: number }
 interface Result {
   systems: Record<string, SystemResult>;
   repos: Record<string, Record<string, number>>;
@@ -32,10 +32,11 @@ export function renderMarkdown(r: Result): string {
     out.push(`| ${s} | ${l.p50} | ${l.p95} | ${l.p99} | ${a.p50} | ${a.p95} | ${a.p99} | ${r.systems[s].index_s} |`);
   }
   if (r.E && Object.keys(r.E).length) {
-    out.push('\n### Protocol E (built-in completion, no language model; keystroke-to-items latency in ms)\n', '| source | subset | n | EM | ES | offered | p50 ms | p95 ms |', '|---|---|---|---|---|---|---|---|');
-    for (const [src, e] of Object.entries(r.E)) for (const g of groups) {
+    out.push('\n### Protocol E (built-in completion, no language model; keystroke-to-items latency in ms)\n', '| source | subset | n | EM | ES | offered | precision | p50 ms | p95 ms |', '|---|---|---|---|---|---|---|---|---|');
+    // `api`: the multi-line API tasks (tasks_api.jsonl); latency is measured on the line tasks.
+    for (const [src, e] of Object.entries(r.E)) for (const g of [...groups, 'api']) {
       const m = e[g] as EGroup | undefined;
-      if (m) out.push(`| ${src} | ${g} | ${m.n} | ${m.em.toFixed(3)} | ${m.es.toFixed(3)} | ${m.offered.toFixed(3)} | ${e.latency_ms.p50} | ${e.latency_ms.p95} |`);
+      if (m) out.push(`| ${src} | ${g} | ${m.n} | ${m.em.toFixed(3)} | ${m.es.toFixed(3)} | ${m.offered.toFixed(3)} | ${m.precision?.toFixed(3) ?? '–'} | ${e.latency_ms.p50} | ${e.latency_ms.p95} |`);
     }
   }
   const repos = Object.keys(r.repos);

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { getEncoding } from 'js-tiktoken';
 import { loadRepo, loadTasks, languageFamily, splitLines, type Repo, type Task } from './split';
 import {
-  cursorAlignedFragments, excludedA, excludedB, gridFragments, percentile, rankMetrics, rankOfPositive, scoreCompletion, scoreContext,
+  apiLeftContext, completionForTarget, cursorAlignedFragments, excludedA, excludedB, gridFragments, percentile, rankMetrics, rankOfPositive, scoreCompletion, scoreContext,
   type Fragment, type RankMetrics,
 } from './protocols';
 import type { BenchSystem, FragmentDoc } from './systems/system';
@@ -25,6 +25,8 @@ interface Args {
   factory: SystemFactoryOptions;
   /** --dump-features FILE: per protocol A task, each fragment system's fused candidates with their signals (JSONL). */
   dumpFeatures?: string;
+  /** --only-e: protocol E alone (line and API tasks), without ranking for A, B and C. */
+  onlyE: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -40,7 +42,7 @@ function parseArgs(argv: string[]): Args {
   const flags = new Set(argv.filter((a) => a.startsWith('--') && !argv[argv.indexOf(a) + 1]?.match(/^[^-]/)));
   // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
   const hypothesis = hypothesisProvider(argv);
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features') };
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), onlyE: argv.includes('--only-e') };
 }
 
 const enc = getEncoding('p50k_base');
@@ -68,6 +70,25 @@ interface CompletionAcc {
   es: Map<string, number[]>;
   offered: Map<string, number[]>;
   ms: number[];
+}
+
+/** Protocol E for one task: the system's completions scored against the target, under `groups`. */
+async function scoreCompletions(sys: BenchSystem, task: Task, groups: string[], completionAcc: Map<string, CompletionAcc>, timed: boolean): Promise<void> {
+  for (const [o, c] of Object.entries(await sys.complete!(task))) {
+    let e = completionAcc.get(o);
+    if (!e) completionAcc.set(o, (e = { em: new Map(), es: new Map(), offered: new Map(), ms: [] }));
+    const sc = scoreCompletion(completionForTarget(c.text, task.target), task.target);
+    push(e.em, groups, sc.em);
+    push(e.es, groups, sc.es);
+    push(e.offered, groups, c.text.trim() ? 1 : 0);
+    if (timed) e.ms.push(c.ms);
+  }
+}
+
+/** API tasks (tasks_api.jsonl) with the left context the README derives: the file's first L lines. */
+function loadApiTasks(args: Args): Task[] {
+  if (!fs.existsSync(path.join(args.split, 'tasks_api.jsonl'))) return [];
+  return loadTasks(args.split, { limit: args.limit, repos: args.repos, file: 'tasks_api.jsonl' });
 }
 
 interface SystemAcc {
@@ -114,6 +135,7 @@ const asFragmentSystem = (s: BenchSystem): FragmentSystem | undefined => (s inst
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
+  const apiTasks = loadApiTasks(args);
   const repoNames = [...new Set(tasks.map((t) => t.repo))];
   const systems = await createSystems(args.systems, args.factory);
   const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
@@ -126,7 +148,7 @@ async function main(): Promise<void> {
     isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
   const repoStats: Record<string, Record<string, number>> = {};
   const dump = args.dumpFeatures ? fs.openSync(args.dumpFeatures, 'w') : undefined;
-  console.log(`bench: ${tasks.length} tasks, ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
+  console.log(`bench: ${tasks.length} tasks (+${apiTasks.length} API tasks for protocol E), ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
 
   for (const repoName of repoNames) {
     const repoTasks = tasks.filter((t) => t.repo === repoName);
@@ -157,6 +179,10 @@ async function main(): Promise<void> {
       const local = new Map<number, FragmentDoc>([...aDocs, ...cDocs].map((d) => [d.id, d]));
       const lookup = (id: number) => byId.get(id) ?? local.get(id)!;
       for (const sys of systems) {
+        if (args.onlyE) {
+          if (sys.complete) await scoreCompletions(sys, task, groups, completionAcc, true);
+          continue;
+        }
         // Protocol B: the corpus as indexed.
         const excludeB = (id: number) => excludedB(task, lookup(id));
         for (const [o, rb] of perOutput(sys, await sys.rank(task, 40, excludeB), Array.isArray)) {
@@ -210,20 +236,18 @@ async function main(): Promise<void> {
         }
         await sys.addDocs(taskGrid);
         // Protocol E: the built-in completion (leak-free state, like C).
-        if (sys.complete) {
-          for (const [o, c] of Object.entries(await sys.complete(task))) {
-            let e = completionAcc.get(o);
-            if (!e) completionAcc.set(o, (e = { em: new Map(), es: new Map(), offered: new Map(), ms: [] }));
-            const sc = scoreCompletion(c.text, task.target);
-            push(e.em, groups, sc.em);
-            push(e.es, groups, sc.es);
-            push(e.offered, groups, c.text.trim() ? 1 : 0);
-            e.ms.push(c.ms);
-          }
-        }
+        if (sys.complete) await scoreCompletions(sys, task, groups, completionAcc, true);
       }
     }
-    console.log(`  ${repoName}: ${repoTasks.length} tasks done`);
+    // Protocol E on the API tasks (multi-line targets), reported under `api` apart from the line
+    // tasks; the latency percentiles stay those of the line tasks.
+    const repoApi = apiTasks.filter((t) => t.repo === repoName);
+    for (const task of repoApi) {
+      const fileLines = repo.byPath.get(task.file)!.lines;
+      const t: Task = { ...task, left_context: task.left_context ?? apiLeftContext(fileLines, task.cursor.line) };
+      for (const sys of systems) if (sys.complete) await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], completionAcc, false);
+    }
+    console.log(`  ${repoName}: ${repoTasks.length} tasks${repoApi.length ? ` + ${repoApi.length} API tasks` : ''} done`);
   }
 
   const result: Record<string, unknown> = { systems: {}, repos: repoStats, meta: { split: args.split, tasks: tasks.length, date: new Date().toISOString(), argv: process.argv.slice(2) } };
@@ -254,7 +278,12 @@ async function main(): Promise<void> {
   const E: Record<string, unknown> = {};
   for (const [name, e] of completionAcc) {
     const groups: Record<string, unknown> = {};
-    for (const g of e.em.keys()) groups[g] = { em: mean(e.em.get(g)), es: mean(e.es.get(g)), offered: mean(e.offered.get(g)), n: e.em.get(g)!.length };
+    for (const g of e.em.keys()) {
+      const em = e.em.get(g)!, offered = e.offered.get(g)!;
+      const emOffered = em.filter((_, i) => offered[i] === 1);
+      // precision: exact matches among the tasks where something was offered.
+      groups[g] = { em: mean(em), es: mean(e.es.get(g)), offered: mean(offered), precision: mean(emOffered), n: em.length };
+    }
     E[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
   }
   result.E = E;

@@ -54,8 +54,8 @@ function walk(dir: string, rel: string, exts: string[], out: string[]): void {
   }
 }
 
-export function loadTasks(splitDir: string, opts: { limit?: number; repos?: string[] } = {}): Task[] {
-  const lines = fs.readFileSync(path.join(splitDir, 'tasks.jsonl'), 'utf8').split('\n').filter(Boolean);
+export function loadTasks(splitDir: string, opts: { limit?: number; repos?: string[]; file?: string } = {}): Task[] {
+  const lines = fs.readFileSync(path.join(splitDir, opts.file ?? 'tasks.jsonl'), 'utf8').split('\n').filter(Boolean);
   let tasks = lines.map((l) => JSON.parse(l) as Task);
   if (opts.repos?.length) tasks = tasks.filter((t) => opts.repos!.includes(t.repo));
   if (opts.limit) {

@@ -229,6 +229,41 @@ async function main(): Promise<number> {
       await shot(page, '9-context-read-only.png');
       await page.keyboard.press('Escape');
     });
+
+    await step('multi-line ghost text adapts the copy\'s local name to the user\'s, and Tab accepts all of it', async () => {
+      // src/app/route.ts continues `const legPoints = [depot, …]` with a three-line reduce over
+      // legPoints; here the same lines bind `loop` and `home`, so the offer must say `loop`.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('format.ts');
+      // Click the file's own row (the list may still show recently opened files first).
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'format.ts' }).first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.click();
+      await page.waitForSelector('.tab.active:has-text("format.ts")', { timeout: 15_000 });
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("formatMetres")`, { timeout: 30_000 });
+      await page.click(`${EDITOR} .view-lines`);
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      for (const line of ['export function patrolLength(waypoints: Waypoint[], home: Point): number {', 'const loop = [home, ...waypoints.map((w) => w.at), home];']) {
+        await page.keyboard.type(line, { delay: 20 });
+        await page.keyboard.press('Enter');
+      }
+      const ghost = page.locator(`${EDITOR} .ghost-text-decoration, ${EDITOR} .ghost-text`);
+      await ghost.first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300); // the lines below the first are drawn in a view zone
+      // The editor draws spaces as no-break spaces.
+      const text = (await ghost.allTextContents()).join('').replace(/\u00a0/g, ' ');
+      assert.ok(text.includes('loop.slice(1).reduce('), `ghost text: ${JSON.stringify(text)}`);
+      assert.ok(text.includes('distanceBetween(loop[i], stop)'), `multi-line, adapted: ${JSON.stringify(text)}`);
+      assert.ok(!text.includes('legPoints'), `the copy's name is not offered: ${JSON.stringify(text)}`);
+      await shot(page, '10-multiline-adapted-ghost.png');
+      await page.keyboard.press('Tab');
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("(sum, stop, i) => sum + distanceBetween(loop[i], stop),")`, { timeout: 10_000 });
+      await page.waitForSelector(`${EDITOR} .view-lines:has-text("const travelled = loop.slice(1).reduce(")`, { timeout: 10_000 });
+      await shot(page, '11-multiline-accepted.png');
+    });
   } catch (err) {
     failed.push({ title: 'e2e session', error: String((err as Error).stack ?? err) });
     log('ERROR', (err as Error).stack);

@@ -4,7 +4,7 @@
 // token trigrams of the normalised sequence; names the code does not bind (APIs, attributes,
 // called functions) stay, lower-cased, since they are what the next line needs.
 
-const TOKEN = /[A-Za-z_$][A-Za-z0-9_$]*|\d+|[^\sA-Za-z0-9_$]/g;
+export const TOKEN = /[A-Za-z_$][A-Za-z0-9_$]*|\d+|[^\sA-Za-z0-9_$]/g;
 const BINDERS: RegExp[] = [
   /\b([A-Za-z_$][\w$]*)\s*(?:,\s*[A-Za-z_$][\w$]*\s*)*(?::[^=\n]*)?[-+*/%&|^]?=(?![=>])/g, // x = … / x: T = … / a, b = … / x += …
   /\b(?:let|const|var)\s+([A-Za-z_$][\w$]*)/g,

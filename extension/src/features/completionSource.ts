@@ -16,9 +16,12 @@ import type { Ctx } from '../ctx';
 import type { FolderIndex } from '../folderIndex';
 import type { RetrievedContextRecord } from './retrievedContext';
 
+/** What a completion was built from, plus the other completions offered after it (best first). */
+export type CompletionMeta = RetrievedContextRecord & { alternatives?: string[] };
+
 export interface SourcedCompletion {
   text: string;
-  context: RetrievedContextRecord;
+  context: CompletionMeta;
 }
 
 export const OPENAI_KEY_SECRET = 'reporecall.openai.apiKey';
@@ -56,9 +59,14 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   if (backend === 'builtin') {
     const result = await fi.client.complete(state, { signal });
     if (!result || !result.text) return undefined;
+    // The built-in source's alternatives become further inline items (VS Code cycles through them).
+    const alternatives = (result.alternatives ?? []).map((a) => a.text).filter((t) => t && t !== result.text);
     return {
       text: result.text,
-      context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: [], source: result.source, completion: result.text, latencyMs: Date.now() - started, confidence: result.confidence },
+      context: {
+        time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: [], source: result.source, completion: result.text, latencyMs: Date.now() - started, confidence: result.confidence,
+        ...(alternatives.length ? { alternatives } : {}),
+      },
     };
   }
   const model = await modelBackend(ctx, backend);

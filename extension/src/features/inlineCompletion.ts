@@ -6,12 +6,11 @@ import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
 import { AdaptiveDebounce, delay, EditClock } from './adaptiveDebounce';
 import { CompletionCache } from './completionCache';
-import { completeFrom, effectiveBackend } from './completionSource';
-import type { RetrievedContextRecord } from './retrievedContext';
+import { completeFrom, effectiveBackend, type CompletionMeta } from './completionSource';
 import type { TimingRecord } from '../timings';
 
 export class RepoInlineCompletionProvider implements vscode.InlineCompletionItemProvider {
-  private readonly cache = new CompletionCache<RetrievedContextRecord>();
+  private readonly cache = new CompletionCache<CompletionMeta>();
   private readonly debounce = new AdaptiveDebounce(() => config.debounceMs());
   /** When each document last changed: the debounce counts from the keystroke. */
   readonly edits = new EditClock();
@@ -87,9 +86,10 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
     }
   }
 
-  private items(text: string, pos: vscode.Position, context: RetrievedContextRecord): vscode.InlineCompletionItem[] {
+  private items(text: string, pos: vscode.Position, context: CompletionMeta): vscode.InlineCompletionItem[] {
     this.ctx.lastContext = context;
-    return [new vscode.InlineCompletionItem(text, new vscode.Range(pos, pos))];
+    // The best first, then the alternatives (the built-in source's), which VS Code cycles through.
+    return [text, ...(context.alternatives ?? [])].map((t) => new vscode.InlineCompletionItem(t, new vscode.Range(pos, pos)));
   }
 
   clearCache(): void {

@@ -1,0 +1,166 @@
+// The built-in completion source (engine/src/complete/builtin.ts) on a real index of a fixture
+// repository (tree-sitter chunks, BM25 on disk): adapted names, multi-line statements accepted line
+// by line, abstention after bare closers, the same answer across files, alternatives in order.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Engine } from '../../engine/src/engine';
+import type { CompletionResult } from '../../engine/src/api';
+import type { EditorState } from '../../engine/src/types';
+
+const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/completion-repo');
+
+/** The editor state of `file` holding `text` with the cursor at its end (a new, empty line when it ends with \n). */
+function stateOf(file: string, text: string, language: string): EditorState {
+  return { file, prefix: text, line: text.split('\n').length - 1, language };
+}
+
+const PY_HEAD = [
+  'class OmegaPipeline:',
+  '    def __call__(self, prompt, batch_size, num_steps=50):',
+  '        signal = self.encode_prompt_embeddings(prompt)',
+  '',
+].join('\n');
+
+const PY_CALL = [
+  '        latents = self.prepare_latents(',
+  '            batch_size,',
+  '            signal,',
+  '            generator=self.generator,',
+  '        )',
+];
+
+const TS_HEAD = [
+  "import { collectSignals, dispatchSignals, type DispatchOptions } from '../util/signals';",
+  '',
+  'export function handleOmega(request: string[], options: DispatchOptions): number {',
+  '  const signal = collectSignals(request);',
+  '',
+].join('\n');
+
+const TS_CALL = [
+  '  const delivered = dispatchSignals(',
+  '    signal,',
+  '    options.timeoutMs,',
+  '    { retries: options.retries },',
+  '  );',
+];
+
+describe('built-in completion', function () {
+  this.timeout(60_000);
+  let root: string;
+  let indexDir: string;
+  let engine: Engine;
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-complete-'));
+    fs.cpSync(FIXTURE, root, { recursive: true });
+    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-complete-index-'));
+    engine = await Engine.open({ root, indexDir, dense: false });
+    const stats = await engine.indexAll();
+    assert.ok(stats.files >= 10, `files indexed: ${stats.files}`);
+  });
+  after(async () => {
+    await engine.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  /** Opens `file` in the "editor" with `text` (the index sees the editor's view, as the product's overlay does). */
+  async function completeIn(file: string, text: string, language: string): Promise<CompletionResult | null> {
+    await engine.updateFile(file, text);
+    try {
+      return await engine.complete(stateOf(file, text, language));
+    } finally {
+      fs.rmSync(path.join(root, file), { force: true });
+      await engine.updateFile(file);
+    }
+  }
+
+  /**
+   * Accepts the offer one line at a time (VS Code's accept-next-line: the text up to and including
+   * the line break, the cursor then at column 0 of a new line) and asks again after each line;
+   * returns every line as it ended up in the document.
+   */
+  async function acceptLineByLine(file: string, head: string, language: string, lines: number): Promise<string[]> {
+    let doc = head;
+    const accepted: string[] = [];
+    for (let k = 0; k < lines; k++) {
+      const r = await completeIn(file, doc, language);
+      assert.ok(r, `an offer after ${k} accepted lines:\n${doc}`);
+      const line = r.text.split('\n')[0];
+      accepted.push(line);
+      doc += line + '\n';
+    }
+    return accepted;
+  }
+
+  it('adapts a name the alignment maps: the copies bind batch_signals, cond_signals, text_embeds; the user binds signal', async () => {
+    const r = await completeIn('py/pipelines/omega.py', PY_HEAD, 'python');
+    assert.ok(r, 'an offer');
+    assert.ok(r.text.includes('            signal,'), r.text);
+    assert.ok(!/batch_signals|cond_signals|text_embeds/.test(r.text), `no copy's name is left: ${r.text}`);
+    // Names the user's code does not contradict keep the repository's.
+    assert.ok(r.text.includes('self.prepare_latents(') && r.text.includes('generator=self.generator'), r.text);
+  });
+
+  it('offers a multi-line Python call to its closing bracket, indented relative to the cursor, and accepting it line by line does not drift', async () => {
+    const r = await completeIn('py/pipelines/omega.py', PY_HEAD, 'python');
+    assert.ok(r);
+    assert.strictEqual(r.text, PY_CALL.join('\n'));
+    assert.deepStrictEqual(await acceptLineByLine('py/pipelines/omega.py', PY_HEAD, 'python', PY_CALL.length), PY_CALL);
+    // The document is valid Python with the call's `)` at the statement's level, not one deeper.
+    assert.strictEqual(PY_CALL[PY_CALL.length - 1], '        )');
+  });
+
+  it('offers a multi-line TypeScript call with the same indentation rules, accepted line by line without drift', async () => {
+    const r = await completeIn('ts/handlers/omega.ts', TS_HEAD, 'typescript');
+    assert.ok(r);
+    assert.strictEqual(r.text, TS_CALL.join('\n'));
+    assert.deepStrictEqual(await acceptLineByLine('ts/handlers/omega.ts', TS_HEAD, 'typescript', TS_CALL.length), TS_CALL);
+  });
+
+  it('completes the rest of a line the user has started, with the adapted name', async () => {
+    const r = await completeIn('ts/handlers/omega.ts', TS_HEAD + '  const delivered = dispatch', 'typescript');
+    assert.ok(r);
+    assert.strictEqual(r.text.split('\n')[0], 'Signals(');
+    assert.strictEqual(r.text.split('\n')[1], '    signal,');
+  });
+
+  it('offers nothing after bare closers, however many of them match', async () => {
+    const text = [
+      'export function cleanup(items: number[]): void {',
+      '  items.forEach((item) => {',
+      '    if (item > 1) {',
+      '      console.log(item);',
+      '    }',
+      '  });',
+      '',
+    ].join('\n');
+    const r = await completeIn('ts/util/cleanup.ts', text, 'typescript');
+    assert.strictEqual(r, null, `offered after '});': ${JSON.stringify(r)}`);
+  });
+
+  it('gives the same answer for the same context in different files', async () => {
+    const a = await completeIn('py/pipelines/omega.py', PY_HEAD, 'python');
+    const b = await completeIn('py/other/deep/omega_two.py', PY_HEAD, 'python');
+    const c = await completeIn('py/util/omega_three.py', PY_HEAD, 'python');
+    assert.ok(a && b && c);
+    assert.strictEqual(a.text, PY_CALL.join('\n'));
+    const answer = (x: CompletionResult) => [x.text, ...(x.alternatives ?? []).map((y) => y.text)];
+    assert.deepStrictEqual(answer(b), answer(a));
+    assert.deepStrictEqual(answer(c), answer(a));
+  });
+
+  it('returns distinct alternatives best first: the continuation three pipelines agree on before the one a single pipeline has', async () => {
+    const r = await completeIn('py/pipelines/omega.py', PY_HEAD, 'python');
+    assert.ok(r && r.alternatives && r.alternatives.length >= 1, JSON.stringify(r));
+    assert.ok(r.text.startsWith('        latents = self.prepare_latents('), r.text);
+    const second = r.alternatives[0];
+    assert.strictEqual(second.text, '        latents = sample_noise(batch_size, signal.shape)');
+    assert.ok(r.confidence > second.confidence, `${r.confidence} > ${second.confidence}`);
+    const texts = [r.text, ...r.alternatives.map((x) => x.text)];
+    assert.strictEqual(new Set(texts).size, texts.length, 'alternatives are distinct');
+  });
+});

@@ -17,6 +17,15 @@ export interface FolderIndexPaths {
   grammarDir?: string;
 }
 
+const PHASE: Record<IndexProgress['phase'], string> = { scan: 'scanning', parse: 'parsing', embed: 'embedding', save: 'saving' };
+
+/** `parsing 1228/1548`: what the running build does, with its own counter. */
+export function progressLabel(p: IndexProgress | undefined): string {
+  if (!p) return 'indexing';
+  const phase = PHASE[p.phase] ?? p.phase;
+  return p.total > 0 ? `${phase} ${p.done}/${p.total}` : phase;
+}
+
 export class FolderIndex implements vscode.Disposable {
   readonly client: EngineClient;
   readonly indexDir: string;
@@ -144,7 +153,7 @@ export class FolderIndex implements vscode.Disposable {
       const stats = await this.client.indexAll((p) => {
         this.progress = p;
         const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 0;
-        report.report({ message: `${p.phase} ${p.done}/${p.total}${p.file ? ` ${p.file}` : ''}`, increment: p.phase === 'scan' ? 0 : Math.max(0, pct - lastPct) });
+        report.report({ message: `${progressLabel(p)}${p.file ? ` ${p.file}` : ''}`, increment: p.phase === 'scan' ? 0 : Math.max(0, pct - lastPct) });
         lastPct = p.phase === 'scan' ? 0 : pct;
         this.changed.fire();
       }, controller.signal);

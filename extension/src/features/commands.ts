@@ -4,7 +4,7 @@ import type { Ctx, FolderReport } from '../ctx';
 import { config } from '../config';
 import { OPENAI_KEY_SECRET } from './completionSource';
 import { SNOOZE_CHOICES_MIN } from './completionControl';
-import { progressLabel } from './statusBar';
+import { progressLabel } from '../folderIndex';
 
 export function registerCommands(ctx: Ctx): void {
   ctx.push(

@@ -6,16 +6,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress } from '../../../engine/src/api';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import type { FolderIndex } from '../folderIndex';
-
-const PHASE: Record<IndexProgress['phase'], string> = { scan: 'scanning', parse: 'parsing', embed: 'embedding', save: 'saving' };
-
-/** `parsing 1228/1548`: what the running build does, with its own counter. */
-export function progressLabel(p: IndexProgress | undefined): string {
-  if (!p) return 'indexing';
-  const phase = PHASE[p.phase] ?? p.phase;
-  return p.total > 0 ? `${phase} ${p.done}/${p.total}` : phase;
-}
+import { progressLabel, type FolderIndex } from '../folderIndex';
 
 function folderLine(fi: FolderIndex): string {
   const s = fi.stats;

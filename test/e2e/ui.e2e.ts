@@ -233,7 +233,15 @@ async function main(): Promise<number> {
     await step('multi-line ghost text adapts the copy\'s local name to the user\'s, and Tab accepts all of it', async () => {
       // src/app/route.ts continues `const legPoints = [depot, …]` with a three-line reduce over
       // legPoints; here the same lines bind `loop` and `home`, so the offer must say `loop`.
+      // One editor group (the context view opened beside; EDITOR below means the first editor), joined
+      // rather than closed: closing would ask to save the files earlier steps typed into.
       await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+      await page.keyboard.type('View: Join All Editor Groups');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Join All Editor Groups")', { timeout: 30_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 1, '.editor-group-container', { timeout: 10_000 });
       await page.keyboard.press('Control+P');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
       await page.keyboard.type('format.ts');
@@ -252,9 +260,11 @@ async function main(): Promise<number> {
       }
       const ghost = page.locator(`${EDITOR} .ghost-text-decoration, ${EDITOR} .ghost-text`);
       await ghost.first().waitFor({ state: 'visible', timeout: 30_000 });
-      await page.waitForTimeout(300); // the lines below the first are drawn in a view zone
-      // The editor draws spaces as no-break spaces.
-      const text = (await ghost.allTextContents()).join('').replace(/\u00a0/g, ' ');
+      // The lines below the first are drawn in a view zone, a moment after the first line: read
+      // until they are there (or 15 s have passed). The editor draws spaces as no-break spaces.
+      const ghostText = async (): Promise<string> => (await ghost.allTextContents()).join('').replace(/\u00a0/g, ' ');
+      let text = await ghostText();
+      for (const until = Date.now() + 15_000; !text.includes('distanceBetween(') && Date.now() < until; text = await ghostText()) await page.waitForTimeout(200);
       assert.ok(text.includes('loop.slice(1).reduce('), `ghost text: ${JSON.stringify(text)}`);
       assert.ok(text.includes('distanceBetween(loop[i], stop)'), `multi-line, adapted: ${JSON.stringify(text)}`);
       assert.ok(!text.includes('legPoints'), `the copy's name is not offered: ${JSON.stringify(text)}`);

@@ -98,4 +98,9 @@ export interface CompletionAlternative {
 export interface CompletionResult extends CompletionAlternative {
   /** Further completions, best first (an editor cycles through them); absent when there is one. */
   alternatives?: CompletionAlternative[];
+  /**
+   * Set (with an empty `text`) when repository code continues these lines but the source declined
+   * to offer it, saying why in words (an editor shows it as the reason no suggestion appeared).
+   */
+  abstained?: string;
 }

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
+import { completeFromSources } from '../../engine/src/complete/builtin';
 import type { CompletionResult } from '../../engine/src/api';
 import type { EditorState } from '../../engine/src/types';
 
@@ -162,5 +163,17 @@ describe('built-in completion', function () {
     assert.ok(r.confidence > second.confidence, `${r.confidence} > ${second.confidence}`);
     const texts = [r.text, ...r.alternatives.map((x) => x.text)];
     assert.strictEqual(new Set(texts).size, texts.length, 'alternatives are distinct');
+  });
+
+  it('says why it abstained when code continues the lines but the matched tokens are common', () => {
+    const lines = ['const total = items.length;', 'report(total);'];
+    const state = { file: 'a.ts', prefix: 'const total = items.length;\n', line: 1 };
+    const sources = [{ file: 'b.ts', lines, from: 0, to: lines.length }];
+    const common = completeFromSources(state, sources, { idf: () => 0.5 });
+    assert.ok(common && !common.text, JSON.stringify(common));
+    assert.match(common.abstained ?? '', /common tokens .*evidence \d+\.\d < 6/, JSON.stringify(common));
+    const rare = completeFromSources(state, sources, { idf: () => 3 });
+    assert.strictEqual(rare?.text, 'report(total);', JSON.stringify(rare));
+    assert.strictEqual(rare?.abstained, undefined);
   });
 });

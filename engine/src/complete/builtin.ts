@@ -419,7 +419,13 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   // Evidence decides: enough specific tokens matched, and either most places agree on what follows
   // or the match is so specific that disagreement elsewhere does not matter.
   const offered = (g: Group) => minEvidence <= 0 || (g.evidence >= minEvidence && (share(g) >= MIN_SHARE || g.evidence >= SURE_EVIDENCE));
-  if (!offered(ranked[0])) return null;
+  if (!offered(ranked[0])) {
+    const g = ranked[0];
+    const why = g.evidence < minEvidence
+      ? `the lines before the cursor share only common tokens with the code that continues them (evidence ${g.evidence.toFixed(1)} < ${minEvidence})`
+      : `the ${total} places that continue these lines disagree on what follows`;
+    return { text: '', confidence: 0, abstained: why };
+  }
   // Alternatives (shown when the user cycles) need the evidence, not the agreement.
   const items: CompletionAlternative[] = ranked.slice(0, MAX_ALTERNATIVES).filter((g, i) => i === 0 || g.evidence >= minEvidence).map((g) => {
     // The most common rendering among the group's strongest members (their statements may end differently).

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 
-export type NoSuggestionReason = 'completions off' | 'snoozed' | 'language disabled' | 'not indexed' | 'cancelled' | 'backend timeout' | 'no match';
+export type NoSuggestionReason = 'completions off' | 'snoozed' | 'language disabled' | 'not indexed' | 'cancelled' | 'backend timeout' | 'abstained' | 'no match';
 
 export interface CompletionOutcome {
   time: Date;
@@ -27,6 +27,8 @@ export class CompletionControl implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** The last request's outcome (a suggestion, or why none). */
   lastOutcome: CompletionOutcome | undefined;
+  /** The built-in source's last abstention (it found code to continue from but declined), and why. */
+  private abstention: { file: string; line: number; why: string } | undefined;
   private expiry: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: Ctx) {
@@ -104,6 +106,18 @@ export class CompletionControl implements vscode.Disposable {
     return why !== undefined;
   }
 
+  /** Called by the completion source when the engine abstained at `file:line`, saying why. */
+  noteAbstention(file: string, line: number, why: string): void {
+    this.abstention = { file, line, why };
+  }
+
+  /** The abstention noted for this request's place, once. */
+  takeAbstention(file: string | undefined, line: number): string | undefined {
+    const a = this.abstention;
+    this.abstention = undefined;
+    return a && a.file === file && a.line === line ? a.why : undefined;
+  }
+
   record(doc: vscode.TextDocument, pos: vscode.Position, reason?: NoSuggestionReason, detail?: string): void {
     const file = this.ctx.folderFor(doc.uri)?.relPath(doc.uri) ?? doc.uri.path;
     this.lastOutcome = { time: new Date(), file, line: pos.line, languageId: doc.languageId, reason, detail };
@@ -146,9 +160,13 @@ export function explainOutcomes(ctx: Ctx, control: CompletionControl, provider: 
       if (!fi || fi.relPath(doc.uri) === undefined) control.record(doc, pos, 'not indexed', 'the file is not in an indexed workspace folder');
       else if (!fi.canServe) control.record(doc, pos, 'not indexed', `the index is ${fi.state}`);
       else if (backend !== 'builtin' && elapsed >= config.backendTimeoutMs()) control.record(doc, pos, 'backend timeout', `the ${backend} backend did not answer within ${config.backendTimeoutMs()} ms`);
-      else control.record(doc, pos, 'no match', backend === 'builtin'
-        ? 'the engine found no repository code to continue from here, or abstained: too little in common with the code before the cursor'
-        : `the ${backend} backend returned nothing usable`);
+      else {
+        const abstained = control.takeAbstention(fi.relPath(doc.uri), pos.line);
+        if (abstained) control.record(doc, pos, 'abstained', abstained);
+        else control.record(doc, pos, 'no match', backend === 'builtin'
+          ? 'the engine found no repository code that continues the lines before the cursor'
+          : `the ${backend} backend returned nothing usable`);
+      }
     }
     return result;
   };

@@ -58,6 +58,7 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   const started = Date.now();
   if (backend === 'builtin') {
     const result = await fi.client.complete(state, { signal });
+    if (result?.abstained) ctx.completions?.noteAbstention(state.file, state.line, result.abstained);
     if (!result || !result.text) return undefined;
     // The built-in source's alternatives become further inline items (VS Code cycles through them).
     const alternatives = (result.alternatives ?? []).map((a) => a.text).filter((t) => t && t !== result.text);

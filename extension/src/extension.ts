@@ -2,7 +2,6 @@
 import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../engine/src/types';
 import { Ctx, type FolderReport } from './ctx';
-import { editorState } from './editorState';
 import { registerCommands } from './features/commands';
 import { registerDetectServer } from './features/detectServer';
 import { explainOutcomes, registerCompletionControl, type CompletionOutcome } from './features/completionControl';
@@ -12,6 +11,7 @@ import { registerIndexSync } from './features/indexSync';
 import { registerInlineCompletions } from './features/inlineCompletion';
 import { registerShowContext, type RetrievedContextRecord } from './features/retrievedContext';
 import { registerStatusBar } from './features/statusBar';
+import { registerWarmUp } from './features/warmUp';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they want. */
 export interface RepoRecallApi {
@@ -73,33 +73,6 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
     lastCompletionOutcome: () => c.completions?.lastOutcome,
     lastHoverTiming: () => hover.lastTiming(),
   };
-}
-
-/**
- * Warms the engine for the file the user is in: once its engine is open, and when another file
- * becomes active, one completion at the cursor is computed and dropped, so the first keystroke in
- * that file does not pay for reading it and its neighbours' index entries (idle time, off the
- * keystroke path; the engine also warms its model and code paths by itself when it opens).
- */
-function registerWarmUp(c: Ctx): void {
-  let timer: NodeJS.Timeout | undefined;
-  const warm = (editor: vscode.TextEditor | undefined): void => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (!editor || editor.document.uri.scheme !== 'file') return;
-    const fi = c.folderFor(editor.document.uri);
-    const rel = fi?.relPath(editor.document.uri);
-    if (!fi || rel === undefined) return;
-    // A short delay: flicking through editors warms only the one the user stays in.
-    timer = setTimeout(() => {
-      timer = undefined;
-      void fi.client.whenReady()
-        .then(() => c.timings.span('warmup', () => fi.client.complete(editorState(editor.document, editor.selection.active, rel, c.recentFiles()))))
-        .catch(() => undefined);
-    }, 150);
-  };
-  warm(vscode.window.activeTextEditor);
-  c.push(vscode.window.onDidChangeActiveTextEditor(warm), { dispose: () => timer && clearTimeout(timer) });
 }
 
 export async function deactivate(): Promise<void> {

@@ -11,6 +11,7 @@ import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
 import type { FolderIndex } from '../folderIndex';
 import { groupCopies, isDocFile, isTestFile } from './copies';
+import { namePatterns, subWords } from './namePatterns';
 
 export type RelatedReason = 'definition' | 'calls it' | 'uses it' | 'similar code';
 
@@ -37,10 +38,6 @@ function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Order of rows: definitions, then code, then tests, then docs (tests and docs keep their rank when the user is in one). */
 function tier(row: RelatedRow, rel: string): number {
   if (row.reason === 'definition') return 0;
@@ -52,15 +49,10 @@ function tier(row: RelatedRow, rel: string): number {
 function reasonFor(c: RetrievedChunk, symbol: SymbolInfo | null): RelatedReason {
   if (!symbol) return 'similar code';
   if (symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine)) return 'definition';
-  const name = escapeRegExp(symbol.name);
-  if (new RegExp(`(^|[^\\w$])${name}\\s*(<[^>]*>)?\\(`).test(c.text)) return 'calls it';
-  if (new RegExp(`(^|[^\\w$])${name}(?![\\w$])`).test(c.text)) return 'uses it';
+  const { call, word } = namePatterns(symbol.name);
+  if (call.test(c.text)) return 'calls it';
+  if (word.test(c.text)) return 'uses it';
   return 'similar code';
-}
-
-/** Longer sub-words of a name (`retrieve_timesteps` -> retrieve, timesteps; `httpBatchLink` -> batch, link). */
-function subWords(name: string): string[] {
-  return name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length >= 4).map((w) => w.toLowerCase());
 }
 
 /**
@@ -149,7 +141,8 @@ interface ChunkItem extends vscode.QuickPickItem {
 function preview(text: string, name?: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^(#|\/\/)\s*copied from/i.test(l));
   // A row that calls or uses the name previews the line that does.
-  const at = name ? lines.findIndex((l) => new RegExp(`(^|[^\\w$])${escapeRegExp(name)}(?![\\w$])`).test(l) && !/^(#|\/\/|\*|import\b|from\s)/.test(l)) : -1;
+  const word = name ? namePatterns(name).word : undefined;
+  const at = word ? lines.findIndex((l) => word.test(l) && !/^(#|\/\/|\*|import\b|from\s)/.test(l)) : -1;
   return (at > 0 ? lines.slice(at, at + 1) : lines.slice(0, 2)).join(' ⏎ ').slice(0, 160);
 }
 

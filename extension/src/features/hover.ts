@@ -12,6 +12,7 @@ import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
 import { groupCopies, isDocFile } from './copies';
 import { HoverGate } from './hoverGate';
+import { namePatterns, subWords } from './namePatterns';
 import { timedHover } from '../timedProviders';
 
 /** Characters of a usage line shown in the hover. */
@@ -42,10 +43,6 @@ export interface HoverModel {
   usages: HoverUsage[];
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Which definition to show: not the hovered one itself; one without a `Copied from` note (the
  * original the copies come from), this file's first; else this file's copy (what a call here runs).
@@ -57,8 +54,7 @@ function pickDefinition(symbol: SymbolInfo, rel: string): SymbolDefinition | und
 
 /** Distinct places that call, use or resemble the name, best first, copies collapsed. */
 export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, chunks: RetrievedChunk[], max: number): HoverUsage[] {
-  const word = new RegExp(`(^|[^A-Za-z0-9_$])${escapeRegExp(symbol.name)}(?![A-Za-z0-9_$])`);
-  const call = new RegExp(`(^|[^A-Za-z0-9_$])${escapeRegExp(symbol.name)}\\s*(<[^>]*>)?\\(`);
+  const { word, call } = namePatterns(symbol.name);
   const isDefinition = (c: RetrievedChunk): boolean =>
     symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine) ||
     c.name === symbol.name || (c.name?.endsWith(`.${symbol.name}`) ?? false);
@@ -66,7 +62,7 @@ export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, ch
     !(c.file === rel && c.startLine <= cursorLine && cursorLine <= c.endLine) && !isDefinition(c) && !isDocFile(c.file));
   const groups = groupCopies(candidates, (c) => c.text);
   // Code "resembles" the name when it shares one of its longer sub-words (timesteps, Hull, ...).
-  const parts = symbol.name.split(/_|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w.length >= 4).map((w) => w.toLowerCase());
+  const parts = subWords(symbol.name);
   const comment = /^\s*(#|\/\/|\*|\/\*)/;
   const importLine = /^\s*(import\b|from\s+\S+\s+import\b|export\s+\{.*\}\s+from\b|use\s|#include\b|const\s+.*=\s*require\()/;
   const out: HoverUsage[] = [];

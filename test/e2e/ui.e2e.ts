@@ -28,6 +28,15 @@ async function goTo(page: Page, line: number, column: number): Promise<void> {
   await page.waitForSelector('.quick-input-widget', { state: 'hidden' });
 }
 
+/** Runs a command from the palette (F1) by its title, once its row is listed. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(title);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${title.slice(title.indexOf(': ') + 2)}")`, { timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
 async function main(): Promise<number> {
   fs.mkdirSync(shotDir, { recursive: true });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-e2e-'));
@@ -93,11 +102,7 @@ async function main(): Promise<number> {
     });
 
     await step('Find Related Code from the command palette lists and opens hull.ts', async () => {
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('RepoRecall: Find Related Code');
-      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Find Related Code")', { timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await runCommand(page, 'RepoRecall: Find Related Code');
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'src/geometry/hull.ts' });
       await row.first().waitFor({ state: 'visible', timeout: 30_000 });
       await page.waitForTimeout(300); // let the list finish drawing for the screenshot
@@ -174,11 +179,7 @@ async function main(): Promise<number> {
     await step('Find Related Code collapses copies and says what it searched', async () => {
       await page.keyboard.press('Escape');
       await goTo(page, 26, 30);
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('RepoRecall: Find Related Code');
-      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Find Related Code")', { timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await runCommand(page, 'RepoRecall: Find Related Code');
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'copies' });
       await row.first().waitFor({ state: 'visible', timeout: 30_000 });
       const title = await page.locator('.quick-input-title').first().innerText();
@@ -202,21 +203,13 @@ async function main(): Promise<number> {
       await page.locator('.quick-input-list .monaco-list-row:has-text("Snooze Completions for 5 min")').first().click();
       await page.waitForSelector('.statusbar-item:has-text("snoozed 5 min")', { timeout: 10_000 });
       await shot(page, '8-snoozed-status-bar.png');
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('RepoRecall: Resume Completions');
-      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Resume Completions")', { timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await runCommand(page, 'RepoRecall: Resume Completions');
       await page.waitForSelector('.statusbar-item:has-text("chunks"):not(:has-text("snoozed"))', { timeout: 10_000 });
     });
 
     await step('Show Retrieved Context opens a read-only document, not an Untitled buffer', async () => {
       await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('RepoRecall: Show Retrieved Context');
-      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Show Retrieved Context")', { timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await runCommand(page, 'RepoRecall: Show Retrieved Context');
       await page.waitForSelector('.tab.active:has-text("Retrieved Context.md")', { timeout: 15_000 });
       const editor = page.locator('.editor-instance .monaco-editor.focused');
       await editor.locator('.view-lines:has-text("RepoRecall")').waitFor({ state: 'visible', timeout: 15_000 });
@@ -236,11 +229,7 @@ async function main(): Promise<number> {
       // One editor group (the context view opened beside; EDITOR below means the first editor), joined
       // rather than closed: closing would ask to save the files earlier steps typed into.
       await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('View: Join All Editor Groups');
-      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Join All Editor Groups")', { timeout: 30_000 });
-      await page.keyboard.press('Enter');
+      await runCommand(page, 'View: Join All Editor Groups');
       await page.waitForFunction((sel) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(sel).length === 1, '.editor-group-container', { timeout: 10_000 });
       await page.keyboard.press('Control+P');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });

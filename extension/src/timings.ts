@@ -35,18 +35,22 @@ export class Timings {
   private flushTimer: NodeJS.Timeout | undefined;
   readonly activatedAt = Date.now();
 
-  constructor(private readonly file: string | undefined = process.env.REPORECALL_TIMINGS_FILE || undefined) {
+  constructor(
+    private readonly file: string | undefined = process.env.REPORECALL_TIMINGS_FILE || undefined,
+    /** Monotonic ms clock for span durations (tests pass their own). */
+    private readonly now: () => number = () => performance.now(),
+  ) {
     if (file) this.record({ kind: 'activate', at: this.activatedAt, ms: 0, engineMs: 0, rpcMs: 0, calls: 0 });
   }
 
   /** Runs `fn` as one timed request of `kind`; `fn` may set the outcome and details on the record. */
   async span<T>(kind: string, fn: (rec: TimingRecord) => Promise<T>): Promise<T> {
     const rec: TimingRecord = { kind, at: Date.now(), ms: 0, engineMs: 0, rpcMs: 0, calls: 0 };
-    const t0 = performance.now();
+    const t0 = this.now();
     try {
       return await this.als.run(rec, () => fn(rec));
     } finally {
-      rec.ms = Math.round((performance.now() - t0) * 10) / 10;
+      rec.ms = Math.round((this.now() - t0) * 10) / 10;
       rec.engineMs = Math.round(rec.engineMs * 10) / 10;
       this.record(rec);
     }

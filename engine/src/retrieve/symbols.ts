@@ -10,6 +10,7 @@ import type { Chunker } from '../chunk';
 import { extract, type FoundDefinition } from '../chunk/extract';
 import { GRAMMARS, type GrammarName } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
+import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
 
 /** Node types that are names in the chunker's grammars (anonymous nodes are keywords and punctuation). */
@@ -88,6 +89,8 @@ export interface SymbolSource {
 
 interface ParsedFile {
   key: string;
+  relPath: string;
+  text: string;
   tree: Tree;
   grammar: GrammarName;
 }
@@ -137,9 +140,11 @@ export class SymbolLookup {
     const grammar = await this.src.chunker.grammarFor(relPath);
     if (!grammar) return undefined;
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const tree = grammar.parser.parse(text, null, { progressCallback: () => Date.now() > deadline } as Parameters<typeof grammar.parser.parse>[2]);
+    // The buffer being typed in was parsed a keystroke ago: re-parse only what changed.
+    const previous = this.trees.find((t) => t.relPath === relPath && t.grammar === grammar.name);
+    const tree = parseReusing(grammar.parser, text, previous, () => Date.now() > deadline);
     if (!tree) return undefined;
-    const parsed = { key, tree, grammar: grammar.name };
+    const parsed = { key, relPath, text, tree, grammar: grammar.name };
     this.trees.unshift(parsed);
     for (const old of this.trees.splice(TREE_CACHE)) old.tree.delete();
     return parsed;

@@ -1,0 +1,47 @@
+// Incremental re-parsing (chunk/reparse.ts): the tree re-parsed from the previous version after an
+// edit is the tree a full parse gives, for typing, deleting, pasting and multi-byte text.
+import * as assert from 'node:assert/strict';
+import { Chunker } from '../../engine/src/chunk';
+import { editBetween, parseReusing } from '../../engine/src/chunk/reparse';
+import { mulberry32 } from '../../engine/src/util/prng';
+import { fixture } from './chunk.helpers';
+
+describe('incremental re-parse', () => {
+  let chunker: Chunker;
+  before(async () => {
+    chunker = await Chunker.create();
+  });
+  after(() => chunker.dispose());
+
+  it('finds the one edit between two texts (head and tail kept, UTF-16 positions)', () => {
+    assert.equal(editBetween('abc', 'abc'), null);
+    const e = editBetween('x = 1\ny = 2\n', 'x = 1\ny = 42\n')!;
+    assert.deepEqual([e.startIndex, e.oldEndIndex, e.newEndIndex], [10, 10, 11]);
+    assert.deepEqual([e.startPosition, e.oldEndPosition, e.newEndPosition], [{ row: 1, column: 4 }, { row: 1, column: 4 }, { row: 1, column: 5 }]);
+    const d = editBetween('é = 1\nfoo()\n', 'é = 1\n\nfoo()\n')!;
+    assert.deepEqual([d.startIndex, d.startPosition, d.newEndPosition], [6, { row: 1, column: 0 }, { row: 2, column: 0 }]);
+  });
+
+  for (const [file, samples] of [['sample.py', 60], ['sample.ts', 60], ['sample.tsx', 30]] as const) {
+    it(`gives the full parse's tree after random edits (${file})`, async () => {
+      const grammar = (await chunker.grammarFor(file))!;
+      const rand = mulberry32(7);
+      const inserts = ['x', '\n', '    ', '(', ')', '"', 'é', 'def f():\n    return 1\n', '/* c */', '{', '}'];
+      let text = fixture(file);
+      let previous = { text, tree: grammar.parser.parse(text)! };
+      for (let i = 0; i < samples; i++) {
+        const at = Math.floor(rand() * text.length);
+        const cut = rand() < 0.5 ? Math.floor(rand() * 12) : 0;
+        const next = text.slice(0, at) + (rand() < 0.7 ? inserts[Math.floor(rand() * inserts.length)] : '') + text.slice(at + cut);
+        const reused = parseReusing(grammar.parser, next, previous, () => false)!;
+        const full = grammar.parser.parse(next)!;
+        assert.equal(reused.rootNode.toString(), full.rootNode.toString(), `edit ${i} at ${at}`);
+        full.delete();
+        previous.tree.delete();
+        previous = { text: next, tree: reused };
+        text = next;
+      }
+      previous.tree.delete();
+    });
+  }
+});

@@ -27,7 +27,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { TimingRecord } from '../../../extension/src/timings';
-import { classifyPlaces, drawTasks, duplicateRows, percentile, type Place, type UiTask } from './places';
+import { classifyPlaces, drawTasks, duplicateRows, normaliseRow, percentile, type Place, type UiTask } from './places';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const HERE = path.join(ROOT, 'scripts', 'vscode');
@@ -298,8 +298,8 @@ async function main(): Promise<void> {
     await page.keyboard.press('Escape');
     await page.waitForSelector('.statusbar-item:has-text("chunks")', { timeout: 600_000 });
 
-    const ghost: Array<{ id: string; ms?: number; firstMs?: number; through?: boolean; secondMs?: number; secondThrough?: boolean; text?: string }> = [];
-    const related: Array<{ ms?: number; rows: number; dups: number }> = [];
+    const ghost: Array<{ id: string; ms?: number; firstMs?: number; through?: boolean; secondMs?: number; secondThrough?: boolean; text?: string; keyAt?: number; shownAt?: number }> = [];
+    const related: Array<{ ms?: number; rows: number; dups: number; dupRows?: string[] }> = [];
     const hovers: Array<{ kind: Place['kind']; ms?: number; shown: boolean; text: string }> = [];
     let nonIdent = 0;
 
@@ -317,8 +317,12 @@ async function main(): Promise<void> {
         await arm(page, 'g0', GHOST_PRED);
         await page.keyboard.press('Delete');
         const h0 = await hit(page, 'g0', 2000);
-        const k0 = (await pageState(page)).key;
+        const st0 = await pageState(page);
+        const k0 = st0.key;
         const ms0 = h0 !== undefined && !before0 ? h0 - k0 : undefined;
+        // Wall-clock times of the keystroke and the ghost text, to place the provider's own span between them.
+        const keyAt = st0.origin + k0;
+        const shownAt = ms0 !== undefined ? st0.origin + h0! : undefined;
         await page.waitForTimeout(1000);
         // Keystroke -> ghost text: the first character after the pause (the measure), then the
         // second typed along. A keystroke typed into ghost text already showing is served by VS Code
@@ -336,7 +340,7 @@ async function main(): Promise<void> {
         const h2 = await hit(page, 'g2', 2000);
         const k2 = (await pageState(page)).key;
         const text = h1 !== undefined || h2 !== undefined ? (await page.locator(GHOST).allTextContents()).join('').slice(0, 60) : undefined;
-        ghost.push({ id: task.id, ms: ms0, firstMs: h1 !== undefined && !before1 ? h1 - k1 : undefined, through: before1, secondMs: h2 !== undefined ? h2 - k2 : undefined, secondThrough: before2, text });
+        ghost.push({ id: task.id, ms: ms0, firstMs: h1 !== undefined && !before1 ? h1 - k1 : undefined, through: before1, secondMs: h2 !== undefined ? h2 - k2 : undefined, secondThrough: before2, text, keyAt, shownAt });
         log(`${pi + 1}/${tasks.length} ${task.file}:${task.line + 1} ghost ${ms0 !== undefined ? `${ms0.toFixed(0)} ms` : 'none'}; first key ${h1 !== undefined ? `${(h1 - k1).toFixed(0)} ms${before1 ? ' (typed along)' : ''}` : 'none'}, second key ${h2 !== undefined ? `${(h2 - k2).toFixed(0)} ms${before2 ? ' (typed along)' : ''}` : 'none'} ${JSON.stringify(text ?? '')}`);
         await page.keyboard.press('Escape');
 
@@ -351,7 +355,10 @@ async function main(): Promise<void> {
         const hf = await hit(page, 'fr', 10_000);
         const kf = (await pageState(page)).key;
         const rows = (await page.evaluate(ROWS)) as string[];
-        related.push({ ms: hf !== undefined ? hf - kf : undefined, rows: rows.length, dups: duplicateRows(rows) });
+        const dups = duplicateRows(rows);
+        // The rows that repeat an earlier one, to see what the user saw twice.
+        const dupRows = dups ? rows.slice(0, 10).filter((r, i, all) => all.slice(0, i).some((e) => normaliseRow(e) === normaliseRow(r))) : undefined;
+        related.push({ ms: hf !== undefined ? hf - kf : undefined, rows: rows.length, dups, ...(dupRows ? { dupRows } : {}) });
         await page.keyboard.press('Escape');
 
         // Hovers: an identifier above the cursor, and (until enough) a keyword, comment, string or number.
@@ -445,6 +452,8 @@ async function main(): Promise<void> {
         hover_provider: split(hoverRecs),
         find_related_provider: split(relatedRecs),
         find_related_rows: related.map((r) => r.rows),
+        find_related_duplicates: related.flatMap((r) => r.dupRows ?? []).slice(0, 20),
+        ghost_path: ghostPath(ghost, recs),
         ghost_samples: ghost,
         session1_s: Math.round(buildS),
       },
@@ -457,6 +466,35 @@ async function main(): Promise<void> {
   fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', markdown(result));
   console.log(markdown(result));
   log(`wrote ${args.out}`);
+}
+
+/**
+ * Where keystroke -> ghost text goes: to the provider being called (VS Code's own 50 ms debounce,
+ * the edit and the request crossing to the extension host), the provider (our debounce wait, the
+ * engine round trip), and from its answer to the DOM (back to the page, rendering); and whether a
+ * live index update of an unsaved buffer ran at the same time.
+ */
+function ghostPath(ghost: Array<{ ms?: number; keyAt?: number; shownAt?: number }>, recs: TimingRecord[]): Record<string, unknown> {
+  const completes = recs.filter((r) => r.kind === 'complete' && (r.outcome === 'shown' || r.outcome === 'cache'));
+  const updates = recs.filter((r) => r.kind === 'updateFile');
+  const rows: Array<{ total: number; toProvider: number; provider: number; wait: number; rpc: number; engine: number; afterProvider: number; duringUpdate: boolean }> = [];
+  for (const g of ghost) {
+    if (g.ms === undefined || g.keyAt === undefined || g.shownAt === undefined) continue;
+    // The last request answered before the ghost text showed, started after the keystroke.
+    const rec = completes.filter((r) => r.at >= g.keyAt! - 5 && r.at + r.ms <= g.shownAt! + 5).pop();
+    if (!rec) continue;
+    const end = rec.at + rec.ms;
+    rows.push({
+      total: g.ms, toProvider: rec.at - g.keyAt, provider: rec.ms, wait: Number(rec.detail?.waitMs ?? 0), rpc: rec.rpcMs, engine: rec.engineMs, afterProvider: g.shownAt - end,
+      duringUpdate: updates.some((u) => u.at < end && u.at + u.ms > rec.at),
+    });
+  }
+  const stat = (xs: number[]) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95) });
+  const parts = (rs: typeof rows) => ({
+    n: rs.length, total: stat(rs.map((r) => r.total)), to_provider: stat(rs.map((r) => r.toProvider)), provider: stat(rs.map((r) => r.provider)),
+    debounce_wait: stat(rs.map((r) => r.wait)), rpc: stat(rs.map((r) => r.rpc)), engine: stat(rs.map((r) => r.engine)), after_provider: stat(rs.map((r) => r.afterProvider)),
+  });
+  return { all: parts(rows), during_live_update: parts(rows.filter((r) => r.duringUpdate)), without_live_update: parts(rows.filter((r) => !r.duringUpdate)) };
 }
 
 function markdown(r: Record<string, unknown>): string {
@@ -473,12 +511,21 @@ function markdown(r: Record<string, unknown>): string {
     `| keystroke -> ghost text | ${g.n} (shown ${g.shown}) | ${g.p50} | ${g.p95} | typed first key, new request ${JSON.stringify(m.ghost_first_key_request)}; second key: typed along ${JSON.stringify(m.ghost_typed_along)}, new request ${JSON.stringify(m.ghost_second_key_request)} |`,
     `| activation -> first ghost text | 1 | ${r.first_ghost_ms} | | keystroke -> ghost ${m.first_ghost_keystroke_ms} |`,
     `| completion provider (shown) | ${cs.n} | ${cs.total_p50} | ${cs.total_p95} | engine ${cs.engine_p50}/${cs.engine_p95}, rpc ${cs.rpc_p50}/${cs.rpc_p95}, debounce wait p50 ${m.complete_wait_p50} |`,
+    ...ghostPathRows(m.ghost_path as ReturnType<typeof ghostPath> | undefined),
     `| Find Related Code, Enter -> list | ${f.n} | ${f.p50} | ${f.p95} | duplicate rows ${f.duplicate_rows} |`,
     `| Find Related Code provider | ${fp.n} | ${fp.total_p50} | ${fp.total_p95} | engine ${fp.engine_p50}/${fp.engine_p95} |`,
     `| hover, mouse rest -> visible | ${h.n} | ${h.visible_p50} | ${h.visible_p95} | on non-identifiers ${h.on_non_identifier} |`,
     `| hover provider | ${hp.n} | ${h.provide_p50} | ${h.provide_p95} | engine ${hp.engine_p50}/${hp.engine_p95} |`,
     '',
   ].join('\n');
+}
+
+function ghostPathRows(gp: Record<string, unknown> | undefined): string[] {
+  if (!gp) return [];
+  const a = gp.all as Record<string, { p50: number | null; p95: number | null } | number>;
+  const f = (k: string) => { const v = a[k] as { p50: number | null; p95: number | null }; return `${v.p50?.toFixed(0)}/${v.p95?.toFixed(0)}`; };
+  const during = (gp.during_live_update as { n: number }).n;
+  return [`| ghost path (p50/p95) | ${a.n} | | | to provider ${f('to_provider')}, provider ${f('provider')} (wait ${f('debounce_wait')}, rpc ${f('rpc')}, engine ${f('engine')}), answer -> DOM ${f('after_provider')}; ${during} during a live update |`];
 }
 
 main().catch((err) => {

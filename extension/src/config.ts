@@ -24,7 +24,7 @@ export const config = {
   completionEnabled: (): boolean => section().get<boolean>('completion.enabled', true),
   backend: (): CompletionBackendKind => section().get<CompletionBackendKind>('completion.backend', 'builtin'),
   /** Base debounce before a completion request; adapted to typing speed and backend latency. */
-  debounceMs: (): number => positive(section().get<number>('completion.debounceMs'), 75),
+  debounceMs: (): number => positive(section().get<number>('completion.debounceMs'), 50),
   /** Token budget for retrieved snippets placed in a model prompt (4 characters per token). */
   contextTokens: (): number => positive(section().get<number>('completion.contextTokens'), 1024),
   /** Token budget for the current file's text before the cursor in a model prompt. */

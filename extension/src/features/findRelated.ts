@@ -10,17 +10,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
 import type { FolderIndex } from '../folderIndex';
-import { groupCopies, isDocFile, isTestFile } from './copies';
-import { namePatterns, subWords } from './namePatterns';
-
-export type RelatedReason = 'definition' | 'calls it' | 'uses it' | 'similar code';
-
-export interface RelatedRow {
-  chunk: RetrievedChunk;
-  reason: RelatedReason;
-  /** Near-duplicates of `chunk`, collapsed into its row. */
-  copies: RetrievedChunk[];
-}
+import { preview, reasonFor, relatedRows, type RelatedReason, type RelatedRow } from './relatedRows';
 
 export interface RelatedResult {
   folder: FolderIndex;
@@ -38,42 +28,8 @@ function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-/** Order of rows: definitions, then code, then tests, then docs (tests and docs keep their rank when the user is in one). */
-function tier(row: RelatedRow, rel: string): number {
-  if (row.reason === 'definition') return 0;
-  if (isDocFile(row.chunk.file)) return isDocFile(rel) ? 1 : 3;
-  if (isTestFile(row.chunk.file)) return isTestFile(rel) ? 1 : 2;
-  return 1;
-}
 
-function reasonFor(c: RetrievedChunk, symbol: SymbolInfo | null): RelatedReason {
-  if (!symbol) return 'similar code';
-  if (symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine)) return 'definition';
-  const { call, word } = namePatterns(symbol.name);
-  if (call.test(c.text)) return 'calls it';
-  if (word.test(c.text)) return 'uses it';
-  return 'similar code';
-}
 
-/**
- * Orders and collapses retrieved chunks. On a name, code that neither calls nor uses it counts as
- * related only when it shares one of the name's longer sub-words.
- */
-export function relatedRows(chunks: RetrievedChunk[], symbol: SymbolInfo | null, rel: string, max: number): RelatedRow[] {
-  const words = symbol ? subWords(symbol.name) : [];
-  const kept = symbol
-    ? chunks.filter((c) => reasonFor(c, symbol) !== 'similar code' || (words.length > 0 && words.some((w) => c.text.toLowerCase().includes(w))))
-    : chunks;
-  const groups = groupCopies(kept, (c) => c.text);
-  const rows: RelatedRow[] = groups.map((g) => {
-    // A group holding the definition shows it; the others are its copies.
-    const all = [g.first, ...g.copies];
-    const def = all.find((c) => reasonFor(c, symbol) === 'definition' && !/copied from/i.test(c.text));
-    const first = def ?? g.first;
-    return { chunk: first, reason: reasonFor(first, symbol), copies: all.filter((c) => c !== first) };
-  });
-  return rows.map((r, i) => ({ r, i })).sort((a, b) => tier(a.r, rel) - tier(b.r, rel) || a.i - b.i).map(({ r }) => r).slice(0, max);
-}
 
 /** A definition the retrieval did not return, as a row (its declaration and doc). */
 function definitionChunk(symbol: SymbolInfo, rel: string): RetrievedChunk | undefined {
@@ -138,13 +94,6 @@ interface ChunkItem extends vscode.QuickPickItem {
   row?: RelatedRow;
 }
 
-function preview(text: string, name?: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^(#|\/\/)\s*copied from/i.test(l));
-  // A row that calls or uses the name previews the line that does.
-  const word = name ? namePatterns(name).word : undefined;
-  const at = word ? lines.findIndex((l) => word.test(l) && !/^(#|\/\/|\*|import\b|from\s)/.test(l)) : -1;
-  return (at > 0 ? lines.slice(at, at + 1) : lines.slice(0, 2)).join(' ⏎ ').slice(0, 160);
-}
 
 const REASON_WORDS: Record<RelatedReason, (name: string) => string> = {
   definition: (n) => `defines ${n}`,
@@ -161,7 +110,7 @@ function rowItem(row: RelatedRow, name: string): ChunkItem {
   return {
     label: `$(${KIND_ICON[c.kind] ?? 'symbol-file'}) ${c.name ?? c.file.split('/').pop()}`,
     description: `${c.file}:${c.startLine + 1}${copies}`,
-    detail: `${REASON_WORDS[row.reason](name)} · ${preview(c.text, row.reason === 'calls it' || row.reason === 'uses it' ? name : undefined)}`,
+    detail: `${REASON_WORDS[row.reason](name)} · ${row.preview ?? preview(c.text, row.reason === 'calls it' || row.reason === 'uses it' ? name : undefined)}`,
     chunk: c,
     row,
     buttons: row.copies.length ? [SHOW_COPIES] : undefined,

@@ -1,0 +1,93 @@
+// Rows of Find Related Code from retrieved chunks: the reason each is related, definitions first,
+// code before tests and docs, copies and look-alike rows folded. No `vscode` import: unit-tested.
+import type { SymbolInfo } from '../../../engine/src/retrieve/symbols';
+import type { RetrievedChunk } from '../../../engine/src/types';
+import { groupCopies, isDocFile, isTestFile } from './copies';
+import { namePatterns, subWords } from './namePatterns';
+
+export type RelatedReason = 'definition' | 'calls it' | 'uses it' | 'similar code';
+
+export interface RelatedRow {
+  chunk: RetrievedChunk;
+  reason: RelatedReason;
+  /** Near-duplicates of `chunk`, collapsed into its row. */
+  copies: RetrievedChunk[];
+  /** The line or two the row shows (distinct from every row above it). */
+  preview?: string;
+}
+
+/** Order of rows: definitions, then code, then tests, then docs (tests and docs keep their rank when the user is in one). */
+function tier(row: RelatedRow, rel: string): number {
+  if (row.reason === 'definition') return 0;
+  if (isDocFile(row.chunk.file)) return isDocFile(rel) ? 1 : 3;
+  if (isTestFile(row.chunk.file)) return isTestFile(rel) ? 1 : 2;
+  return 1;
+}
+
+export function reasonFor(c: RetrievedChunk, symbol: SymbolInfo | null): RelatedReason {
+  if (!symbol) return 'similar code';
+  if (symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine)) return 'definition';
+  const { call, word } = namePatterns(symbol.name);
+  if (call.test(c.text)) return 'calls it';
+  if (word.test(c.text)) return 'uses it';
+  return 'similar code';
+}
+
+/**
+ * Orders and collapses retrieved chunks. On a name, code that neither calls nor uses it counts as
+ * related only when it shares one of the name's longer sub-words.
+ */
+export function relatedRows(chunks: RetrievedChunk[], symbol: SymbolInfo | null, rel: string, max: number): RelatedRow[] {
+  const words = symbol ? subWords(symbol.name) : [];
+  const kept = symbol
+    ? chunks.filter((c) => reasonFor(c, symbol) !== 'similar code' || (words.length > 0 && words.some((w) => c.text.toLowerCase().includes(w))))
+    : chunks;
+  const groups = groupCopies(kept, (c) => c.text);
+  const rows: RelatedRow[] = groups.map((g) => {
+    // A group holding the definition shows it; the others are its copies.
+    const all = [g.first, ...g.copies];
+    const def = all.find((c) => reasonFor(c, symbol) === 'definition' && !/copied from/i.test(c.text));
+    const first = def ?? g.first;
+    return { chunk: first, reason: reasonFor(first, symbol), copies: all.filter((c) => c !== first) };
+  });
+  const ordered = rows.map((r, i) => ({ r, i })).sort((a, b) => tier(a.r, rel) - tier(b.r, rel) || a.i - b.i).map(({ r }) => r);
+  return distinctRows(ordered, symbol?.name).slice(0, max);
+}
+
+const isComment = (l: string): boolean => /^(#|\/\/|\/\*|\*)/.test(l);
+
+/**
+ * Rows that would look the same (same name, reason and preview: overloads, tests built alike) are
+ * told apart by the first line the earlier row's code lacks, or folded into it as copies when no
+ * line differs, so the list never shows one row twice.
+ */
+export function distinctRows(rows: RelatedRow[], name?: string): RelatedRow[] {
+  const out: RelatedRow[] = [];
+  const shown = new Map<string, RelatedRow>();
+  // A row's file is only its location: two rows of different files with the same line look alike.
+  const look = (r: RelatedRow): string => `${r.chunk.name ?? ''}\0${r.reason}\0${r.preview}`;
+  for (const row of rows) {
+    row.preview = preview(row.chunk.text, row.reason === 'calls it' || row.reason === 'uses it' ? name : undefined);
+    const twin = shown.get(look(row));
+    if (twin) {
+      const theirs = new Set(twin.chunk.text.split('\n').map((l) => l.trim()));
+      const own = row.chunk.text.split('\n').map((l) => l.trim()).find((l) => l && !isComment(l) && !theirs.has(l));
+      if (own) row.preview = `… ${own.slice(0, 160)}`;
+      if (!own || shown.has(look(row))) {
+        (shown.get(look(row)) ?? twin).copies.push(row.chunk, ...row.copies);
+        continue;
+      }
+    }
+    shown.set(look(row), row);
+    out.push(row);
+  }
+  return out;
+}
+
+export function preview(text: string, name?: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^(#|\/\/)\s*copied from/i.test(l));
+  // A row that calls or uses the name previews the line that does.
+  const word = name ? namePatterns(name).word : undefined;
+  const at = word ? lines.findIndex((l) => word.test(l) && !/^(#|\/\/|\*|import\b|from\s)/.test(l)) : -1;
+  return (at > 0 ? lines.slice(at, at + 1) : lines.slice(0, 2)).join(' ⏎ ').slice(0, 160);
+}

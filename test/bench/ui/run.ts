@@ -17,7 +17,10 @@
 //      that suggestion: typed_along); Find Related Code runs from the command palette (Enter
 //      to a complete list; duplicate rows in the top 10 visible); the mouse rests
 //      on an identifier above the cursor and on a keyword, comment, string or number, and the time
-//      to a visible RepoRecall hover is measured.
+//      to a visible RepoRecall hover is measured;
+//   4. the floor: RepoRecall's completions and hover off and test/bench/ui/floor-extension on (ghost
+//      text, a hover and a QuickPick answered at once), the same keystrokes, palette and mouse
+//      moves: what VS Code alone takes on this machine under the same load.
 // Times in the page come from a MutationObserver (first DOM change that shows the result after the
 // keydown / mouse move); the extension's own time per request, engine time apart, comes from
 // REPORECALL_TIMINGS_FILE (extension/src/timings.ts).
@@ -163,6 +166,17 @@ async function openFile(page: Page, rel: string): Promise<void> {
   await page.waitForSelector(`${EDITOR} .view-lines .view-line`, { timeout: 15_000 });
 }
 
+/** Runs a command by its palette title. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(title);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${title.slice(title.indexOf(': ') + 2)}")`, { timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+}
+
 async function gotoPos(page: Page, line: number, character: number): Promise<void> {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+G');
@@ -200,6 +214,8 @@ async function main(): Promise<void> {
   })();
   fs.mkdirSync(path.join(run, 'exts'), { recursive: true });
   fs.symlinkSync(ROOT, path.join(run, 'exts', extId));
+  // The floor: a provider that answers at once (switched on only for the floor pass).
+  fs.symlinkSync(path.join(ROOT, 'test', 'bench', 'ui', 'floor-extension'), path.join(run, 'exts', 'reporecall-bench.ghost-floor-0.0.1'));
   const timingsFile = path.join(work, 'timings.jsonl');
   const env = { ...process.env, REPORECALL_TIMINGS_FILE: timingsFile };
   const url = `http://127.0.0.1:${args.port}/?folder=${ws}`;
@@ -395,6 +411,63 @@ async function main(): Promise<void> {
         ghost.push({ id: task.id });
       }
     }
+    // The floor: the same keystrokes, palette and mouse moves with RepoRecall's completions and
+    // hover off and test/bench/ui/floor-extension answering at once: what VS Code itself takes.
+    const floor: number[] = [];
+    const floorRelated: number[] = [];
+    const floorHover: number[] = [];
+    await runCommand(page, 'RepoRecall: Toggle Completions');
+    await runCommand(page, 'Ghost Floor: Toggle');
+    setUserSetting(run, 'reporecall.hover.mode', 'off');
+    await page.waitForTimeout(1000);
+    for (const task of tasks) {
+      const lines = fs.readFileSync(path.join(ws, task.file), 'utf8').split('\n');
+      const indent = /^\s*/.exec(lines[task.line] ?? '')![0].length;
+      try {
+        await openFile(page, task.file);
+        await gotoPos(page, task.line, indent);
+        await page.keyboard.press('Shift+End');
+        await arm(page, 'fl', GHOST_PRED);
+        await page.keyboard.press('Delete');
+        const hf = await hit(page, 'fl', 2000);
+        const kf = (await pageState(page)).key;
+        if (hf !== undefined) floor.push(hf - kf);
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+Z');
+        await page.waitForTimeout(300);
+
+        await page.keyboard.press('F1');
+        await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+        await page.keyboard.type('Ghost Floor: Quick Pick');
+        await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Quick Pick")', { timeout: 15_000 });
+        await page.waitForTimeout(100);
+        await arm(page, 'flr', RELATED_PRED);
+        await page.keyboard.press('Enter');
+        const hr = await hit(page, 'flr', 5000);
+        const kr = (await pageState(page)).key;
+        if (hr !== undefined) floorRelated.push(hr - kr);
+        await page.keyboard.press('Escape');
+
+        const ident = classifyPlaces(lines, task.line - 30, task.line, task.language === 'python').filter((p) => p.kind === 'identifier').pop();
+        if (ident) {
+          await gotoPos(page, ident.line, ident.character + Math.min(1, ident.text.length - 1));
+          const box = await page.locator(`${EDITOR} .cursors-layer .cursor`).first().boundingBox();
+          if (box) {
+            await page.mouse.move(5, 5);
+            await page.waitForTimeout(250);
+            await arm(page, 'flh', hoverPred);
+            await page.mouse.move(box.x + 3, box.y + box.height / 2);
+            const hh = await hit(page, 'flh', 2500);
+            const km = (await pageState(page)).move;
+            if (hh !== undefined) floorHover.push(hh - km);
+            await page.mouse.move(5, 5);
+          }
+        }
+      } catch (err) {
+        log(`floor at ${task.id} failed: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    log(`floor: ghost ${floor.length}/${tasks.length} p50 ${percentile(floor, 50)} p95 ${percentile(floor, 95)}; list p50 ${percentile(floorRelated, 50)} p95 ${percentile(floorRelated, 95)}; hover p50 ${percentile(floorHover, 50)} p95 ${percentile(floorHover, 95)}`);
     await page.waitForTimeout(500);
     await browser.close();
 
@@ -454,6 +527,12 @@ async function main(): Promise<void> {
         find_related_rows: related.map((r) => r.rows),
         find_related_duplicates: related.flatMap((r) => r.dupRows ?? []).slice(0, 20),
         ghost_path: ghostPath(ghost, recs),
+        floor: {
+          method: 'the same positions, keystrokes, palette and mouse moves with RepoRecall completions and hover off and test/bench/ui/floor-extension answering at once (fixed ghost text, hover, a QuickPick of 10 rows): VS Code alone',
+          ghost: { n: tasks.length, shown: floor.length, p50: percentile(floor, 50), p95: percentile(floor, 95) },
+          list: { n: floorRelated.length, p50: percentile(floorRelated, 50), p95: percentile(floorRelated, 95) },
+          hover_visible: { n: floorHover.length, p50: percentile(floorHover, 50), p95: percentile(floorHover, 95) },
+        },
         ghost_samples: ghost,
         session1_s: Math.round(buildS),
       },
@@ -512,12 +591,29 @@ function markdown(r: Record<string, unknown>): string {
     `| activation -> first ghost text | 1 | ${r.first_ghost_ms} | | keystroke -> ghost ${m.first_ghost_keystroke_ms} |`,
     `| completion provider (shown) | ${cs.n} | ${cs.total_p50} | ${cs.total_p95} | engine ${cs.engine_p50}/${cs.engine_p95}, rpc ${cs.rpc_p50}/${cs.rpc_p95}, debounce wait p50 ${m.complete_wait_p50} |`,
     ...ghostPathRows(m.ghost_path as ReturnType<typeof ghostPath> | undefined),
+    ...floorRow(m.floor, 'ghost', 'keystroke -> ghost text', 'its 50 ms debounce, the trips to the extension host and back, rendering'),
     `| Find Related Code, Enter -> list | ${f.n} | ${f.p50} | ${f.p95} | duplicate rows ${f.duplicate_rows} |`,
+    ...floorRow(m.floor, 'list', 'Enter -> list', 'a command filling a QuickPick at once'),
     `| Find Related Code provider | ${fp.n} | ${fp.total_p50} | ${fp.total_p95} | engine ${fp.engine_p50}/${fp.engine_p95} |`,
     `| hover, mouse rest -> visible | ${h.n} | ${h.visible_p50} | ${h.visible_p95} | on non-identifiers ${h.on_non_identifier} |`,
+    ...floorRow(m.floor, 'hover_visible', 'hover, mouse rest -> visible', 'editor.hover.delay 150 included'),
     `| hover provider | ${hp.n} | ${h.provide_p50} | ${h.provide_p95} | engine ${hp.engine_p50}/${hp.engine_p95} |`,
     '',
   ].join('\n');
+}
+
+/** A row for what VS Code alone takes (the floor pass), under the measure it bounds. */
+function floorRow(floor: unknown, key: string, what: string, why: string): string[] {
+  const f = (floor as Record<string, { n: number; shown?: number; p50: number | null; p95: number | null }> | undefined)?.[key];
+  return f ? [`| ${what}, floor: VS Code alone | ${f.shown ?? f.n} | ${f.p50} | ${f.p95} | ${why} |`] : [];
+}
+
+/** Changes one user setting of the running code-server (it watches the file). */
+function setUserSetting(run: string, key: string, value: unknown): void {
+  const file = path.join(run, 'data', 'User', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  settings[key] = value;
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }
 
 function ghostPathRows(gp: Record<string, unknown> | undefined): string[] {

@@ -1,6 +1,6 @@
 // The inline-completion cache and the adaptive debounce (both vscode-free).
 import * as assert from 'node:assert';
-import { AdaptiveDebounce, delay, EditClock } from '../../extension/src/features/adaptiveDebounce';
+import { AdaptiveDebounce, delay, EditClock, sinceKeystroke } from '../../extension/src/features/adaptiveDebounce';
 import { CompletionCache } from '../../extension/src/features/completionCache';
 
 describe('CompletionCache', () => {
@@ -46,6 +46,14 @@ describe('AdaptiveDebounce', () => {
     assert.strictEqual(d.nextDelay(50), 25); // VS Code's 50 ms inline-suggest delay already passed
     assert.strictEqual(d.nextDelay(200), 0);
     assert.strictEqual(d.nextDelay(Infinity), 0); // no edit before the request
+  });
+
+  it('counts at least VS Code\'s own 50 ms as passed since the keystroke, however late the edit event came', () => {
+    assert.strictEqual(sinceKeystroke(3), 50);
+    assert.strictEqual(sinceKeystroke(120), 120);
+    assert.strictEqual(sinceKeystroke(Infinity), Infinity);
+    // With the default 50 ms base the built-in source then waits nothing more.
+    assert.strictEqual(new AdaptiveDebounce(() => 50).nextDelay(sinceKeystroke(3)), 0);
   });
 
   it('asks a slow source less eagerly, up to 4 x base, and forgets it on reset', () => {

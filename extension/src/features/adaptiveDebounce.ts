@@ -5,6 +5,18 @@
 // [base, 4 x base] of the keystroke. The built-in engine answers in milliseconds and a cancelled
 // request costs it little, so it gets the base delay alone. vscode-free.
 
+/** VS Code's own inline-suggest debounce (its InlineCompletionsDebounce, min = max = 50 ms). */
+export const VSCODE_INLINE_SUGGEST_DELAY_MS = 50;
+
+/**
+ * Time since the keystroke behind an automatic request. The extension host hears of the edit late
+ * on a busy machine (often just before the request), but VS Code asks only after its own delay, so
+ * at least that much has passed since the keystroke.
+ */
+export function sinceKeystroke(sinceEditMs: number): number {
+  return Math.max(VSCODE_INLINE_SUGGEST_DELAY_MS, sinceEditMs);
+}
+
 export class AdaptiveDebounce {
   private latencyEma: number | undefined;
 

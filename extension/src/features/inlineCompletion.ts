@@ -4,7 +4,7 @@ import { isAbortError } from '../../../engine/src/rpc/protocol';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
-import { AdaptiveDebounce, delay, EditClock } from './adaptiveDebounce';
+import { AdaptiveDebounce, delay, EditClock, sinceKeystroke } from './adaptiveDebounce';
 import { CompletionCache } from './completionCache';
 import { completeFrom, effectiveBackend, type CompletionMeta } from './completionSource';
 import type { TimingRecord } from '../timings';
@@ -65,7 +65,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
       // Counted from the keystroke (VS Code's own inline-suggest delay is part of it); an explicit
       // request (Alt+\\) or one without an edit before it is served at once.
       const sinceEdit = this.edits.since(doc.uri.toString());
-      const wait = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke ? 0 : this.debounce.nextDelay(Number.isFinite(sinceEdit) ? sinceEdit : Infinity);
+      const wait = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke ? 0 : this.debounce.nextDelay(sinceKeystroke(sinceEdit));
       rec.detail = { waitMs: wait, sinceEditMs: Number.isFinite(sinceEdit) ? Math.round(sinceEdit) : -1 };
       if (!(await delay(wait, signal))) {
         rec.outcome = 'debounced';

@@ -166,6 +166,35 @@ async function openFile(page: Page, rel: string): Promise<void> {
   await page.waitForSelector(`${EDITOR} .view-lines .view-line`, { timeout: 15_000 });
 }
 
+/** Runs a palette command that fills a QuickPick: ms from Enter to the complete list, or undefined. */
+async function paletteToList(page: Page, title: string, timeoutMs: number): Promise<number | undefined> {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+  await page.keyboard.type(title);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${title.slice(title.indexOf(': ') + 2)}")`, { timeout: 15_000 });
+  await page.waitForTimeout(100);
+  await arm(page, 'list', RELATED_PRED);
+  await page.keyboard.press('Enter');
+  const h = await hit(page, 'list', timeoutMs);
+  const k = (await pageState(page)).key;
+  return h !== undefined ? h - k : undefined;
+}
+
+/** Rests the mouse on a place: ms from the move to a visible RepoRecall hover, undefined when none showed, null when the place could not be found on screen. */
+async function hoverMs(page: Page, p: Place, timeoutMs: number): Promise<number | undefined | null> {
+  await gotoPos(page, p.line, p.character + Math.min(1, p.text.length - 1));
+  const box = await page.locator(`${EDITOR} .cursors-layer .cursor`).first().boundingBox();
+  if (!box) return null;
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(250);
+  await arm(page, 'hv', hoverPred);
+  await page.mouse.move(box.x + 3, box.y + box.height / 2);
+  const h = await hit(page, 'hv', timeoutMs);
+  const m = (await pageState(page)).move;
+  await page.mouse.move(5, 5);
+  return h !== undefined ? h - m : undefined;
+}
+
 /** Runs a command by its palette title. */
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Escape');
@@ -361,20 +390,12 @@ async function main(): Promise<void> {
         await page.keyboard.press('Escape');
 
         // Find Related Code from the command palette, Enter to a complete list.
-        await page.keyboard.press('F1');
-        await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-        await page.keyboard.type('RepoRecall: Find Related Code');
-        await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Find Related Code")', { timeout: 15_000 });
-        await page.waitForTimeout(100);
-        await arm(page, 'fr', RELATED_PRED);
-        await page.keyboard.press('Enter');
-        const hf = await hit(page, 'fr', 10_000);
-        const kf = (await pageState(page)).key;
+        const listMs = await paletteToList(page, 'RepoRecall: Find Related Code', 10_000);
         const rows = (await page.evaluate(ROWS)) as string[];
         const dups = duplicateRows(rows);
         // The rows that repeat an earlier one, to see what the user saw twice.
         const dupRows = dups ? rows.slice(0, 10).filter((r, i, all) => all.slice(0, i).some((e) => normaliseRow(e) === normaliseRow(r))) : undefined;
-        related.push({ ms: hf !== undefined ? hf - kf : undefined, rows: rows.length, dups, ...(dupRows ? { dupRows } : {}) });
+        related.push({ ms: listMs, rows: rows.length, dups, ...(dupRows ? { dupRows } : {}) });
         await page.keyboard.press('Escape');
 
         // Hovers: an identifier above the cursor, and (until enough) a keyword, comment, string or number.
@@ -391,16 +412,9 @@ async function main(): Promise<void> {
           if (p) picks.push(p);
         }
         for (const p of picks) {
-          await gotoPos(page, p.line, p.character + Math.min(1, p.text.length - 1));
-          const box = await page.locator(`${EDITOR} .cursors-layer .cursor`).first().boundingBox();
-          if (!box) continue;
-          await page.mouse.move(5, 5);
-          await page.waitForTimeout(250);
-          await arm(page, 'hv', hoverPred);
-          await page.mouse.move(box.x + 3, box.y + box.height / 2);
-          const hh = await hit(page, 'hv', p.kind === 'identifier' ? 2500 : 1200);
-          const km = (await pageState(page)).move;
-          hovers.push({ kind: p.kind, ms: hh !== undefined ? hh - km : undefined, shown: hh !== undefined, text: p.text });
+          const ms = await hoverMs(page, p, p.kind === 'identifier' ? 2500 : 1200);
+          if (ms === null) continue;
+          hovers.push({ kind: p.kind, ms, shown: ms !== undefined, text: p.text });
           if (p.kind !== 'identifier') nonIdent++;
         }
         await page.mouse.move(5, 5);
@@ -436,33 +450,13 @@ async function main(): Promise<void> {
         await page.keyboard.press('Control+Z');
         await page.waitForTimeout(300);
 
-        await page.keyboard.press('F1');
-        await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-        await page.keyboard.type('Ghost Floor: Quick Pick');
-        await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Quick Pick")', { timeout: 15_000 });
-        await page.waitForTimeout(100);
-        await arm(page, 'flr', RELATED_PRED);
-        await page.keyboard.press('Enter');
-        const hr = await hit(page, 'flr', 5000);
-        const kr = (await pageState(page)).key;
-        if (hr !== undefined) floorRelated.push(hr - kr);
+        const hr = await paletteToList(page, 'Ghost Floor: Quick Pick', 5000);
+        if (hr !== undefined) floorRelated.push(hr);
         await page.keyboard.press('Escape');
 
         const ident = classifyPlaces(lines, task.line - 30, task.line, task.language === 'python').filter((p) => p.kind === 'identifier').pop();
-        if (ident) {
-          await gotoPos(page, ident.line, ident.character + Math.min(1, ident.text.length - 1));
-          const box = await page.locator(`${EDITOR} .cursors-layer .cursor`).first().boundingBox();
-          if (box) {
-            await page.mouse.move(5, 5);
-            await page.waitForTimeout(250);
-            await arm(page, 'flh', hoverPred);
-            await page.mouse.move(box.x + 3, box.y + box.height / 2);
-            const hh = await hit(page, 'flh', 2500);
-            const km = (await pageState(page)).move;
-            if (hh !== undefined) floorHover.push(hh - km);
-            await page.mouse.move(5, 5);
-          }
-        }
+        const hh = ident ? await hoverMs(page, ident, 2500) : undefined;
+        if (typeof hh === 'number') floorHover.push(hh);
       } catch (err) {
         log(`floor at ${task.id} failed: ${(err as Error).message.split('\n')[0]}`);
       }

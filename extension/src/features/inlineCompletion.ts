@@ -4,14 +4,17 @@ import { isAbortError } from '../../../engine/src/rpc/protocol';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
-import { AdaptiveDebounce, delay, EditClock, sinceKeystroke } from './adaptiveDebounce';
+import { AdaptiveDebounce, delay, EditClock, sinceKeystroke, VSCODE_INLINE_SUGGEST_DELAY_MS } from './adaptiveDebounce';
 import { CompletionCache } from './completionCache';
-import { completeFrom, effectiveBackend, type CompletionMeta } from './completionSource';
+import { CompletionPrefetch, cursorAfterEdit, prefetchKey } from './completionPrefetch';
+import { completeFrom, effectiveBackend, type CompletionMeta, type SourcedCompletion } from './completionSource';
 import type { TimingRecord } from '../timings';
 
 export class RepoInlineCompletionProvider implements vscode.InlineCompletionItemProvider {
   private readonly cache = new CompletionCache<CompletionMeta>();
   private readonly debounce = new AdaptiveDebounce(() => config.debounceMs());
+  /** The built-in source's request started at the keystroke (completionPrefetch.ts). */
+  private readonly prefetch = new CompletionPrefetch<SourcedCompletion>();
   /** When each document last changed: the debounce counts from the keystroke. */
   readonly edits = new EditClock();
   private lastBackend: string | undefined;
@@ -59,6 +62,19 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
       return this.items(cached.text, pos, cached.meta);
     }
 
+    const started = backend === 'builtin' ? this.prefetch.take(prefetchKey(docKey, doc.version, offset)) : undefined;
+    if (started) {
+      const t0 = performance.now();
+      const got = await started;
+      rec.detail = { prefetched: got ? 1 : 0, prefetchWaitMs: Math.round(performance.now() - t0) };
+      if (token.isCancellationRequested) return undefined;
+      if (got) {
+        if (!got.value) return undefined;
+        this.cache.set(docKey, state.prefix, state.suffix ?? '', got.value.text, got.value.context, offset);
+        return this.items(got.value.text, pos, got.value.context);
+      }
+    }
+
     const { signal, dispose } = signalFor(token);
     try {
       // Every keystroke cancels the previous request's token, so only the last one gets past this.
@@ -94,6 +110,36 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
 
   clearCache(): void {
     this.cache.clear();
+    this.prefetch.cancel();
+  }
+
+  /**
+   * Starts the built-in source's request as the edit arrives, for the cursor the edit leaves
+   * (VS Code asks 50 ms later; completionPrefetch.ts). Only for the active editor's single-cursor
+   * edits, where inline suggestions are on and the request would not be gated or served from the cache.
+   */
+  prefetchAfter(e: vscode.TextDocumentChangeEvent): void {
+    this.prefetch.cancel();
+    const doc = e.document;
+    const offset = cursorAfterEdit(e.contentChanges);
+    if (offset === undefined || vscode.window.activeTextEditor?.document !== doc) return;
+    const backend = effectiveBackend();
+    if (backend !== 'builtin' || this.ctx.completions?.blocked(doc.languageId)) return;
+    if (!vscode.workspace.getConfiguration('editor', doc).get<boolean>('inlineSuggest.enabled', true)) return;
+    const fi = this.ctx.folderFor(doc.uri);
+    const rel = fi?.relPath(doc.uri);
+    if (!fi || rel === undefined || !fi.canServeSoon) return;
+    const state = editorState(doc, doc.positionAt(offset), rel, this.ctx.recentFiles());
+    const docKey = `${doc.uri.toString()}|${backend}`;
+    if (this.cache.get(docKey, state.prefix, state.suffix ?? '', offset)) return;
+    // What the provider would still wait once VS Code asks, 50 ms from now: with the default debounce, nothing.
+    const wait = this.debounce.nextDelay(VSCODE_INLINE_SUGGEST_DELAY_MS);
+    this.prefetch.start(prefetchKey(docKey, doc.version, offset), wait, (signal) =>
+      this.ctx.timings.span('prefetch', async (rec) => {
+        const result = await completeFrom(this.ctx, fi, state, signal);
+        rec.outcome = result ? 'answered' : signal.aborted ? 'cancelled' : 'empty';
+        return result;
+      }));
   }
 }
 
@@ -115,7 +161,9 @@ export function registerInlineCompletions(ctx: Ctx): RepoInlineCompletionProvide
       generation = now;
     }),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length) provider.edits.note(e.document.uri.toString());
+      if (!e.contentChanges.length) return;
+      provider.edits.note(e.document.uri.toString());
+      provider.prefetchAfter(e);
     }),
     vscode.workspace.onDidCloseTextDocument((doc) => provider.edits.forget(doc.uri.toString())),
   );

@@ -108,6 +108,11 @@ const SIZE_LIMITED_FIELDS: readonly OptionalField[] = ['normalized'];
 const CHECKPOINT_MS = 30_000;
 /** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
 const BREATHE_EVERY_MS = 20;
+/**
+ * The same for a live update of the file being typed in: a keystroke's completion arriving
+ * meanwhile waits at most this long (a 3,000-line file blocked queries for 70-650 ms in one piece).
+ */
+const UPDATE_BREATHE_EVERY_MS = 4;
 /** Files whose lines are kept in memory for showing retrieved chunks. */
 const LINE_CACHE_FILES = 256;
 /** Quiet period after single-file updates before the index is written. */
@@ -320,7 +325,7 @@ export class Engine {
     let items: Item[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
-    const breather = new Breather(BREATHE_EVERY_MS, signal);
+    const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
     const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
     const flush = async () => {
       if (!items.length) return;
@@ -370,6 +375,7 @@ export class Engine {
         items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText });
         added.push(chunk);
         if (items.length >= batch) await flush();
+        if (single) await breather.breathe();
       }
       const defs: DefinitionRef[] = p.chunked.definitions.map((d) => ({
         name: d.name, file: p.rel, signature: d.signature,
@@ -472,7 +478,9 @@ export class Engine {
     }
     const hash = sha1(text);
     if (this.tables.files.get(relPath)?.hash === hash) return;
-    const chunked = await this.chunker.chunk(relPath, text);
+    // A buffer being typed in is re-parsed from its previous tree; then queries waiting meanwhile go first.
+    const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
+    await new Promise<void>((resolve) => setImmediate(resolve));
     this.setDefinitions(relPath, chunked);
     await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked }], undefined, undefined, true);
     // An unsaved buffer is not persisted on its own: the file on disk did not change (its row

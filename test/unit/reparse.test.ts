@@ -44,4 +44,25 @@ describe('incremental re-parse', () => {
       previous.tree.delete();
     });
   }
+
+  for (const file of ['sample.py', 'sample.ts'] as const) {
+    it(`chunks a buffer being typed in from its previous tree exactly as from scratch (${file})`, async () => {
+      const fresh = await Chunker.create();
+      try {
+        const rand = mulberry32(11);
+        const inserts = ['x', '\n', '  ', '(', ')', 'def g(a):\n    return a\n', 'function h() { return 1; }\n', '}'];
+        let text = fixture(file);
+        for (let i = 0; i < 30; i++) {
+          const at = Math.floor(rand() * text.length);
+          text = text.slice(0, at) + inserts[Math.floor(rand() * inserts.length)] + text.slice(at + (rand() < 0.3 ? 3 : 0));
+          // Every other edit goes to another file in between: the kept tree must be this file's.
+          if (i % 2) await chunker.chunk('other.ts', `export const v${i} = ${i};\n`, { incremental: true });
+          const incremental = await chunker.chunk(file, text, { incremental: true });
+          assert.deepEqual(incremental, await fresh.chunk(file, text), `edit ${i} at ${at}`);
+        }
+      } finally {
+        await fresh.dispose();
+      }
+    });
+  }
 });

@@ -7,6 +7,8 @@ import { defaultGrammarDir, GrammarLoader, type LoadedGrammar } from './grammar'
 import { GRAMMARS, grammarOf, languageOfPath } from './languages';
 import { layoutChunks } from './layout';
 import { LineIndex, lineWindows, type SizeLimits } from './lines';
+import { parseReusing } from './reparse';
+import type { Tree } from 'web-tree-sitter';
 
 export interface ChunkOptions {
   /** A definition longer than this many lines is split (class -> header + methods). Default 120. */
@@ -26,6 +28,12 @@ export interface ChunkOptions {
    * recurses per nesting level and can trap on absurd depths (generated data). Default 256.
    */
   maxNestingDepth?: number;
+  /**
+   * The file is a buffer being typed in: parse it from its previous version's tree (kept for one
+   * file), which takes about a millisecond where a full parse of a large file takes tens, during
+   * which the engine answers nothing (chunk/reparse.ts). Default false.
+   */
+  incremental?: boolean;
 }
 
 export interface ChunkerOptions {
@@ -41,7 +49,16 @@ const DEFAULTS: Required<ChunkOptions> = {
   maxParseChars: 2_000_000,
   maxCallsPerChunk: 64,
   maxNestingDepth: 256,
+  incremental: false,
 };
+
+/** The last tree of a buffer being typed in, which its next version is re-parsed from. */
+interface EditedTree {
+  relPath: string;
+  grammar: string;
+  text: string;
+  tree: Tree;
+}
 
 /** Why a file was chunked into windows instead of syntax (for stats and logs). */
 export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'too-large' | 'too-deep' | 'timeout' | 'error';
@@ -49,6 +66,8 @@ export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'too-large' 
 export class Chunker {
   /** Files that fell back to windows although they have a grammar, by reason. */
   readonly fallbacks: Partial<Record<FallbackReason, number>> = {};
+
+  private edited: EditedTree | undefined;
 
   private constructor(private readonly loader: GrammarLoader) {}
 
@@ -101,7 +120,7 @@ export class Chunker {
           const grammar = await this.loader.get(grammarName);
           if (!grammar) reason = 'grammar-unavailable';
           else {
-            const result = chunkSyntax(grammar, content, lines, options);
+            const result = this.chunkSyntax(relPath, grammar, content, lines, options);
             if (result !== 'timeout') return { language, ...result };
             reason = 'timeout';
           }
@@ -124,31 +143,43 @@ export class Chunker {
 
   /** Frees the wasm-side parsers and queries. */
   dispose(): Promise<void> {
+    this.forgetEdited();
     return this.loader.dispose();
   }
-}
 
-function chunkSyntax(
-  grammar: LoadedGrammar,
-  content: string,
-  lines: LineIndex,
-  options: Required<ChunkOptions>,
-): Omit<ChunkedFile, 'language'> | 'timeout' {
-  const deadline = Date.now() + options.timeoutMs;
-  // Returning true from the progress callback cancels the parse (parse() then returns null).
-  const tree = grammar.parser.parse(content, null, {
-    progressCallback: () => Date.now() > deadline,
-  } as Parameters<typeof grammar.parser.parse>[2]);
-  if (!tree) return 'timeout';
-  try {
-    const limits: SizeLimits = { maxLines: options.maxChunkLines, maxChars: options.maxChunkChars };
-    const found = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], content, lines, deadline);
-    if (Date.now() > deadline) return 'timeout'; // the query was cut short: its captures are partial
-    const { chunks, definitions } = layoutChunks(tree.rootNode, found.definitions, lines, limits);
-    assignCalls(chunks, found.calls, options.maxCallsPerChunk);
-    return { chunks, definitions, imports: dedupeImports(found.imports) };
-  } finally {
-    tree.delete();
+  private forgetEdited(): void {
+    this.edited?.tree.delete();
+    this.edited = undefined;
+  }
+
+  private chunkSyntax(
+    relPath: string,
+    grammar: LoadedGrammar,
+    content: string,
+    lines: LineIndex,
+    options: Required<ChunkOptions>,
+  ): Omit<ChunkedFile, 'language'> | 'timeout' {
+    const deadline = Date.now() + options.timeoutMs;
+    const previous = options.incremental && this.edited?.relPath === relPath && this.edited.grammar === grammar.name ? this.edited : undefined;
+    // Returning true from the progress callback cancels the parse (parse() then returns null).
+    const tree = parseReusing(grammar.parser, content, previous, () => Date.now() > deadline);
+    if (options.incremental) this.forgetEdited();
+    if (!tree) return 'timeout';
+    let keep = false;
+    try {
+      const limits: SizeLimits = { maxLines: options.maxChunkLines, maxChars: options.maxChunkChars };
+      const found = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], content, lines, deadline);
+      if (Date.now() > deadline) return 'timeout'; // the query was cut short: its captures are partial
+      const { chunks, definitions } = layoutChunks(tree.rootNode, found.definitions, lines, limits);
+      assignCalls(chunks, found.calls, options.maxCallsPerChunk);
+      if (options.incremental) {
+        this.edited = { relPath, grammar: grammar.name, text: content, tree };
+        keep = true;
+      }
+      return { chunks, definitions, imports: dedupeImports(found.imports) };
+    } finally {
+      if (!keep) tree.delete();
+    }
   }
 }
 

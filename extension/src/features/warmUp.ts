@@ -6,8 +6,9 @@ import { editorState } from '../editorState';
 /**
  * Warms the engine for the file the user is in: once its engine is open, and when another file
  * becomes active, one completion at the cursor is computed and dropped, so the first keystroke in
- * that file does not pay for reading it and its neighbours' index entries (idle time, off the
- * keystroke path; the engine also warms its model and code paths by itself when it opens).
+ * that file does not pay for reading it and its neighbours' index entries, and the file is parsed
+ * so the first hover does not pay for that either (idle time, off the keystroke path; the engine
+ * also warms its model and code paths by itself when it opens).
  */
 export function registerWarmUp(c: Ctx): void {
   let timer: NodeJS.Timeout | undefined;
@@ -21,8 +22,14 @@ export function registerWarmUp(c: Ctx): void {
     // A short delay: flicking through editors warms only the one the user stays in.
     timer = setTimeout(() => {
       timer = undefined;
+      const doc = editor.document;
+      const pos = editor.selection.active;
       void fi.client.whenReady()
-        .then(() => c.timings.span('warmup', () => fi.client.complete(editorState(editor.document, editor.selection.active, rel, c.recentFiles()))))
+        .then(() => c.timings.span('warmup', async () => {
+          await fi.client.complete(editorState(doc, pos, rel, c.recentFiles()));
+          // The file's syntax tree, which the first hover and Find Related Code would otherwise parse.
+          await fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined });
+        }))
         .catch(() => undefined);
     }, 150);
   };

@@ -66,3 +66,25 @@ describe('incremental re-parse', () => {
     });
   }
 });
+
+describe('a cancelled parse', () => {
+  it('is not resumed by the next parse of another text (the parser is shared by every file of a language)', async () => {
+    const chunker = await Chunker.create();
+    try {
+      const grammar = (await chunker.grammarFor('a.ts'))!;
+      const big = Array.from({ length: 3000 }, (_, i) => `export function f${i}(a: number) { return a + ${i}; }`).join('\n');
+      let calls = 0;
+      assert.equal(parseReusing(grammar.parser, big, undefined, () => ++calls > 2), null, 'cancelled by its progress callback');
+      const small = 'const answer = compute(42);\n';
+      const next = parseReusing(grammar.parser, small, undefined, () => false)!;
+      const fresh = await Chunker.create();
+      const expected = (await fresh.grammarFor('a.ts'))!.parser.parse(small)!;
+      assert.equal(next.rootNode.toString(), expected.rootNode.toString());
+      next.delete();
+      expected.delete();
+      await fresh.dispose();
+    } finally {
+      await chunker.dispose();
+    }
+  });
+});

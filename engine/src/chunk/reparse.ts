@@ -42,6 +42,14 @@ export function editBetween(before: string, after: string): Edit | null {
  * left as it was (a copy is edited). Returns null when the parse was cancelled by `progress`.
  */
 export function parseReusing(parser: Parser, text: string, previous: { tree: Tree; text: string } | undefined, progress: () => boolean): Tree | null {
+  const tree = parseOnce(parser, text, previous, progress);
+  // A cancelled parse is resumed by the parser's next call, whatever text that is (one parser
+  // serves every file of a language): start the next one afresh.
+  if (!tree) parser.reset();
+  return tree;
+}
+
+function parseOnce(parser: Parser, text: string, previous: { tree: Tree; text: string } | undefined, progress: () => boolean): Tree | null {
   const options = { progressCallback: progress } as Parameters<Parser['parse']>[2];
   const edit = previous ? editBetween(previous.text, text) : null;
   if (!previous || !edit) return parser.parse(text, null, options);

@@ -178,7 +178,7 @@ export class SymbolLookup {
     const grammar = await this.src.chunker.grammarFor(file);
     if (!grammar) return [];
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const tree = grammar.parser.parse(text, null, { progressCallback: () => Date.now() > deadline } as Parameters<typeof grammar.parser.parse>[2]);
+    const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
     if (!tree) return [];
     let defs: FoundDefinitionLite[];
     try {

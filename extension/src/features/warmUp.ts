@@ -3,6 +3,9 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { editorState } from '../editorState';
 
+/** After an editor switch, the file is parsed this much later if it was not edited meanwhile. */
+const PARSE_AFTER_MS = 1000;
+
 /**
  * Warms the engine for the file the user is in: once its engine is open, and when another file
  * becomes active, one completion at the cursor is computed and dropped, so the first keystroke in
@@ -12,9 +15,11 @@ import { editorState } from '../editorState';
  */
 export function registerWarmUp(c: Ctx): void {
   let timer: NodeJS.Timeout | undefined;
+  let parseTimer: NodeJS.Timeout | undefined;
   const warm = (editor: vscode.TextEditor | undefined): void => {
     if (timer) clearTimeout(timer);
-    timer = undefined;
+    if (parseTimer) clearTimeout(parseTimer);
+    timer = parseTimer = undefined;
     if (!editor || editor.document.uri.scheme !== 'file') return;
     const fi = c.folderFor(editor.document.uri);
     const rel = fi?.relPath(editor.document.uri);
@@ -24,15 +29,20 @@ export function registerWarmUp(c: Ctx): void {
       timer = undefined;
       const doc = editor.document;
       const pos = editor.selection.active;
+      const version = doc.version;
       void fi.client.whenReady()
-        .then(() => c.timings.span('warmup', async () => {
-          await fi.client.complete(editorState(doc, pos, rel, c.recentFiles()));
-          // The file's syntax tree, which the first hover and Find Related Code would otherwise parse.
-          await fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined });
-        }))
+        .then(() => c.timings.span('warmup', () => fi.client.complete(editorState(doc, pos, rel, c.recentFiles()))))
         .catch(() => undefined);
+      // The file's syntax tree, which the first hover or Find Related Code would otherwise parse (up
+      // to ~200 ms for a 3,000-line file, during which the engine answers nothing): a second later,
+      // and only if the user has not typed since, so it seldom meets a keystroke's completion.
+      parseTimer = setTimeout(() => {
+        parseTimer = undefined;
+        if (doc.isClosed || doc.version !== version || vscode.window.activeTextEditor?.document !== doc) return;
+        void fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined }).catch(() => undefined);
+      }, PARSE_AFTER_MS);
     }, 150);
   };
   warm(vscode.window.activeTextEditor);
-  c.push(vscode.window.onDidChangeActiveTextEditor(warm), { dispose: () => timer && clearTimeout(timer) });
+  c.push(vscode.window.onDidChangeActiveTextEditor(warm), { dispose: () => [timer, parseTimer].forEach((t) => t && clearTimeout(t)) });
 }

@@ -84,6 +84,16 @@ export interface RetrieveOptions {
   hypothetical?: { text: string; weight?: number };
 }
 
+/**
+ * What to retrieve for the name at a position once it is found (Engine.symbolRelated): hover and
+ * Find Related Code ask in one round trip instead of two. The query is the name, then `context`.
+ */
+export interface SymbolRelatedQuery {
+  /** Text after the name in the query (the hover: the hovered line's code). */
+  context?: string;
+  options: Omit<RetrieveOptions, 'signal'>;
+}
+
 export interface CompletionAlternative {
   /** Text to insert at the cursor (may span lines, indented relative to the cursor's line). */
   text: string;

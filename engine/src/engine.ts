@@ -2,7 +2,7 @@
 // need?". Plain TypeScript (no `vscode`), used by the CLI, the benchmark and the extension's worker.
 import * as fs from 'fs';
 import * as path from 'path';
-import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions } from './api';
+import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions, SymbolRelatedQuery } from './api';
 import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
 import { enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
@@ -631,6 +631,15 @@ export class Engine {
   }
 
   private symbolLookup: SymbolLookup | undefined;
+
+  /** symbolAt, then for a known name what retrieve finds for it (the name, then `query.context`): one request for hover and Find Related Code. */
+  async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
+    const symbol = await this.symbolAt(relPath, line, character, content);
+    if (!symbol) return null;
+    signal?.throwIfAborted();
+    const chunks = await this.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
+    return { symbol, chunks };
+  }
 
   /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */
   static terms(text: string): string[] {

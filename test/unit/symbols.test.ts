@@ -153,4 +153,17 @@ describe('Engine.symbolAt', function () {
     assert.strictEqual(await engine.symbolAt('src/main.ts', 999, 0), null);
     assert.strictEqual(await engine.symbolAt('README.md', 0, 0, '# padLabel'), null);
   });
+
+  it('symbolRelated answers what symbolAt and then retrieve would, in one request', async () => {
+    const pos = position('pipelines/copy_a.py', 'retrieve_timesteps(scheduler, 42', 3);
+    const options = { k: 8, compact: false, excerpt: 'head' as const, maxLinesPerHit: 400 };
+    const one = await engine.symbolRelated('pipelines/copy_a.py', ...pos, { context: 'timesteps = retrieve_timesteps(scheduler, 42)', options });
+    const symbol = await engine.symbolAt('pipelines/copy_a.py', ...pos);
+    const chunks = await engine.retrieve(`${symbol!.name}\ntimesteps = retrieve_timesteps(scheduler, 42)`, options);
+    assert.ok(one && chunks.length > 0);
+    assert.deepStrictEqual(one, { symbol, chunks });
+    assert.strictEqual(await engine.symbolRelated('pipelines/copy_a.py', ...position('pipelines/copy_a.py', 'async', 1), { options }), null, 'not a name');
+    const aborted = AbortSignal.abort();
+    await assert.rejects(engine.symbolRelated('pipelines/copy_a.py', ...pos, { options }, undefined, aborted), /abort/i);
+  });
 });

@@ -3,7 +3,7 @@
 // answering heartbeats. Free of `vscode` so it can be tested with plain mocha; the extension maps
 // CancellationTokens to AbortSignals before calling.
 import { spawnEngineHost, type EngineHostKind, type EngineTransport } from './transport';
-import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
+import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker, type WorkerInit } from './protocol';
@@ -184,6 +184,11 @@ export class EngineClient {
   symbolAt(relPath: string, line: number, character: number, opts: { content?: string; signal?: AbortSignal } = {}): Promise<SymbolInfo | null> {
     const args: EngineMethods['symbolAt']['args'] = opts.content === undefined ? [relPath, line, character] : [relPath, line, character, opts.content];
     return this.call('symbolAt', args, { signal: opts.signal });
+  }
+  /** symbolAt, then (for a known name) what retrieve finds for it, in one round trip; null when not a known name. */
+  symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, opts: { content?: string; signal?: AbortSignal } = {}): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
+    const args: EngineMethods['symbolRelated']['args'] = opts.content === undefined ? [relPath, line, character, query] : [relPath, line, character, query, opts.content];
+    return this.call('symbolRelated', args, { signal: opts.signal });
   }
   stats(): Promise<IndexStats> {
     return this.call('stats', []);

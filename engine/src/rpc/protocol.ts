@@ -2,7 +2,7 @@
 // Everything here crosses a worker_threads MessagePort or a child process IPC channel (advanced
 // serialization), so it must be structured-clonable:
 // AbortSignals travel as `cancel` messages and errors as plain objects.
-import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult } from '../api';
+import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
 
@@ -25,6 +25,7 @@ export interface EngineMethods {
   retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
   complete: { args: [state: EditorState]; result: CompletionResult | null };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
+  symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
   stats: { args: []; result: IndexStats };
   close: { args: []; result: void };
 }

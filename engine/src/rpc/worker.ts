@@ -8,6 +8,7 @@
 // AbortSignal handed to the engine for that request.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine';
+import type { SymbolRelatedQuery } from '../api';
 import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
 import { INIT_ENV } from './transport';
 
@@ -89,6 +90,8 @@ async function invoke(engine: Engine, id: number, method: EngineMethod, args: un
       return engine.complete(args[0] as Parameters<Engine['complete']>[0], { signal });
     case 'symbolAt':
       return engine.symbolAt(args[0] as string, args[1] as number, args[2] as number, args[3] as string | undefined);
+    case 'symbolRelated':
+      return engine.symbolRelated(args[0] as string, args[1] as number, args[2] as number, args[3] as SymbolRelatedQuery, args[4] as string | undefined, signal);
     case 'stats':
       return engine.stats();
     case 'close':

@@ -19,6 +19,7 @@ export interface RelatedResult {
   rows: RelatedRow[];
   /** First chunk of each row (the API's and the older callers' view). */
   chunks: RetrievedChunk[];
+  /** symbolMs: the name and, when one is found, its retrieval (one request); retrieveMs: the retrieval for the code at the cursor otherwise. */
   timing: { symbolMs: number; retrieveMs: number; totalMs: number };
 }
 
@@ -48,6 +49,8 @@ export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection:
   const t0 = performance.now();
   try {
     let symbol: SymbolInfo | null = null;
+    let related: RetrievedChunk[] | undefined;
+    const max = config.relatedMaxResults();
     let query: EditorState | string;
     let searched: string;
     if (!selection.isEmpty) {
@@ -56,18 +59,20 @@ export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection:
       searched = `selection "${clip(firstLine, MAX_TITLE)}"`;
     } else {
       const pos = selection.active;
-      symbol = await fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined, signal }).catch((err: Error) => {
+      // The name at the cursor and what is found for it in one request; the code at the cursor otherwise.
+      const found = await fi.client.symbolRelated(rel, pos.line, pos.character, { options: { k: max * 3 } }, { content: doc.isDirty ? doc.getText() : undefined, signal }).catch((err: Error) => {
         if (signal?.aborted) throw err;
         ctx.log.debug(`find related: symbolAt failed (${err.message}); searching the code at the cursor`);
         return null;
       });
+      symbol = found?.symbol ?? null;
+      related = found?.chunks;
       query = symbol ? symbol.name : editorState(doc, pos, rel, ctx.recentFiles());
       searched = symbol ? symbol.name : `the code at ${rel.split('/').pop()}:${pos.line + 1}`;
     }
     const t1 = performance.now();
-    const max = config.relatedMaxResults();
     // Copies collapse into one row, so more are asked for than rows shown.
-    const retrieved = await fi.client.retrieve(query, { k: max * 3, signal });
+    const retrieved = related ?? (await fi.client.retrieve(query, { k: max * 3, signal }));
     const t2 = performance.now();
     const line = selection.active.line;
     const chunks = retrieved.filter((c) => !(c.file === rel && c.startLine <= line && line <= c.endLine));

@@ -149,8 +149,8 @@ export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.Mar
 }
 
 export interface HoverTiming {
-  symbolMs: number;
-  retrieveMs: number;
+  /** The engine request (symbol + retrieval), round trip. */
+  requestMs: number;
   totalMs: number;
 }
 
@@ -167,21 +167,22 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
         const { signal, dispose } = signalFor(token);
         const t0 = performance.now();
         try {
-          const symbol = await fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined, signal });
-          const t1 = performance.now();
-          if (!symbol || token.isCancellationRequested) return undefined;
-          // The name leads the query; its line gives the retrieval some context. Whole chunks, as
-          // written, so a usage's line number is exact.
-          const query = `${symbol.name}\n${doc.lineAt(pos.line).text.trim()}`;
+          // One request: the name at the position, then the chunks found for it. The name leads
+          // the query; its line gives the retrieval some context. Whole chunks, as written, so a
+          // usage's line number is exact.
           const max = config.hoverMaxSnippets();
-          const chunks = await fi.client.retrieve(query, { k: max * 4 + 4, signal, compact: false, excerpt: 'head', maxLinesPerHit: 400 });
-          const t2 = performance.now();
-          if (token.isCancellationRequested) return undefined;
+          const found = await fi.client.symbolRelated(rel, pos.line, pos.character, {
+            context: doc.lineAt(pos.line).text.trim(),
+            options: { k: max * 4 + 4, compact: false, excerpt: 'head', maxLinesPerHit: 400 },
+          }, { content: doc.isDirty ? doc.getText() : undefined, signal });
+          const t1 = performance.now();
+          if (!found || token.isCancellationRequested) return undefined;
+          const { symbol, chunks } = found;
           const model = buildHoverModel(symbol, rel, pos.line, chunks, max);
           if (!model.definition && !model.usages.length && !model.definedHere) return undefined;
           const range = new vscode.Range(symbol.line, symbol.startCharacter, symbol.line, symbol.endCharacter);
-          last = { symbolMs: t1 - t0, retrieveMs: t2 - t1, totalMs: performance.now() - t0 };
-          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: symbolAt ${last.symbolMs.toFixed(1)} ms, retrieve ${last.retrieveMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
+          last = { requestMs: t1 - t0, totalMs: performance.now() - t0 };
+          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine request ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
           return new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range);
         } catch {
           return undefined; // cancelled or engine busy: a hover is optional

@@ -26,7 +26,7 @@ import * as fs from 'fs';
 import { PackedSegment, SegmentWriter, BLOCK, MAX_SLOTS } from './packedPostings';
 import { bm25File, readBm25, writeBm25 } from './bm25Format';
 import { TermDictionary } from './termDictionary';
-import { writePartsAtomic, type FileDigest } from '../vector/persist';
+import { writePartsAtomic, type FileDigest } from '../store/atomic';
 import { FileBytes } from './postingBytes';
 
 export interface Bm25Options {

@@ -50,13 +50,9 @@ import {
   LEGACY_FILES,
   LISTS_FILE,
   PENDING_FILE,
-  sha256Buffer,
-  sha256File,
-  writeFileAtomic,
-  writePartsAtomic,
-  type FileDigest,
   type IndexHeader,
 } from './persist';
+import { sha256Buffer, sha256File, writeFileAtomic, writePartsAtomic, type FileDigest } from '../store/atomic';
 
 import { l2Normalise } from '../embed/pooling';
 

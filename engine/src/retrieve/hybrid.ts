@@ -21,21 +21,12 @@ import { boundNames, normalizedTerms } from '../lexical/normalize';
 import { lexicalTerms } from '../lexical/tokenize';
 import { importMatches } from '../enrich/callgraph';
 import { VectorIndex } from '../vector';
-import { ChunkTable } from './chunkTable';
+import { ChunkTable, type DocInfo } from '../store/chunkTable';
+
+export type { DocInfo };
 import type { ChunkKind } from '../types';
 import type { RetrievalQuery } from './query';
 import { hydeList } from './hyde';
-
-export interface DocInfo {
-  id: number;
-  file: string;
-  startLine: number;
-  endLine: number;
-  kind: ChunkKind;
-  name?: string;
-  /** Names this document defines (functions, classes, methods' simple names). */
-  defines: string[];
-}
 
 export interface DocInput extends DocInfo {
   /** The enriched text the lexical index sees (path prefix, code, call-graph signatures). */

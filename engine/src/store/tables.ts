@@ -7,7 +7,7 @@
 // The manifest's sha256 vouches for the whole file; the layout version is checked again here.
 import { deflateRawSync, inflateRawSync } from 'zlib';
 import { DefinitionTable } from '../enrich/definitionTable';
-import { ChunkTable } from '../retrieve/chunkTable';
+import { ChunkTable } from './chunkTable';
 import { BinaryReader, BinaryWriter } from './binary';
 import { FileTable } from './fileTable';
 import { StringPool } from './stringPool';

@@ -11,8 +11,8 @@ import { DEFAULT_WEIGHTS, fieldsFor, HybridIndex, OPTIONAL_FIELDS, type DocInfo,
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
 import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan';
-import { IndexStore, sha1 } from './store/indexStore';
-import { emptyTables, type IndexTables } from './store/tables';
+import { IndexStore, sha1 } from './index/indexStore';
+import { emptyTables, type IndexTables } from './index/tables';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { boundNames, normalizedTerms } from './lexical/normalize';
@@ -122,7 +122,7 @@ const SAVE_DELAY_MS_PER_1K_CHUNKS = 100;
 const MAX_SAVE_DELAY_MS = 120_000;
 
 export class Engine {
-  /** Files, chunks (shared with the index) and definitions as compact tables; see store/tables.ts. */
+  /** Files, chunks (shared with the index) and definitions as compact tables; see index/tables.ts. */
   private tables!: IndexTables;
   private index!: HybridIndex;
   /** Unsaved editor buffers, by relPath: they win over the disk copy. */

@@ -7,8 +7,7 @@ import * as vscode from 'vscode';
 import type { IndexStats } from '../../engine/src/api';
 import { ENGINE_SETTINGS } from './config';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
-import type { CompletionControl } from './features/completionControl';
-import type { RetrievedContextRecord } from './features/retrievedContext';
+import type { CompletionSwitches, RetrievedContextRecord } from './completionState';
 import { Timings } from './timings';
 
 export interface FolderReport {
@@ -31,7 +30,7 @@ export class Ctx implements vscode.Disposable {
   /** What the last shown completion was built from ("Show Retrieved Context"). */
   lastContext: RetrievedContextRecord | undefined;
   /** Snooze, per-language switch and the last request's outcome (features/completionControl.ts). */
-  completions: CompletionControl | undefined;
+  completions: CompletionSwitches | undefined;
   private readonly recent: string[] = [];
   private readonly paths: FolderIndexPaths;
   /** Per-request timings (completion, hover, Find Related Code); see timings.ts. */

@@ -40,12 +40,13 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const c = new Ctx(context);
   ctx = c;
-  c.completions = registerCompletionControl(c);
+  const completions = registerCompletionControl(c);
+  c.completions = completions;
   const status = registerStatusBar(c);
   registerCommands(c);
   registerDetectServer(c);
   const inline = registerInlineCompletions(c);
-  explainOutcomes(c, c.completions, inline);
+  explainOutcomes(c, completions, inline);
   const hover = registerHover(c);
   const related = registerFindRelated(c);
   registerShowContext(c);

@@ -5,9 +5,11 @@ import * as path from 'path';
 import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions } from './api';
 import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
-import { enrichedText, resolveCallees, type DefinitionRef } from './enrich/callgraph';
 import { lexicalTerms } from './lexical/tokenize';
-import { DEFAULT_WEIGHTS, fieldsFor, HybridIndex, OPTIONAL_FIELDS, type DocInfo, type FusionWeights, type OptionalField } from './retrieve/hybrid';
+import { HybridIndex } from './retrieve/hybrid';
+import { DEFAULT_WEIGHTS, fieldsFor, type FusionWeights } from './retrieve/weights';
+import { OPTIONAL_FIELDS, type OptionalField } from './retrieve/signal';
+import type { DocInfo } from './store/chunkTable';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
 import { classifyContent, countSkips, isSecretPath, scanWorkspace } from './scan';
@@ -16,7 +18,13 @@ import { emptyTables, type IndexTables } from './index/tables';
 import type { ChunkedFile, EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { boundNames, normalizedTerms } from './lexical/normalize';
-import { excerpt, selectNovel } from './retrieve/excerpt';
+import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, packHits } from './retrieve/pack';
+import { fieldsToLeaveOut, queryBudget } from './indexer/sizePolicy';
+import { SaveSchedule } from './indexer/saveSchedule';
+import { contentChange, statUnchanged } from './indexer/changes';
+import { buildDocuments, type DocumentItem } from './indexer/documents';
+import { VectorReuse } from './indexer/vectorReuse';
+import { Buffers } from './indexer/buffers';
 import { splitLines } from './util/lines';
 import { Breather } from './util/breathe';
 import { acquireWriterLock, type HeldLock } from './store/lock';
@@ -59,6 +67,7 @@ interface Pending {
   chunked: ChunkedFile;
 }
 
+/** Chunks embedded per model run during a full index. */
 const EMBED_BATCH = 64;
 /**
  * Single-file updates (an unsaved buffer 750 ms after typing stops, a save) embed this many chunks
@@ -66,68 +75,20 @@ const EMBED_BATCH = 64;
  * run in progress. A 64-chunk run of a 1,100-line test file took 150-250 ms of that wait.
  */
 const UPDATE_EMBED_BATCH = 8;
-/**
- * Vectors of recently embedded chunk texts (by content hash), reused by single-file updates: while
- * the user types in a file, each update re-embeds only the chunks that changed, and the save that
- * follows re-embeds nothing. ~1 KB per vector at 256 dimensions.
- */
-const UPDATE_VECTOR_CACHE = 4096;
-/**
- * Lines per retrieved chunk. Chosen by ablation (700 DEV tasks, one run): with the query-window
- * excerpt, 20 lines gave protocol C new-identifier recall 0.474, 40 gave 0.460, 80 gave 0.441.
- */
-const DEFAULT_LINES_PER_HIT = 20;
-/**
- * Retrieved text drops blank and comment-only lines by default. Full DEV, one run: protocol C
- * new-identifier recall 0.472 vs 0.468 for the core signals, 0.480 vs 0.472 with `normalized` on.
- * The built-in completion asks for the lines as written, since it continues them.
- */
-const DEFAULT_COMPACT = true;
-/**
- * Above this many indexable files the index leaves out the size-limited optional fields. The
- * normalized field costs ~1.5 MB of memory per 1,000 files (150 MB at 100k files, 103 MB on disk)
- * for +0.008 protocol C recall on DEV-size repositories; at 100k files the engine otherwise holds
- * ~330 MB while querying. The decision is kept in the manifest: once left out, a field stays out
- * until the index is rebuilt, so a repository near the threshold never flip-flops into rebuilds.
- */
-const LARGE_REPO_FILES = 25_000;
-/**
- * Lexical work budget (EngineOptions.maxQueryPostings) above LARGE_REPO_FILES; smaller indexes
- * keep Bm25Index's 250,000, which no DEV-size query reaches. 100k generated files, fresh engine
- * process, three interleaved rounds of 500 queries: p95 37.1–38.8 ms at 250,000, 26.4–29.7 ms
- * at 150,000; top-10 agreement with an exhaustive search 0.391 vs 0.362 (300 queries; no
- * relevance labels exist at that scale). Typing latency at scale is worth that little drift.
- */
-const LARGE_REPO_QUERY_POSTINGS = 150_000;
 /** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
 const COMPLETION_QUERY_LINES = 3;
 const COMPLETION_CHUNKS = 16;
-
-const SIZE_LIMITED_FIELDS: readonly OptionalField[] = ['normalized'];
 /** During a long indexAll, progress is saved this often. */
 const CHECKPOINT_MS = 30_000;
 /** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
 const BREATHE_EVERY_MS = 20;
-/** Files whose lines are kept in memory for showing retrieved chunks. */
-const LINE_CACHE_FILES = 256;
-/** Quiet period after single-file updates before the index is written. */
-const SAVE_DELAY_MS = 2000;
-/**
- * A save rewrites the whole index (at 100k files ~200 MB and seconds of the worker's time, during
- * which queries wait), so large indexes wait longer: this many ms per 1,000 chunks, up to
- * MAX_SAVE_DELAY_MS. Nothing is lost by waiting: files changed on disk since the last save are
- * found again by the next scan (size/mtime, then content hash).
- */
-const SAVE_DELAY_MS_PER_1K_CHUNKS = 100;
-const MAX_SAVE_DELAY_MS = 120_000;
 
 export class Engine {
   /** Files, chunks (shared with the index) and definitions as compact tables; see index/tables.ts. */
   private tables!: IndexTables;
   private index!: HybridIndex;
-  /** Unsaved editor buffers, by relPath: they win over the disk copy. */
-  private readonly overlays = new Map<string, string>();
-  private readonly lineCache = new Map<string, string[]>();
+  /** Unsaved editor buffers and recently used files' lines. */
+  private readonly buffers: Buffers;
   private lastSkipped: SkippedFile[] = [];
   private lastChanged = 0;
   private lastSeconds = 0;
@@ -141,7 +102,9 @@ export class Engine {
     private readonly chunker: Chunker,
     private readonly embedder: OnnxEmbedder | undefined,
     private readonly store: IndexStore,
-  ) {}
+  ) {
+    this.buffers = new Buffers((rel) => fs.readFileSync(path.join(opts.root, rel), 'utf8'), splitLines);
+  }
 
   static async open(opts: EngineOptions, tuning: EngineTuning = {}): Promise<Engine> {
     const log = opts.log ?? (() => undefined);
@@ -186,9 +149,8 @@ export class Engine {
 
   /** Leaves out the size-limited fields once the workspace has more than LARGE_REPO_FILES files. */
   private limitFieldsForSize(files: number): void {
-    if (this.tuning.allFields || files <= (this.tuning.largeRepoFiles ?? LARGE_REPO_FILES)) return;
-    for (const f of SIZE_LIMITED_FIELDS) {
-      if (!this.index.fields.has(f)) continue;
+    if (this.tuning.allFields) return;
+    for (const f of fieldsToLeaveOut(files, this.index.fields, this.tuning.largeRepoFiles)) {
       this.omittedForSize.add(f);
       this.index.emptyField(f);
       this.dirty = true;
@@ -218,8 +180,7 @@ export class Engine {
 
   /** The lexical work budget for a workspace of `files` files (the option wins). */
   private applyQueryBudget(files = this.tables.files.count): void {
-    const large = files > (this.tuning.largeRepoFiles ?? LARGE_REPO_FILES);
-    const budget = this.opts.maxQueryPostings ?? (large ? LARGE_REPO_QUERY_POSTINGS : undefined);
+    const budget = queryBudget(files, this.opts.maxQueryPostings, this.tuning.largeRepoFiles);
     if (budget !== undefined) this.index.lexical.maxQueryPostings = budget;
   }
 
@@ -265,7 +226,7 @@ export class Engine {
       signal?.throwIfAborted();
       seen.add(f.relPath);
       const old = this.tables.files.get(f.relPath);
-      if (old && old.size === f.size && old.mtimeMs === f.mtimeMs) continue;
+      if (statUnchanged(old, f)) continue;
       let bytes: Buffer;
       try {
         bytes = fs.readFileSync(f.absPath);
@@ -273,19 +234,18 @@ export class Engine {
         skipped.push({ relPath: f.relPath, reason: 'unreadable', detail: (e as Error).message });
         continue;
       }
-      const reason = classifyContent(f.relPath, bytes);
-      if (reason) {
-        skipped.push({ relPath: f.relPath, reason });
+      const change = contentChange(f.relPath, bytes, old);
+      if (change.kind === 'skip') {
+        skipped.push({ relPath: f.relPath, reason: change.reason });
         seen.delete(f.relPath);
         continue;
       }
-      const content = bytes.toString('utf8');
-      const hash = sha1(content);
-      if (old && old.hash === hash) {
+      if (change.kind === 'touched') {
         this.tables.files.setMtime(f.relPath, f.mtimeMs);
         this.dirty = true;
         continue;
       }
+      const { content, hash } = change;
       const chunked = await this.chunker.chunk(f.relPath, content);
       pending.push({ rel: f.relPath, hash, size: f.size, mtimeMs: f.mtimeMs, chunked });
       this.setDefinitions(f.relPath, chunked);
@@ -309,22 +269,21 @@ export class Engine {
     for (const id of this.tables.chunks.idsOfFile(rel)) this.index.remove(id);
     this.tables.files.delete(rel);
     this.tables.defs.removeFile(rel);
-    this.lineCache.delete(rel);
+    this.buffers.forgetLines(rel);
     this.dirty = true;
   }
 
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false): Promise<void> {
     let lastCheckpoint = performance.now();
-    type Item = { chunk: DocInfo; text: string; code: string; docText: string };
-    let items: Item[] = [];
+    let items: DocumentItem[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
     const breather = new Breather(BREATHE_EVERY_MS, signal);
     const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
     const flush = async () => {
       if (!items.length) return;
-      const vecs = !this.embedder ? undefined : single ? await this.embedReusing(items.map((i) => i.text)) : await this.embedder.embed(items.map((i) => i.text), signal);
+      const vecs = !this.embedder ? undefined : single ? await this.vectorReuse.embed(items.map((i) => i.text), (t) => this.embedder!.embed(t)) : await this.embedder.embed(items.map((i) => i.text), signal);
       // Folding pending vectors into the lists takes seconds at scale; done here, it pauses for
       // the event loop instead of blocking inside add.
       const vectors = this.index.vectors;
@@ -354,30 +313,14 @@ export class Engine {
         }
       }
       const lines = splitLines(content);
-      const added: DocInfo[] = [];
-      const selfNames = new Set(p.chunked.definitions.map((d) => d.name));
-      for (const raw of p.chunked.chunks) {
-        const code = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
-        if (!code.trim()) continue;
-        const id = this.tables.nextChunkId++;
-        const defines = p.chunked.definitions
-          .filter((d) => d.startLine >= raw.startLine && d.startLine <= raw.endLine)
-          .map((d) => d.name);
-        const chunk: DocInfo = { id, file: p.rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name, defines };
-        const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.tables.defs, selfNames);
-        const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
-        const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
-        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText });
-        added.push(chunk);
+      const built = buildDocuments(p.rel, lines, p.chunked, this.tables.defs, () => this.tables.nextChunkId++);
+      for (const item of built.items) {
+        items.push(item);
         if (items.length >= batch) await flush();
       }
-      const defs: DefinitionRef[] = p.chunked.definitions.map((d) => ({
-        name: d.name, file: p.rel, signature: d.signature,
-        chunkId: added.find((c) => d.startLine >= c.startLine && d.startLine <= c.endLine)?.id ?? -1,
-      }));
       this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
-      this.tables.defs.setFile(p.rel, defs);
-      this.cacheLines(p.rel, lines);
+      this.tables.defs.setFile(p.rel, built.definitions);
+      this.buffers.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes
       // from there: files already saved are skipped by their content hash next time.
@@ -390,42 +333,19 @@ export class Engine {
     await flush();
   }
 
-  private readonly vectorCache = new Map<string, Float32Array>();
-
-  /** Embeds `texts` for a single-file update, reusing the vectors of texts embedded recently. */
-  private async embedReusing(texts: string[]): Promise<Float32Array[]> {
-    const keys = texts.map((t) => sha1(t));
-    const out: Array<Float32Array | undefined> = keys.map((k) => this.vectorCache.get(k));
-    const missing = out.flatMap((v, i) => (v ? [] : [i]));
-    if (missing.length) {
-      const fresh = await this.embedder!.embed(missing.map((i) => texts[i]));
-      missing.forEach((i, j) => (out[i] = fresh[j]));
-    }
-    keys.forEach((k, i) => {
-      this.vectorCache.delete(k);
-      this.vectorCache.set(k, out[i]!);
-    });
-    while (this.vectorCache.size > UPDATE_VECTOR_CACHE) this.vectorCache.delete(this.vectorCache.keys().next().value!);
-    return out as Float32Array[];
-  }
-
-  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly vectorReuse = new VectorReuse();
+  private readonly saves = new SaveSchedule(() => {
+    if (this.dirty) this.save();
+  });
 
   /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
   private scheduleSave(): void {
-    if (this.saveTimer) return;
-    const delay = Math.min(MAX_SAVE_DELAY_MS, Math.max(SAVE_DELAY_MS, (this.tables.chunks.size / 1000) * SAVE_DELAY_MS_PER_1K_CHUNKS));
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      if (this.dirty) this.save();
-    }, delay);
-    this.saveTimer.unref();
+    this.saves.schedule(this.tables.chunks.size);
   }
 
   /** Writes pending changes now (tests, shutdown). */
   flush(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+    this.saves.cancel();
     if (this.dirty) this.save();
   }
 
@@ -446,8 +366,7 @@ export class Engine {
    */
   async updateFile(relPath: string, content?: string): Promise<void> {
     if (isSecretPath(relPath, this.opts.secretPatterns)) return;
-    if (content !== undefined) this.overlays.set(relPath, content);
-    else this.overlays.delete(relPath);
+    this.buffers.setOverlay(relPath, content);
     let text = content;
     let size = content !== undefined ? Buffer.byteLength(content) : 0;
     let mtimeMs = 0;
@@ -485,10 +404,10 @@ export class Engine {
     const dirPrefix = relPath.replace(/\/+$/, '') + '/';
     const doomed = this.tables.files.relPaths().filter((f) => f === relPath || f.startsWith(dirPrefix));
     for (const f of doomed) {
-      this.overlays.delete(f);
+      this.buffers.setOverlay(f, undefined);
       this.dropFile(f);
     }
-    this.overlays.delete(relPath);
+    this.buffers.setOverlay(relPath, undefined);
     if (doomed.length) this.scheduleSave();
   }
 
@@ -496,24 +415,7 @@ export class Engine {
   private readonly textOfDoc = (d: DocInfo): string => this.linesOf(d.file).slice(d.startLine, d.endLine + 1).join('\n');
 
   private linesOf(file: string): string[] {
-    let lines = this.lineCache.get(file);
-    if (!lines) {
-      const overlay = this.overlays.get(file);
-      try {
-        lines = splitLines(overlay ?? fs.readFileSync(path.join(this.opts.root, file), 'utf8'));
-      } catch {
-        lines = [];
-      }
-      this.cacheLines(file, lines);
-    }
-    return lines;
-  }
-
-  /** Keeps the lines of the most recently used files (a cold index must not keep them all). */
-  private cacheLines(file: string, lines: string[]): void {
-    this.lineCache.delete(file);
-    if (this.lineCache.size >= LINE_CACHE_FILES) this.lineCache.delete(this.lineCache.keys().next().value!);
-    this.lineCache.set(file, lines);
+    return this.buffers.linesOf(file);
   }
 
   /** What the user is writing, by the model's query side; `asDocument` for code that stands in for a chunk (HyDE). */
@@ -537,31 +439,16 @@ export class Engine {
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
     opts.signal?.throwIfAborted();
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
-    const out: RetrievedChunk[] = [];
-    let budget = opts.budgetTokens !== undefined ? opts.budgetTokens * 4 : Infinity;
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? DEFAULT_LINES_PER_HIT, compact: opts.compact ?? this.tuning.compact ?? DEFAULT_COMPACT, mode: opts.excerpt };
-    const perFile = new Map<string, number>();
-    const maxPerFile = opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity;
-    const novelty = opts.novelty ?? this.tuning.novelty ?? 0;
-    // Novelty reorders a wider pool; without it only the first k are cut and shown.
-    const pool = novelty > 0 ? k * 3 : k;
-    const candidates: RetrievedChunk[] = [];
-    for (const h of hits) {
-      if (candidates.length >= pool) break;
-      const n = perFile.get(h.file) ?? 0;
-      if (n >= maxPerFile) continue;
-      perFile.set(h.file, n + 1);
-      const text = excerpt(this.linesOf(h.file).slice(h.startLine, h.endLine + 1), queryTerms, packing);
-      candidates.push({ file: h.file, startLine: h.startLine, endLine: h.endLine, kind: h.kind, name: h.name, text, score: h.score, signals: h.signals });
-    }
-    for (const c of novelty > 0 ? selectNovel(candidates, q.window, novelty, k) : candidates) {
-      if (budget <= 0) break;
-      if (c.text.length > budget) c.text = c.text.slice(0, budget);
-      budget -= c.text.length;
-      out.push(c);
-    }
-    return out;
+    return packHits(hits, (file) => this.linesOf(file), {
+      k,
+      budgetTokens: opts.budgetTokens,
+      packing: { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? DEFAULT_LINES_PER_HIT, compact: opts.compact ?? this.tuning.compact ?? DEFAULT_COMPACT, mode: opts.excerpt },
+      maxPerFile: opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity,
+      novelty: opts.novelty ?? this.tuning.novelty ?? 0,
+      queryTerms,
+      window: q.window,
+    });
   }
 
   /**
@@ -614,12 +501,12 @@ export class Engine {
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
     this.symbolLookup ??= new SymbolLookup({
       chunker: this.chunker,
-      textOf: (file) => this.overlays.get(file) ?? (this.tables.files.has(file) ? this.linesOf(file).join('\n') : undefined),
+      textOf: (file) => this.buffers.overlay(file) ?? (this.tables.files.has(file) ? this.linesOf(file).join('\n') : undefined),
       definitionsOf: (name) => this.tables.defs.lookup(name),
       chunkRange: (id) => this.tables.chunks.get(id),
       chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
     });
-    return this.symbolLookup.symbolAt(relPath, line, character, content ?? this.overlays.get(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
+    return this.symbolLookup.symbolAt(relPath, line, character, content ?? this.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
   }
 
   private symbolLookup: SymbolLookup | undefined;

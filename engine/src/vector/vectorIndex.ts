@@ -39,7 +39,8 @@
 // a full retrain (only when N doubles or halves, or on request) 35 s.
 import * as fs from 'fs';
 import * as path from 'path';
-import { FlatStore, TopK, type ScoredId } from './flatStore';
+import { FlatStore, type ScoredId } from './flatStore';
+import { TopK } from '../util/topK';
 import { Int8Scorer, readRecord, recordBytes } from './int8Kernel';
 import { IvfLists, memorySource } from './ivfLists';
 import { ListAssigner, toRecords, trainLists } from './kmeans';
@@ -193,11 +194,11 @@ export class VectorIndex {
     if (this.lists) {
       const tombstones = this.tombstones;
       const probe = this.lists.bestLists(scorer, this.nprobe);
-      if (tombstones.size === 0) this.lists.scan(scorer, probe, (id, s) => top.push(id, s));
-      else this.lists.scan(scorer, probe, (id, s) => tombstones.has(id) || top.push(id, s));
+      if (tombstones.size === 0) this.lists.scan(scorer, probe, (id, s) => top.offer(id, s));
+      else this.lists.scan(scorer, probe, (id, s) => tombstones.has(id) || top.offer(id, s));
     }
-    this.pending.scan(scorer, (id, s) => top.push(id, s));
-    return top.result();
+    this.pending.scan(scorer, (id, s) => top.offer(id, s));
+    return top.sorted();
   }
 
   /** Exact search over the same int8 vectors (every list): the reference for the IVF's recall. */

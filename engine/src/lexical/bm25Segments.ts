@@ -6,6 +6,7 @@
 // Merging and persistence: bm25Merge.ts; search: bm25.ts.
 import { PackedSegment, BLOCK } from './packedPostings';
 import { TermDictionary } from './termDictionary';
+import { grow } from '../store/columns';
 
 export interface Bm25Options {
   /** Term-frequency saturation (Okapi k1). */
@@ -37,13 +38,6 @@ const MERGE_FRACTION = 0.125;
 const DEFAULT_MERGE_MIN = 4096;
 const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
 
-/** Int32Array that grows by doubling. */
-function grow<T extends Int32Array | Uint32Array | Uint16Array>(a: T, need: number, make: (n: number) => T): T {
-  if (need <= a.length) return a;
-  const next = make(Math.max(need, a.length * 2));
-  next.set(a);
-  return next;
-}
 
 export abstract class Bm25Segments {
   readonly k1: number;
@@ -130,7 +124,7 @@ export abstract class Bm25Segments {
     if (this.has(id)) this.remove(id);
     let len = 0;
     for (const t of terms) {
-      this.docTids = grow(this.docTids, len + 1, (n) => new Int32Array(n));
+      this.docTids = grow(this.docTids, len + 1);
       this.docTids[len++] = this.dict.intern(t);
     }
     const tids = this.docTids.subarray(0, len).sort();
@@ -138,10 +132,10 @@ export abstract class Bm25Segments {
     for (let i = 0; i < len; i++) if (i === 0 || tids[i] !== tids[i - 1]) distinct++;
     const need = this.poolLength + distinct;
     if (need > this.poolMt.length) {
-      this.poolMt = grow(this.poolMt, need, (n) => new Int32Array(n));
-      this.poolTf = grow(this.poolTf, need, (n) => new Uint16Array(n));
-      this.poolNext = grow(this.poolNext, need, (n) => new Int32Array(n));
-      this.poolDoc = grow(this.poolDoc, need, (n) => new Int32Array(n));
+      this.poolMt = grow(this.poolMt, need);
+      this.poolTf = grow(this.poolTf, need);
+      this.poolNext = grow(this.poolNext, need);
+      this.poolDoc = grow(this.poolDoc, need);
     }
     const m = this.mutIds.length;
     for (let i = 0; i < len; ) {
@@ -155,11 +149,11 @@ export abstract class Bm25Segments {
         mt = this.mtCount++;
         if (mt >= this.mtHead.length) {
           const n = mt + 1;
-          this.mtHead = grow(this.mtHead, n, (c) => new Int32Array(c));
-          this.mtTail = grow(this.mtTail, n, (c) => new Int32Array(c));
-          this.mtDf = grow(this.mtDf, n, (c) => new Int32Array(c));
-          this.mtMaxTf = grow(this.mtMaxTf, n, (c) => new Uint16Array(c));
-          this.mtMinLen = grow(this.mtMinLen, n, (c) => new Uint32Array(c));
+          this.mtHead = grow(this.mtHead, n);
+          this.mtTail = grow(this.mtTail, n);
+          this.mtDf = grow(this.mtDf, n);
+          this.mtMaxTf = grow(this.mtMaxTf, n);
+          this.mtMinLen = grow(this.mtMinLen, n);
         }
         this.mutTermOf.set(tid, mt);
         this.mtHead[mt] = -1;

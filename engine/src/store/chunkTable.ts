@@ -5,7 +5,8 @@
 // Also answers what the index asks of its documents: who defines a name, what follows a document
 // in its file (a per-file list linked through the rows, in line order).
 import type { ChunkKind } from '../types';
-import { BinaryReader, BinaryWriter, grow } from './binary';
+import { BinaryReader, BinaryWriter } from './binary';
+import { grow } from './columns';
 import { StringPool } from './stringPool';
 
 /** A document of the index: a chunk in the product, a fragment in the benchmark. */

@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import type { HypothesisOutcome } from './backends/hypothetical';
 import type { CompletionBackendKind } from './config';
-import type { RetrievedChunk } from '../../engine/src/types';
+import type { RetrievedChunk } from '../../engine/src/public';
 
 export interface RetrievedContextRecord {
   time: Date;

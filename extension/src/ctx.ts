@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexStats } from '../../engine/src/api';
+import type { IndexStats } from '../../engine/src/public';
 import { ENGINE_SETTINGS } from './config';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
 import type { CompletionSwitches, RetrievedContextRecord } from './completionState';

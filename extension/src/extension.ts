@@ -1,6 +1,6 @@
 // Entry point. activate() wires every feature to one Ctx, which owns all disposables.
 import * as vscode from 'vscode';
-import type { RetrievedChunk } from '../../engine/src/types';
+import type { RetrievedChunk } from '../../engine/src/public';
 import { Ctx, type FolderReport } from './ctx';
 import { registerCommands } from './features/commands';
 import { registerDetectServer } from './features/detectServer';

@@ -3,9 +3,9 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexProgress, IndexStats } from '../../engine/src/api';
-import { EngineClient } from '../../engine/src/rpc/client';
-import { isAbortError } from '../../engine/src/rpc/protocol';
+import type { IndexProgress, IndexStats } from '../../engine/src/public';
+import { EngineClient } from '../../engine/src/public';
+import { isAbortError } from '../../engine/src/public';
 import { config } from './config';
 
 export type FolderIndexState = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';

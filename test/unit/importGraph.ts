@@ -110,14 +110,26 @@ function pathAround(comp: string[], edges: Map<string, string[]>): string[] {
   return out;
 }
 
-/** The graph between folders: `a -> b` when a file directly in folder a imports one in folder b. */
+/**
+ * The graph between the top-level folders under `root` (a subfolder counts as its top-level
+ * folder): `a -> b` when a file in a imports one in b. Files directly in `root` are left out: there
+ * the engine keeps both its shared vocabulary (types.ts, api.ts), which every folder reads, and
+ * its facade (engine.ts, cli.ts), which reads every folder.
+ */
 export function folderGraph(edges: Map<string, string[]>, root: string): Map<string, string[]> {
-  const folder = (f: string) => path.relative(root, path.dirname(f)) || '.';
+  const folder = (f: string) => {
+    const rel = path.relative(root, f);
+    return rel.startsWith('..') || !rel.includes(path.sep) ? undefined : rel.split(path.sep)[0];
+  };
   const out = new Map<string, Set<string>>();
   for (const [f, ws] of edges) {
     const a = folder(f);
+    if (a === undefined) continue;
     if (!out.has(a)) out.set(a, new Set());
-    for (const w of ws) if (folder(w) !== a && !path.relative(root, w).startsWith('..')) out.get(a)!.add(folder(w));
+    for (const w of ws) {
+      const b = folder(w);
+      if (b !== undefined && b !== a) out.get(a)!.add(b);
+    }
   }
   return new Map([...out].map(([k, v]) => [k, [...v]]));
 }

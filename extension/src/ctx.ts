@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexStats } from '../../engine/src/public';
-import { ENGINE_SETTINGS } from './config';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
 import type { CompletionSwitches, RetrievedContextRecord } from './completionState';
 import { Timings } from './timings';
@@ -55,9 +54,9 @@ export class Ctx implements vscode.Disposable {
         for (const f of e.removed) void this.removeFolder(f);
         for (const f of e.added) this.addFolder(f);
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
+      vscode.workspace.onDidChangeConfiguration(() => {
         for (const fi of [...this.folders.values()]) {
-          if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s, fi.folder.uri))) {
+          if (fi.settingsChanged()) {
             this.log.info(`[${fi.folder.name}] index settings changed; reopening its engine`);
             void this.removeFolder(fi.folder).then(() => this.addFolder(fi.folder));
           }

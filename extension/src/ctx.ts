@@ -4,11 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexStats } from '../../engine/src/api';
-import { ENGINE_SETTINGS } from './config';
+import type { IndexStats } from '../../engine/src/public';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
-import type { CompletionControl } from './features/completionControl';
-import type { RetrievedContextRecord } from './features/retrievedContext';
+import type { CompletionSwitches, RetrievedContextRecord } from './completionState';
 import { Timings } from './timings';
 
 export interface FolderReport {
@@ -31,7 +29,7 @@ export class Ctx implements vscode.Disposable {
   /** What the last shown completion was built from ("Show Retrieved Context"). */
   lastContext: RetrievedContextRecord | undefined;
   /** Snooze, per-language switch and the last request's outcome (features/completionControl.ts). */
-  completions: CompletionControl | undefined;
+  completions: CompletionSwitches | undefined;
   private readonly recent: string[] = [];
   private readonly paths: FolderIndexPaths;
   /** Per-request timings (completion, hover, Find Related Code); see timings.ts. */
@@ -56,9 +54,9 @@ export class Ctx implements vscode.Disposable {
         for (const f of e.removed) void this.removeFolder(f);
         for (const f of e.added) this.addFolder(f);
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
+      vscode.workspace.onDidChangeConfiguration(() => {
         for (const fi of [...this.folders.values()]) {
-          if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s, fi.folder.uri))) {
+          if (fi.settingsChanged()) {
             this.log.info(`[${fi.folder.name}] index settings changed; reopening its engine`);
             void this.removeFolder(fi.folder).then(() => this.addFolder(fi.folder));
           }

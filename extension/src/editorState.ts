@@ -1,6 +1,6 @@
 // Builds the engine's EditorState from a VS Code document and cursor.
 import * as vscode from 'vscode';
-import type { EditorState } from '../../engine/src/types';
+import type { EditorState } from '../../engine/src/public';
 
 /** Left context handed to the engine is capped: the engine only looks at the recent part. */
 const MAX_PREFIX_CHARS = 16_000;

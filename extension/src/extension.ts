@@ -1,6 +1,6 @@
 // Entry point. activate() wires every feature to one Ctx, which owns all disposables.
 import * as vscode from 'vscode';
-import type { RetrievedChunk } from '../../engine/src/types';
+import type { RetrievedChunk } from '../../engine/src/public';
 import { Ctx, type FolderReport } from './ctx';
 import { registerCommands } from './features/commands';
 import { registerDetectServer } from './features/detectServer';
@@ -40,12 +40,13 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const c = new Ctx(context);
   ctx = c;
-  c.completions = registerCompletionControl(c);
+  const completions = registerCompletionControl(c);
+  c.completions = completions;
   const status = registerStatusBar(c);
   registerCommands(c);
   registerDetectServer(c);
   const inline = registerInlineCompletions(c);
-  explainOutcomes(c, c.completions, inline);
+  explainOutcomes(c, completions, inline);
   const hover = registerHover(c);
   const related = registerFindRelated(c);
   registerShowContext(c);

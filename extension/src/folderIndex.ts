@@ -3,10 +3,10 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexProgress, IndexStats } from '../../engine/src/api';
-import { EngineClient } from '../../engine/src/rpc/client';
-import { isAbortError } from '../../engine/src/rpc/protocol';
-import { config } from './config';
+import type { IndexProgress, IndexStats } from '../../engine/src/public';
+import { EngineClient } from '../../engine/src/public';
+import { isAbortError } from '../../engine/src/public';
+import { engineSettings } from './config';
 
 export type FolderIndexState = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
 
@@ -45,12 +45,21 @@ export class FolderIndex implements vscode.Disposable {
   readonly firstIndexDone: Promise<void>;
   private markFirstIndexDone!: () => void;
 
+  /** The settings the engine was opened with (engineSettings), to tell when they change. */
+  private readonly openedWith: string;
+
+  /** Whether the settings the engine was opened with have changed since (it must be reopened). */
+  settingsChanged(): boolean {
+    return JSON.stringify(engineSettings(this.folder)) !== this.openedWith;
+  }
+
   constructor(readonly folder: vscode.WorkspaceFolder, paths: FolderIndexPaths, private readonly log: vscode.LogOutputChannel) {
     const hash = crypto.createHash('sha1').update(folder.uri.toString()).digest('hex').slice(0, 10);
     this.indexDir = path.join(paths.storageRoot.fsPath, 'index', `${folder.name.replace(/[^\w.-]/g, '_')}-${hash}`);
     this.firstIndexDone = new Promise((resolve) => (this.markFirstIndexDone = resolve));
-    const userModelDir = config.modelDirectory(folder);
-    const excludePatterns = [...config.excludePatterns(folder), ...(config.useFilesExclude(folder) ? config.filesExclude(folder) : [])];
+    const settings = engineSettings(folder);
+    this.openedWith = JSON.stringify(settings);
+    const { userModelDir, excludePatterns } = settings;
     this.client = new EngineClient({
       workerPath: paths.workerPath,
       init: {
@@ -62,9 +71,9 @@ export class FolderIndex implements vscode.Disposable {
           fallbackModelDir: userModelDir ? paths.modelDir : undefined,
           grammarDir: paths.grammarDir,
           excludePatterns,
-          secretPatterns: config.secretPatterns(folder),
-          maxFileBytes: config.maxFileBytes(folder),
-          dense: config.denseEnabled(folder),
+          secretPatterns: settings.secretPatterns,
+          maxFileBytes: settings.maxFileBytes,
+          dense: settings.dense,
         },
       },
     });

@@ -6,7 +6,7 @@
 // vscode-free.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as fs from 'node:fs';
-import type { CallTiming } from '../../engine/src/rpc/client';
+import type { CallTiming } from '../../engine/src/public';
 
 export interface TimingRecord {
   /** complete | hover | findRelated | warmup | ... */

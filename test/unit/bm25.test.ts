@@ -435,18 +435,3 @@ describe('Bm25Index query budget', () => {
     assert.strictEqual(new Set(tiny.map((h) => h.id)).size, 8);
   });
 });
-
-describe('TopK', () => {
-  it('keeps the k best of a stream, ties broken by lower id, same as a full sort', () => {
-    const { TopK } = require('../../engine/src/lexical/bm25') as typeof import('../../engine/src/lexical/bm25');
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const items = Array.from({ length: 5000 }, (_, id) => ({ id, score: Math.floor(rand() * 200) / 10 }));
-    for (const k of [1, 10, 100, 6000]) {
-      const top = new TopK(k);
-      for (const it of items) top.offer(it.id, it.score);
-      const expected = [...items].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
-      assert.deepStrictEqual(top.sorted(), expected);
-    }
-  });
-});

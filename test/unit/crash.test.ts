@@ -9,12 +9,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { decodeTables, TABLES_FILE } from '../../engine/src/store/tables';
+import { decodeTables, TABLES_FILE } from '../../engine/src/index/tables';
 import { generateRepo, prng } from '../bench/scale/generate';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 
-/** The index's file table and chunk records, as IndexStore wrote them (engine/src/store/tables.ts), in plain objects. */
+/** The index's file table and chunk records, as IndexStore wrote them (engine/src/index/tables.ts), in plain objects. */
 interface ChunksJson {
   files: Record<string, { chunkIds: number[]; hash: string }>;
   chunks: Array<{ id: number; file: string; startLine: number; endLine: number; kind: string; name?: string }>;

@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as net from 'net';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { decodeTables, TABLES_FILE } from '../../engine/src/store/tables';
+import { decodeTables, TABLES_FILE } from '../../engine/src/index/tables';
 import { EngineClient } from '../../engine/src/rpc/client';
 import { networkSocketsOf, socketCountOf } from '../netSockets';
 import { OpenAiCompletionsBackend } from '../../extension/src/backends/openai';

@@ -1,4 +1,4 @@
-// The compact tables behind the engine's bookkeeping (engine/src/store/tables.ts) against plain
+// The compact tables behind the engine's bookkeeping (engine/src/index/tables.ts) against plain
 // reference models (the Map/Set/array structures they replaced), under random adds and removals,
 // and through a write/read round trip.
 import * as assert from 'assert';
@@ -10,7 +10,7 @@ import { DefinitionTable, type DefinitionRef } from '../../engine/src/enrich/def
 import type { DocInfo } from '../../engine/src/retrieve/hybrid';
 import { BinaryReader, BinaryWriter } from '../../engine/src/store/binary';
 import { StringPool } from '../../engine/src/store/stringPool';
-import { decodeTables, emptyTables, encodeTables, TABLES_FILE } from '../../engine/src/store/tables';
+import { decodeTables, emptyTables, encodeTables, TABLES_FILE } from '../../engine/src/index/tables';
 import type { ChunkKind } from '../../engine/src/types';
 import { prng } from '../bench/scale/generate';
 

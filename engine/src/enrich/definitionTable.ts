@@ -3,7 +3,8 @@
 // string and array slots each.
 // Per name the rows form a doubly linked list in the order files were set, which is the order
 // `lookup` returns and the callers' tie-breaks depend on.
-import { BinaryReader, BinaryWriter, grow } from '../store/binary';
+import { BinaryReader, BinaryWriter } from '../store/binary';
+import { grow } from '../store/columns';
 import { StringPool } from '../store/stringPool';
 import { SignatureStore } from './signatureStore';
 

@@ -11,6 +11,7 @@
 // bytes as written, the block table pointing into the file's postings section, read per queried
 // term). Everything else (block table, bounds, ids, lengths, dense terms) is always in memory.
 import { FileBytes, MemoryBytes, type PostingBytes } from './postingBytes';
+import { grow } from '../store/columns';
 
 /** Postings per skip block. */
 export const BLOCK = 128;
@@ -424,24 +425,19 @@ export class SegmentWriter {
 
   /** Starts the next term's postings (at most `n` of them). */
   beginTerm(n: number): void {
-    if (this.length + n * 8 > this.bytes.length) {
-      let cap = this.bytes.length * 2;
-      while (cap < this.length + n * 8) cap *= 2;
-      const next = new Uint8Array(cap);
-      next.set(this.bytes.subarray(0, this.length));
-      this.bytes = next;
-    }
+    this.bytes = grow(this.bytes, this.length + n * 8, this.length);
     const t = this.nTerms;
     if (t + 1 >= this.df.length) {
-      this.df = growTo(this.df, t + 2, (c) => new Int32Array(c));
-      this.maxTf = growTo(this.maxTf, t + 2, (c) => new Uint16Array(c));
-      this.minLen = growTo(this.minLen, t + 2, (c) => new Uint16Array(c));
-      this.blockStart = growTo(this.blockStart, t + 3, (c) => new Uint32Array(c));
+      // The per-term columns keep one capacity (blockStart one more), checked through df's.
+      this.df = grow(this.df, t + 2);
+      this.maxTf = grow(this.maxTf, this.df.length);
+      this.minLen = grow(this.minLen, this.df.length);
+      this.blockStart = grow(this.blockStart, this.df.length + 1);
     }
     const blocks = this.nBlocks + Math.ceil(n / BLOCK) + 1;
     if (blocks > this.blockLast.length) {
-      this.blockLast = growTo(this.blockLast, blocks, (c) => new Uint32Array(c));
-      this.blockByte = growTo(this.blockByte, blocks, (c) => new Uint32Array(c));
+      this.blockLast = grow(this.blockLast, blocks);
+      this.blockByte = grow(this.blockByte, this.blockLast.length);
     }
     this.blockStart[t] = this.nBlocks;
     this.minLen[t] = 65535;
@@ -486,10 +482,4 @@ function putPosting(b: Uint8Array, p: number, gap: number, tf: number): number {
     b[p++] = f;
   }
   return p;
-}
-
-function growTo<T extends Int32Array | Uint32Array | Uint16Array>(a: T, need: number, make: (n: number) => T): T {
-  const next = make(Math.max(need, a.length * 2));
-  next.set(a);
-  return next;
 }

@@ -3,6 +3,7 @@
 // terms in one array, an offset per term, and an open-addressing hash table of ids (~25 bytes per
 // term in all). Ids are assigned in insertion order and never change until the dictionary is
 // rebuilt (on a merge, without the terms no live document uses).
+import { grow } from '../store/columns';
 
 const EMPTY = -1;
 
@@ -102,16 +103,8 @@ export class TermDictionary {
   }
 
   private append(src: Uint8Array | null, term: string, n: number): number {
-    if (this.byteLength + n > this.bytes.length) {
-      const next = new Uint8Array(Math.max(this.bytes.length * 2, this.byteLength + n));
-      next.set(this.bytes.subarray(0, this.byteLength));
-      this.bytes = next;
-    }
-    if (this.count + 2 > this.offsets.length) {
-      const next = new Uint32Array(this.offsets.length * 2);
-      next.set(this.offsets);
-      this.offsets = next;
-    }
+    this.bytes = grow(this.bytes, this.byteLength + n, this.byteLength);
+    this.offsets = grow(this.offsets, this.count + 2);
     const b = this.bytes, o = this.byteLength;
     if (src) b.set(src.subarray(0, n), o);
     else for (let j = 0; j < n; j++) b[o + j] = term.charCodeAt(j);

@@ -6,15 +6,9 @@
 import { lexicalTerms } from '../lexical/tokenize';
 import type { VectorIndex } from '../vector';
 import type { Bm25Index } from '../lexical/bm25';
-import { pathPrefix } from './query';
+import { pathPrefix, type HypotheticalQuery } from './query';
 
-/** A hypothetical continuation prepared for search: its text, lexical terms, and embedding when dense is on. */
-export interface HypotheticalQuery {
-  text: string;
-  /** The guess's terms that the query window does not already hold (all of them if none is new). */
-  terms: string[];
-  vector?: Float32Array;
-}
+export type { HypotheticalQuery };
 
 /**
  * The lexical query of the guess: only what it adds to the window. The window's own terms are

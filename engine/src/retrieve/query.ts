@@ -5,7 +5,14 @@
 //  - `intent`:  a comment or docstring right above the cursor (RETROcode's intent-first query),
 //  - `identifiers`: names used near the cursor, most recent first (for definition lookup).
 import { identifiers } from '../lexical/tokenize';
-import type { HypotheticalQuery } from './hyde';
+
+/** A hypothetical continuation prepared for search: its text, lexical terms, and embedding when dense is on. */
+export interface HypotheticalQuery {
+  text: string;
+  /** The guess's terms that the query window does not already hold (all of them if none is new). */
+  terms: string[];
+  vector?: Float32Array;
+}
 
 export interface QueryOptions {
   /** Lines of prefix in the lexical window. Default 60. */

@@ -129,13 +129,3 @@ export function ownedBuffer(bytes: Buffer): Buffer<ArrayBuffer> {
   bytes.copy(copy);
   return copy;
 }
-
-/** A typed array of at least `need` elements holding `old`'s first `used` (capacity grows by half). */
-export function grow<T extends Int32Array | Uint8Array | Float64Array>(old: T, need: number, used: number, fill?: number): T {
-  if (need <= old.length) return old;
-  const cap = Math.max(need, Math.ceil(old.length * 1.5), 16);
-  const next = new (old.constructor as new (n: number) => T)(cap);
-  next.set(old.subarray(0, used));
-  if (fill !== undefined) next.fill(fill, used);
-  return next;
-}

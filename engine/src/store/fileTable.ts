@@ -1,7 +1,8 @@
 // The engine's per-file bookkeeping (content hash, size, mtime, language) as typed-array columns
 // indexed by the file's path index in a shared pool: ~40 bytes a file. The file's chunks are listed
 // by the chunk table and its definitions by the definition table, not here.
-import { BinaryReader, BinaryWriter, grow, owned } from './binary';
+import { BinaryReader, BinaryWriter, owned } from './binary';
+import { grow } from './columns';
 import { StringPool } from './stringPool';
 
 export interface FileEntry {

@@ -2,7 +2,8 @@
 // slot), instead of a JS string object, a Map entry and an array slot (~70 bytes for a short name).
 // Paths, symbol names and signatures of a 100k-file workspace live here. Strings are never
 // removed (an edited name leaves its old spelling behind); a rebuild starts a fresh pool.
-import { BinaryReader, BinaryWriter, grow, owned, ownedBuffer } from './binary';
+import { BinaryReader, BinaryWriter, owned, ownedBuffer } from './binary';
+import { grow } from './columns';
 
 export class StringPool {
   private arena = Buffer.alloc(1024);

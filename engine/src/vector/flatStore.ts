@@ -3,11 +3,7 @@
 // last built. Records use the file layout (int8Kernel.ts), so moving them to a list is a copy.
 import { Int8Scorer, recordBytes, writeRecord } from './int8Kernel';
 
-export interface ScoredId {
-  id: number;
-  /** Cosine similarity (vectors are stored unit length), to int8 precision (~1e-3). */
-  score: number;
-}
+export type { ScoredId } from '../util/topK';
 
 export class FlatStore {
   readonly stride: number;
@@ -94,38 +90,5 @@ export class FlatStore {
   /** Scores every record against the scorer's current query. */
   scan(scorer: Int8Scorer, visit: (id: number, score: number) => void): void {
     scorer.scoreRecords(this.data, 0, this.size, (slot, score) => visit(this.slotIds[slot], score));
-  }
-}
-
-/** The k best (id, score) pairs seen, kept sorted best first; k is small, so insertion is cheap. */
-export class TopK {
-  private readonly ids: Uint32Array;
-  private readonly scores: Float64Array;
-  private n = 0;
-
-  constructor(readonly k: number) {
-    this.ids = new Uint32Array(k);
-    this.scores = new Float64Array(k);
-  }
-
-  /** Lowest score that would still enter. */
-  get floor(): number {
-    return this.n < this.k ? -Infinity : this.scores[this.k - 1];
-  }
-
-  push(id: number, score: number): void {
-    if (this.n === this.k && score <= this.scores[this.k - 1]) return;
-    let at = this.n < this.k ? this.n++ : this.k - 1;
-    while (at > 0 && this.scores[at - 1] < score) {
-      this.scores[at] = this.scores[at - 1];
-      this.ids[at] = this.ids[at - 1];
-      at--;
-    }
-    this.scores[at] = score;
-    this.ids[at] = id;
-  }
-
-  result(): ScoredId[] {
-    return Array.from({ length: this.n }, (_, i) => ({ id: this.ids[i], score: this.scores[i] }));
   }
 }

@@ -1,7 +1,6 @@
-// On-disk pieces of a vector index: int8 vector records, checksums and crash-safe file writes.
-import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as path from 'path';
+// On-disk pieces of a vector index: file names, format version and the header that vouches for
+// the files (crash-safe writes and digests are store/atomic.ts).
+import type { FileDigest } from '../store/atomic';
 
 /** Bumped whenever the layout of any file below changes; older files are rebuilt, not migrated. */
 export const FORMAT_VERSION = 2;
@@ -12,11 +11,6 @@ export const LISTS_FILE = 'vectors.ivf';
 export const PENDING_FILE = 'vectors.pending';
 /** Files of format 1 (hnswlib graph + int8 copy), removed when a format-2 index is saved over them. */
 export const LEGACY_FILES = ['vectors.i8', 'vectors.hnsw'];
-
-export interface FileDigest {
-  bytes: number;
-  sha256: string;
-}
 
 /** Written last: an index is only as valid as the header that vouches for its files. */
 export interface IndexHeader {
@@ -33,81 +27,4 @@ export interface IndexHeader {
   /** Live vectors the list centroids were trained for. */
   trainedFor: number;
   files: Record<string, FileDigest>;
-}
-
-export function sha256File(file: string): FileDigest {
-  const hash = createHash('sha256');
-  const fd = fs.openSync(file, 'r');
-  const chunk = Buffer.alloc(1 << 20);
-  let bytes = 0;
-  try {
-    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; bytes += n) hash.update(chunk.subarray(0, n));
-  } finally {
-    fs.closeSync(fd);
-  }
-  return { bytes, sha256: hash.digest('hex') };
-}
-
-/** Forces a file (or directory entry list) to stable storage. */
-function fsyncPath(p: string): void {
-  const fd = fs.openSync(p, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } catch (err) {
-    // Some filesystems refuse fsync on directories; the data files themselves were synced.
-    if ((err as NodeJS.ErrnoException).code !== 'EINVAL' && (err as NodeJS.ErrnoException).code !== 'EISDIR') throw err;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** A temp path next to `target`, so the final rename stays on one filesystem. */
-export function tempPathFor(target: string): string {
-  return `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-/** Makes a fully written temp file durable and moves it over `target` in one step. */
-export function commitTempFile(tmp: string, target: string): void {
-  fsyncPath(tmp);
-  fs.renameSync(tmp, target);
-  fsyncPath(path.dirname(target));
-}
-
-export function writeFileAtomic(target: string, data: Buffer | string): void {
-  const tmp = tempPathFor(target);
-  try {
-    fs.writeFileSync(tmp, data);
-    commitTempFile(tmp, target);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** Like writeFileAtomic for data produced in pieces; returns the digest of what was written. */
-export function writePartsAtomic(target: string, parts: Iterable<Uint8Array>): FileDigest {
-  const tmp = tempPathFor(target);
-  const hash = createHash('sha256');
-  let bytes = 0;
-  try {
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      for (const part of parts) {
-        for (let off = 0; off < part.length; ) off += fs.writeSync(fd, part, off, part.length - off);
-        hash.update(part);
-        bytes += part.length;
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
-    commitTempFile(tmp, target);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  return { bytes, sha256: hash.digest('hex') };
-}
-
-export function sha256Buffer(buf: Buffer): FileDigest {
-  return { bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
 }

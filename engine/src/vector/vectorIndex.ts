@@ -39,182 +39,26 @@
 // a full retrain (only when N doubles or halves, or on request) 35 s.
 import * as fs from 'fs';
 import * as path from 'path';
-import { FlatStore, TopK, type ScoredId } from './flatStore';
-import { Int8Scorer, readRecord, recordBytes } from './int8Kernel';
-import { IvfLists, memorySource } from './ivfLists';
-import { ListAssigner, toRecords, trainLists } from './kmeans';
-import { mulberry32 } from '../util/prng';
+import { IvfLists } from './ivfLists';
+import { recordBytes } from './int8Kernel';
 import {
   FORMAT_VERSION,
   HEADER_FILE,
   LEGACY_FILES,
   LISTS_FILE,
   PENDING_FILE,
-  sha256Buffer,
-  sha256File,
-  writeFileAtomic,
-  writePartsAtomic,
-  type FileDigest,
   type IndexHeader,
 } from './persist';
-
-import { l2Normalise } from '../embed/pooling';
+import { sha256Buffer, sha256File, writeFileAtomic, writePartsAtomic, type FileDigest } from '../store/atomic';
+import { VectorIndexCore, type VectorIndexTuning } from './vectorCore';
 
 export type { ScoredId } from './flatStore';
+export type { VectorIndexOptions, VectorIndexTuning } from './vectorCore';
 
-export interface VectorIndexOptions {
-  /** Vector width; every added and queried vector must have it. */
-  dim: number;
-  /** Id of the model that produced the vectors (OnnxEmbedder.modelId); checked on load. */
-  modelId: string;
-  /**
-   * 'cosine' (default): vectors are normalised on the way in, scores are cosine similarity.
-   * 'ip': vectors are stored as given and scores are raw inner products (for pre-normalised input
-   * this is the same thing, minus one normalisation pass).
-   */
-  space?: 'cosine' | 'ip';
-  /**
-   * Up to this many vectors the index stays flat (exact int8 scan, no training); beyond it,
-   * inverted lists are built. It is also the least number of recently added vectors kept in the
-   * exactly-searched pending store before the lists are rebuilt. Default 4096: a flat scan of
-   * 4096 × dim 256 costs ~0.4 ms with the SIMD kernel.
-   */
-  flatThreshold?: number;
-  /** Number of inverted lists when (re)trained; default round(√N). */
-  lists?: number;
-  /**
-   * Lists read per query (default 24): recall vs latency. With √N lists, at 470k × dim 256
-   * recall@10 is 0.955 / 0.958 / 0.960 at 16 / 24 / 32 for 1.9 / 2.2 / 2.6 ms CPU per query
-   * (test/bench/vectorScale.ts, header above).
-   */
-  nprobe?: number;
-  /** Seed for k-means sampling, so rebuilds are reproducible (default 100). */
-  seed?: number;
-}
-
-/** Search-time knobs that may differ from the ones the index was saved with. */
-export type VectorIndexTuning = Pick<VectorIndexOptions, 'nprobe' | 'flatThreshold'>;
-
-const MAX_ID = 0xffffffff;
-/** Pending vectors trigger a rebuild beyond max(flatThreshold, this share of the listed ones)… */
-const PENDING_SHARE = 0.05;
-/** …but never beyond this many (an exact scan of 16k × dim 256 is ~1.5 ms). */
-const MAX_PENDING = 16384;
-/** Removed-but-listed vectors trigger a rebuild beyond this share of the lists. */
-const TOMBSTONE_SHARE = 0.2;
 /** At save, lists are rebuilt when pending + tombstones exceed this share of them. */
 const SAVE_REBUILD_SHARE = 0.02;
-/** k-means trains on this many sampled vectors per list (at most). */
-const SAMPLE_PER_LIST = 32;
 
-export class VectorIndex {
-  readonly dim: number;
-  readonly modelId: string;
-  readonly space: 'cosine' | 'ip';
-  readonly flatThreshold: number;
-  nprobe: number;
-  private readonly listsOption: number | undefined;
-  private readonly seed: number;
-  private readonly stride: number;
-
-  /** Recently added vectors (all of them while flat), searched exactly. */
-  private pending: FlatStore;
-  /** Inverted lists, once the index outgrew flatThreshold. */
-  private lists: IvfLists | undefined;
-  /** Ids whose listed record is dead (removed, or replaced by a pending one). */
-  private tombstones = new Set<number>();
-  /** Whether `lists` differs from the lists file last saved or loaded. */
-  private listsDirty = false;
-  private listsDigest: FileDigest | undefined;
-  private scorerCache: Int8Scorer | undefined;
-  /** Bumped by add, remove and save: rebuildAsync discards work that one of them overtook. */
-  private mutations = 0;
-  /** Kept for API compatibility: set by `load` when it repaired something (never, in format 2). */
-  loadNote: string | undefined;
-
-  constructor(opts: VectorIndexOptions) {
-    if (!Number.isInteger(opts.dim) || opts.dim < 1) throw new RangeError(`VectorIndex dim must be a positive integer, got ${opts.dim}`);
-    this.dim = opts.dim;
-    this.modelId = opts.modelId;
-    this.space = opts.space ?? 'cosine';
-    this.flatThreshold = opts.flatThreshold ?? 4096;
-    this.nprobe = opts.nprobe ?? 24;
-    this.listsOption = opts.lists;
-    this.seed = opts.seed ?? 100;
-    this.stride = recordBytes(this.dim);
-    this.pending = new FlatStore(this.dim);
-  }
-
-  /** Live vectors. */
-  get size(): number {
-    return this.pending.size + (this.lists ? this.lists.count - this.tombstones.size : 0);
-  }
-
-  /** Which search structure is in use right now. */
-  get kind(): 'flat' | 'ivf' {
-    return this.lists ? 'ivf' : 'flat';
-  }
-
-  /** Inverted lists in use (0 while flat). */
-  get listCount(): number {
-    return this.lists?.lists ?? 0;
-  }
-
-  has(id: number): boolean {
-    return this.pending.has(id) || (!!this.lists && this.lists.has(id) && !this.tombstones.has(id));
-  }
-
-  /** Adds the vector for `id` (a uint32, e.g. a chunk id), replacing any previous one. */
-  add(id: number, vec: ArrayLike<number>): void {
-    if (!Number.isInteger(id) || id < 0 || id > MAX_ID) throw new RangeError(`VectorIndex id must be a uint32, got ${id}`);
-    const v = this.prepare(vec);
-    this.mutations++;
-    if (this.lists?.has(id)) this.tombstones.add(id);
-    this.pending.set(id, v);
-    if (this.pending.size > this.pendingLimit()) this.rebuild();
-  }
-
-  /** Removes `id`; returns whether it was present. */
-  remove(id: number): boolean {
-    this.mutations++;
-    const wasPending = this.pending.delete(id);
-    if (wasPending) return true; // a listed copy, if any, is already a tombstone
-    if (!this.lists || !this.lists.has(id) || this.tombstones.has(id)) return false;
-    this.tombstones.add(id);
-    // Back to flat at half the threshold, so add/remove around it does not flip-flop.
-    if (this.tombstones.size > TOMBSTONE_SHARE * this.lists.count || this.size <= this.flatThreshold / 2) this.rebuild();
-    return true;
-  }
-
-  /** The k nearest vectors to `vec`, best first; score is cosine similarity (inner product for 'ip'). */
-  search(vec: ArrayLike<number>, k: number): ScoredId[] {
-    const q = this.prepare(vec);
-    const n = Math.min(Math.floor(k), this.size);
-    if (n <= 0) return [];
-    const scorer = this.scorer();
-    scorer.setQuery(q);
-    const top = new TopK(n);
-    if (this.lists) {
-      const tombstones = this.tombstones;
-      const probe = this.lists.bestLists(scorer, this.nprobe);
-      if (tombstones.size === 0) this.lists.scan(scorer, probe, (id, s) => top.push(id, s));
-      else this.lists.scan(scorer, probe, (id, s) => tombstones.has(id) || top.push(id, s));
-    }
-    this.pending.scan(scorer, (id, s) => top.push(id, s));
-    return top.result();
-  }
-
-  /** Exact search over the same int8 vectors (every list): the reference for the IVF's recall. */
-  searchExact(vec: ArrayLike<number>, k: number): ScoredId[] {
-    const saved = this.nprobe;
-    this.nprobe = Number.MAX_SAFE_INTEGER;
-    try {
-      return this.search(vec, k);
-    } finally {
-      this.nprobe = saved;
-    }
-  }
-
+export class VectorIndex extends VectorIndexCore {
   /**
    * Writes the index to `dir` (created if needed): `vectors.ivf` (the lists, rewritten only when
    * they changed since the last save to this directory), `vectors.pending` (vectors added and
@@ -320,11 +164,6 @@ export class VectorIndex {
     }
   }
 
-  /** Releases the open lists file (also done automatically when the index is garbage collected). */
-  close(): void {
-    this.lists?.close();
-  }
-
   private restorePending(bytes: Buffer, pending: number, tombstones: number): string | undefined {
     const tombOffset = pending * this.stride;
     for (let i = 0; i < tombstones; i++) {
@@ -340,179 +179,6 @@ export class VectorIndex {
       this.pending.setRecord(bytes, i * this.stride);
     }
     return undefined;
-  }
-
-  private scorer(): Int8Scorer {
-    return (this.scorerCache ??= new Int8Scorer(this.dim));
-  }
-
-  private pendingLimit(): number {
-    if (!this.lists) return this.flatThreshold;
-    return Math.max(this.flatThreshold, Math.min(MAX_PENDING, Math.ceil(PENDING_SHARE * this.lists.count)));
-  }
-
-  /**
-   * Live records in slices of at most `slice` (a pause point between slices for rebuildAsync):
-   * each slice is a list of [buf, off, list] triples, listed records (with their list) first, then
-   * pending ones (list -1). A triple's buffer is valid until the next slice is taken.
-   */
-  private *liveSlices(slice: number): Generator<Array<[Buffer, number, number]>> {
-    let out: Array<[Buffer, number, number]> = [];
-    const lists = this.lists;
-    if (lists) {
-      const tombstones = this.tombstones;
-      const buf = Buffer.alloc(slice * this.stride);
-      let list = 0;
-      for (let at = 0; at < lists.count; at += slice) {
-        const n = Math.min(slice, lists.count - at);
-        lists.readInto(buf, at, n);
-        for (let i = 0; i < n; i++) {
-          while (at + i >= lists.starts[list + 1]) list++;
-          const off = i * this.stride;
-          if (tombstones.size === 0 || !tombstones.has(buf.readUInt32LE(off))) out.push([buf, off, list]);
-        }
-        yield out;
-        out = [];
-      }
-    }
-    const records = this.pending.records;
-    for (let i = 0; i < this.pending.size; i++) {
-      out.push([records, i * this.stride, -1]);
-      if (out.length === slice) { yield out; out = []; }
-    }
-    if (out.length) yield out;
-  }
-
-  /** Calls `visit(buf, off, list)` for every live record: listed ones (with their list), then pending ones (list -1). */
-  private forEachLive(visit: (buf: Buffer, off: number, list: number) => void): void {
-    for (const records of this.liveSlices(4096)) for (const [buf, off, list] of records) visit(buf, off, list);
-  }
-
-  /**
-   * Folds pending vectors and tombstones into the lists now (normally done on add, remove and
-   * save when they pass a share of the lists); `retrain` also re-runs k-means on a fresh sample.
-   * At 470k × dim 256 a fold takes 1.7–2.6 s, a retrain 35 s (every vector is compared with
-   * every centroid; vectorScale.ts).
-   */
-  rebuildLists(retrain = false): void {
-    this.rebuild(retrain);
-  }
-
-  /**
-   * Whether adding `more` vectors would make `add` fold the pending ones into the lists, which
-   * blocks for seconds at scale (a retrain at 262k vectors: ~9 s). A caller that can wait calls
-   * rebuildAsync first.
-   */
-  wouldRebuildOnAdd(more: number): boolean {
-    return this.pending.size + more > this.pendingLimit();
-  }
-
-  /**
-   * The rebuild `add` would do, pausing for `pause()` (a turn of the caller's event loop) between
-   * slices of the assignment pass, the long part (every live vector against every centroid).
-   * Searches may run during the pauses and see the index as it was. If a vector was added or
-   * removed meanwhile, the result is discarded and the rebuild redone at once.
-   */
-  async rebuildAsync(pause: () => Promise<void>, slice = 2048): Promise<void> {
-    const before = this.mutations;
-    const steps = this.rebuildSteps(false, slice);
-    for (let r = steps.next(); !r.done; r = steps.next()) {
-      await pause();
-      if (this.mutations !== before) {
-        this.rebuild();
-        return;
-      }
-    }
-  }
-
-  private rebuild(forceRetrain = false): void {
-    const steps = this.rebuildSteps(forceRetrain, 4096);
-    while (!steps.next().done);
-  }
-
-  /**
-   * Folds pending vectors and tombstones into fresh lists (in memory until the next save),
-   * yielding between slices of the assignment pass. Centroids are retrained on a sample when the
-   * index has grown or shrunk 2x since they were trained; otherwise listed vectors keep their list
-   * and only pending ones are assigned.
-   */
-  private *rebuildSteps(forceRetrain: boolean, slice: number): Generator<void> {
-    const live = this.size;
-    const { dim, stride } = this;
-    const scorer = this.scorer();
-    if (live <= this.flatThreshold / 2 || (!this.lists && live <= this.flatThreshold)) {
-      const flat = new FlatStore(dim, live);
-      this.forEachLive((buf, off) => flat.setRecord(buf, off));
-      this.lists?.close();
-      this.lists = undefined;
-      this.pending = flat;
-      this.tombstones = new Set();
-      this.listsDirty = true;
-      return;
-    }
-    const old = this.lists;
-    const retrain = forceRetrain || !old || live > 2 * old.trainedFor || live < old.trainedFor / 2;
-    const tmp = new Float32Array(dim);
-    let centroids: Buffer;
-    let listCount: number;
-    if (retrain) {
-      const wanted = Math.max(1, Math.min(this.listsOption ?? Math.round(Math.sqrt(live)), live));
-      const sample = this.sample(Math.min(live, SAMPLE_PER_LIST * wanted));
-      const leaves = trainLists(sample, wanted, dim, scorer, this.seed);
-      centroids = toRecords(leaves, dim);
-      listCount = leaves.length;
-    } else {
-      centroids = old.centroids;
-      listCount = old.lists;
-    }
-    const assigner = new ListAssigner(centroids, listCount, dim, scorer);
-    const assignment = new Uint32Array(live);
-    const ids = new Uint32Array(live);
-    const counts = new Uint32Array(listCount + 1);
-    let n = 0;
-    for (const records of this.liveSlices(slice)) {
-      for (const [buf, off, list] of records) {
-        const to = retrain || list < 0 ? assigner.assign(buf, off, tmp) : list;
-        assignment[n] = to;
-        ids[n++] = buf.readUInt32LE(off);
-        counts[to + 1]++;
-      }
-      yield;
-    }
-    const starts = new Uint32Array(listCount + 1);
-    for (let l = 0; l < listCount; l++) starts[l + 1] = starts[l] + counts[l + 1];
-    const cursor = starts.slice(0, listCount);
-    const records = Buffer.alloc(live * stride);
-    n = 0;
-    this.forEachLive((buf, off) => {
-      buf.copy(records, cursor[assignment[n++]]++ * stride, off, off + stride);
-    });
-    ids.sort();
-    old?.close();
-    this.lists = new IvfLists(dim, centroids, starts, memorySource(records), ids, retrain ? live : old!.trainedFor);
-    this.pending = new FlatStore(dim);
-    this.tombstones = new Set();
-    this.listsDirty = true;
-  }
-
-  /** Up to `size` live vectors picked uniformly (reservoir sampling), as unit floats. */
-  private sample(size: number): Float32Array[] {
-    const rand = mulberry32(this.seed);
-    const picked = Buffer.alloc(size * this.stride);
-    let seen = 0;
-    this.forEachLive((buf, off) => {
-      const slot = seen < size ? seen : Math.floor(rand() * (seen + 1));
-      if (slot < size) buf.copy(picked, slot * this.stride, off, off + this.stride);
-      seen++;
-    });
-    return Array.from({ length: Math.min(size, seen) }, (_, i) => l2Normalise(readRecord(picked, i * this.stride, this.dim, new Float32Array(this.dim))));
-  }
-
-  /** Checks the width and, for 'cosine', returns a unit-length copy. */
-  private prepare(vec: ArrayLike<number>): Float32Array {
-    if (vec.length !== this.dim) throw new RangeError(`vector has dim ${vec.length}, index has dim ${this.dim}`);
-    const v = Float32Array.from(vec);
-    return this.space === 'cosine' ? l2Normalise(v) : v;
   }
 }
 

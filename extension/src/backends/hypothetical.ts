@@ -4,8 +4,8 @@
 // it; the next keystroke cancels it. A continuation the user is still typing along (the last
 // completion shown, or the last guess) is reused for free. vscode-free, so the benchmark and the
 // unit tests run it against real HTTP servers.
-import { isSecretPath } from '../../../engine/src/scan/secrets';
-import type { EditorState } from '../../../engine/src/types';
+import { isSecretPath } from '../../../engine/src/public';
+import type { EditorState } from '../../../engine/src/public';
 import { buildPrompt } from './prompt';
 import type { CompletionBackend } from './types';
 

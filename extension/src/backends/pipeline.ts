@@ -3,8 +3,8 @@
 // request bound for a host off loopback has its secrets redacted on the way out (http.ts, redact.ts). The trust gate lives here so that
 // no caller can skip it: an untrusted workspace never reaches the network, and neither does the
 // text of a file on the secret deny-list.
-import { isSecretPath } from '../../../engine/src/scan/secrets';
-import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
+import { isSecretPath } from '../../../engine/src/public';
+import type { EditorState, RetrievedChunk } from '../../../engine/src/public';
 import type { HypothesisOutcome, HypothesisSource } from './hypothetical';
 import { buildPrompt, cleanCompletion, lineComment, type BuiltPrompt, type PromptBudget } from './prompt';
 import type { CompletionBackend } from './types';

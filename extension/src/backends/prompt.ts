@@ -4,7 +4,7 @@
 // the same content in pieces for backends that lay it out themselves (llama.cpp /infill, raw FIM
 // templates). Also the stop rules that cut a model's multi-line answer to the cursor's block.
 // vscode-free so it can be unit tested.
-import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
+import type { EditorState, RetrievedChunk } from '../../../engine/src/public';
 import { commentedPrompt } from './fim';
 import { indentWidth, type FimParts } from './types';
 

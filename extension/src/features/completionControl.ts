@@ -5,23 +5,14 @@
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import type { CompletionOutcome, CompletionSwitches, NoSuggestionReason } from '../completionState';
 
-export type NoSuggestionReason = 'completions off' | 'snoozed' | 'language disabled' | 'not indexed' | 'cancelled' | 'backend timeout' | 'abstained' | 'no match';
-
-export interface CompletionOutcome {
-  time: Date;
-  file: string;
-  line: number;
-  languageId: string;
-  /** Undefined when a suggestion was shown. */
-  reason?: NoSuggestionReason;
-  detail?: string;
-}
+export type { CompletionOutcome, NoSuggestionReason };
 
 const SNOOZE_KEY = 'reporecall.snoozedUntil';
 export const SNOOZE_CHOICES_MIN = [5, 15, 60] as const;
 
-export class CompletionControl implements vscode.Disposable {
+export class CompletionControl implements vscode.Disposable, CompletionSwitches {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the snooze, the toggle or a language switch changes. */
   readonly onDidChange = this.changed.event;

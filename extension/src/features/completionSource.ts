@@ -2,7 +2,7 @@
 // fed with retrieved snippets. Workspace Trust gates every backend that sends code off the engine:
 // in an untrusted workspace only the built-in source is used.
 import * as vscode from 'vscode';
-import type { EditorState } from '../../../engine/src/types';
+import type { EditorState } from '../../../engine/src/public';
 import { HypothesisSource } from '../backends/hypothetical';
 import { modelCompletion } from '../backends/pipeline';
 import { isLoopbackUrl, redactSecrets } from '../backends/redact';

@@ -4,8 +4,8 @@
 // lines shared) are one row with "+ N copies" (the row's button lists them); code comes before
 // tests and docs (unless the user is in one). Picking a row opens it.
 import * as vscode from 'vscode';
-import type { SymbolInfo } from '../../../engine/src/retrieve/symbols';
-import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
+import type { SymbolInfo } from '../../../engine/src/public';
+import type { EditorState, RetrievedChunk } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';

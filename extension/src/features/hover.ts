@@ -5,8 +5,8 @@
 // call, use or resemble it, one line each, copies collapsed with a count, and why each is there in
 // words. reporecall.hover.mode: off | identifiers | modifier (see hoverGate.ts).
 import * as vscode from 'vscode';
-import type { SymbolDefinition, SymbolInfo } from '../../../engine/src/retrieve/symbols';
-import type { RetrievedChunk } from '../../../engine/src/types';
+import type { SymbolDefinition, SymbolInfo } from '../../../engine/src/public';
+import type { RetrievedChunk } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';

@@ -1,6 +1,6 @@
 // Inline (ghost text) completions grounded in the repository.
 import * as vscode from 'vscode';
-import { isAbortError } from '../../../engine/src/rpc/protocol';
+import { isAbortError } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';

@@ -1,7 +1,7 @@
 // Rows of Find Related Code from retrieved chunks: the reason each is related, definitions first,
 // code before tests and docs, copies and look-alike rows folded. No `vscode` import: unit-tested.
-import type { SymbolInfo } from '../../../engine/src/retrieve/symbols';
-import type { RetrievedChunk } from '../../../engine/src/types';
+import type { SymbolInfo } from '../../../engine/src/public';
+import type { RetrievedChunk } from '../../../engine/src/public';
 import { groupCopies, isDocFile, isTestFile } from './copies';
 import { namePatterns, subWords } from './namePatterns';
 

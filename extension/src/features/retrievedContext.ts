@@ -2,30 +2,12 @@
 // showed nothing if it did, as a read-only Markdown document of its own scheme (never an Untitled
 // buffer the user is asked to save).
 import * as vscode from 'vscode';
-import type { RetrievedChunk } from '../../../engine/src/types';
-import type { HypothesisOutcome } from '../backends/hypothetical';
-import type { CompletionBackendKind } from '../config';
 import type { CompletionOutcome } from './completionControl';
 import type { Ctx } from '../ctx';
+import type { RetrievedContextRecord } from '../completionState';
 import { fenceLanguage } from '../editorState';
 
-export interface RetrievedContextRecord {
-  time: Date;
-  folder: vscode.Uri;
-  file: string;
-  line: number;
-  backend: CompletionBackendKind;
-  /** Snippets placed in the model prompt (model backends). */
-  snippets: RetrievedChunk[];
-  /** The chunk the built-in completion was taken from. */
-  source?: { file: string; startLine: number; endLine: number };
-  prompt?: string;
-  completion: string;
-  latencyMs: number;
-  confidence?: number;
-  /** Hypothetical-code expansion: the guess searched with the prefix, or why there was none. */
-  hypothesis?: HypothesisOutcome;
-}
+export type { RetrievedContextRecord };
 
 function fence(text: string, lang: string): string {
   const ticks = text.includes('```') ? '````' : '```';

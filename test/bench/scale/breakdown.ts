@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../../../engine/src/lexical/bm25';
 import { VectorIndex } from '../../../engine/src/vector';
-import { decodeTables, TABLES_FILE } from '../../../engine/src/store/tables';
+import { decodeTables, TABLES_FILE } from '../../../engine/src/index/tables';
 
 const dir = process.argv[2];
 if (!dir || !global.gc) {

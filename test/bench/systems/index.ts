@@ -6,16 +6,15 @@ import * as path from 'path';
 import { OnnxEmbedder } from '../../../engine/src/embed';
 import { EmbeddingCache, FragmentSystem, type Variant } from './fragments';
 import { EngineSystem } from './engine';
-import { CORE_WEIGHTS, STAGES, type FusionWeights } from '../../../engine/src/retrieve/hybrid';
+import { ABLATION_WEIGHTS, CORE_SIGNALS, CORE_WEIGHTS, STAGES, type FusionWeights } from '../../../engine/src/retrieve/weights';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
 import type { HypothesisProvider } from '../hyde';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 const DEFAULT_REFERENCE_MODEL = path.join(REPO_ROOT, 'models/reference-use-lite');
 
-/** The weight a stage gets when an ablation turns it on. */
-export const STAGE_ON: Partial<FusionWeights> = { intent: 0.6, docField: 0.4, normalized: 0.4, next: 0.4, expand: 0.4, rerank: 0.5 };
-// (The default turns none of these on: see DEFAULT_WEIGHTS.)
+/** The weight a stage gets when an ablation turns it on: declared by each signal (engine/src/retrieve/registry.ts). */
+export const STAGE_ON: Partial<FusionWeights> = ABLATION_WEIGHTS;
 
 /**
  * `--ablation`: the engine of the core issue (`core`), each later stage added to it alone
@@ -29,7 +28,7 @@ export function ablationVariants(base: Partial<FusionWeights>): Record<string, V
   const issue2: Variant = { ...CORE_WEIGHTS, bm25: 1, recent: 0.7, dense: 0.8, symbol: 0.5, rrfK: 30, excerpt: 'head', maxLinesPerHit: 100_000, compact: false };
   const out: Record<string, Variant> = { 'engine:issue2': issue2, 'engine:core': core };
   for (const [stage, w] of Object.entries(STAGE_ON)) out[`engine:core+${stage}`] = { ...core, [stage]: w };
-  for (const stage of ['bm25', 'recent', 'dense', 'symbol'] as const) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
+  for (const stage of CORE_SIGNALS) out[`engine:core-${stage}`] = { ...core, [stage]: 0 };
   // Packing of the retrieved text (protocol C and the product's prompts; A/B are unaffected).
   out['engine:core,lines40'] = { ...core, maxLinesPerHit: 40 };
   out['engine:core,lines80'] = { ...core, maxLinesPerHit: 80 };

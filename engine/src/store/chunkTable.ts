@@ -5,9 +5,21 @@
 // Also answers what the index asks of its documents: who defines a name, what follows a document
 // in its file (a per-file list linked through the rows, in line order).
 import type { ChunkKind } from '../types';
-import { BinaryReader, BinaryWriter, grow } from '../store/binary';
-import { StringPool } from '../store/stringPool';
-import type { DocInfo } from './hybrid';
+import { BinaryReader, BinaryWriter } from './binary';
+import { grow } from './columns';
+import { StringPool } from './stringPool';
+
+/** A document of the index: a chunk in the product, a fragment in the benchmark. */
+export interface DocInfo {
+  id: number;
+  file: string;
+  startLine: number;
+  endLine: number;
+  kind: ChunkKind;
+  name?: string;
+  /** Names this document defines (functions, classes, methods' simple names). */
+  defines: string[];
+}
 
 const KINDS: readonly ChunkKind[] = ['function', 'method', 'class', 'class-header', 'type', 'module', 'window'];
 const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));

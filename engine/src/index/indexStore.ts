@@ -15,8 +15,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
-import { writeFileAtomic } from '../vector/persist';
-import { LOCK_FILE_NAME } from './lock';
+import { writeFileAtomic } from '../store/atomic';
+import { LOCK_FILE_NAME } from '../store/lock';
 import { decodeTables, encodeTables, TABLES_FILE, type IndexTables } from './tables';
 
 /**

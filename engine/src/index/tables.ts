@@ -7,10 +7,10 @@
 // The manifest's sha256 vouches for the whole file; the layout version is checked again here.
 import { deflateRawSync, inflateRawSync } from 'zlib';
 import { DefinitionTable } from '../enrich/definitionTable';
-import { ChunkTable } from '../retrieve/chunkTable';
-import { BinaryReader, BinaryWriter } from './binary';
-import { FileTable } from './fileTable';
-import { StringPool } from './stringPool';
+import { ChunkTable } from '../store/chunkTable';
+import { BinaryReader, BinaryWriter } from '../store/binary';
+import { FileTable } from '../store/fileTable';
+import { StringPool } from '../store/stringPool';
 
 export const TABLES_FILE = 'tables.bin';
 const MAGIC = Buffer.from('RRTABLES');

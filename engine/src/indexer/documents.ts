@@ -1,0 +1,45 @@
+// Building a file's documents (pure): its non-blank chunks, each with the text the indexes see —
+// path in front, code, the doc comment when the code does not hold it, the signatures of the
+// repository functions it calls behind (CoRet) — and its definitions pointed at the chunks that
+// hold them.
+import { enrichedText, resolveCallees, type DefinitionRef, type DefinitionTable } from '../enrich/callgraph';
+import type { DocInfo } from '../store/chunkTable';
+import type { ChunkedFile } from '../types';
+
+export interface DocumentItem {
+  chunk: DocInfo;
+  /** The enriched text (lexical index, embedding). */
+  text: string;
+  /** The chunk's own code (normalised-structure field). */
+  code: string;
+  /** Name, signature and doc comment (doc field). */
+  docText: string;
+}
+
+/**
+ * The documents of `rel` (its `lines`, as `chunked` parsed them), ids from `nextId`, callees
+ * resolved against `defs`; and the file's definitions with the id of the chunk holding each
+ * (-1: none, e.g. in a blank chunk).
+ */
+export function buildDocuments(rel: string, lines: readonly string[], chunked: ChunkedFile, defs: DefinitionTable, nextId: () => number): { items: DocumentItem[]; definitions: DefinitionRef[] } {
+  const items: DocumentItem[] = [];
+  const selfNames = new Set(chunked.definitions.map((d) => d.name));
+  for (const raw of chunked.chunks) {
+    const code = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
+    if (!code.trim()) continue;
+    const id = nextId();
+    const defines = chunked.definitions
+      .filter((d) => d.startLine >= raw.startLine && d.startLine <= raw.endLine)
+      .map((d) => d.name);
+    const chunk: DocInfo = { id, file: rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name, defines };
+    const callees = resolveCallees(rel, raw.calls, chunked.imports, defs, selfNames);
+    const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
+    const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
+    items.push({ chunk, text: enrichedText(rel, code + doc, callees), code, docText });
+  }
+  const definitions: DefinitionRef[] = chunked.definitions.map((d) => ({
+    name: d.name, file: rel, signature: d.signature,
+    chunkId: items.find(({ chunk: c }) => d.startLine >= c.startLine && d.startLine <= c.endLine)?.chunk.id ?? -1,
+  }));
+  return { items, definitions };
+}

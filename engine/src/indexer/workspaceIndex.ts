@@ -1,0 +1,376 @@
+// A workspace's index kept fresh: loading it (or starting over), scanning for changed files,
+// parsing and embedding them into documents, and writing the index when changes settle. The
+// Engine (engine.ts) owns one and answers queries from its tables and index.
+import * as fs from 'fs';
+import * as path from 'path';
+import type { EngineOptions, IndexProgress } from '../api';
+import type { Chunker } from '../chunk';
+import type { OnnxEmbedder } from '../embed';
+import { HybridIndex } from '../retrieve/hybrid';
+import { fieldsFor, type FusionWeights } from '../retrieve/weights';
+import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
+import type { DocInfo } from '../store/chunkTable';
+import { classifyContent, isSecretPath, scanWorkspace } from '../scan';
+import { sha1, type IndexStore } from '../index/indexStore';
+import { emptyTables, type IndexTables } from '../index/tables';
+import type { ChunkedFile, SkippedFile } from '../types';
+import type { HeldLock } from '../store/lock';
+import { splitLines } from '../util/lines';
+import { Breather } from '../util/breathe';
+import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
+import { SaveSchedule } from './saveSchedule';
+import { contentChange, statUnchanged } from './changes';
+import { buildDocuments, type DocumentItem } from './documents';
+import { VectorReuse } from './vectorReuse';
+import { Buffers } from './buffers';
+
+/** What the indexing reads of the engine's tuning (EngineTuning). */
+export interface IndexTuning {
+  weights?: Partial<FusionWeights>;
+  /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
+  allFields?: boolean;
+  /** Overrides LARGE_REPO_FILES (tests use a small fixture). */
+  largeRepoFiles?: number;
+  /** How often a long indexAll saves its progress (ms). Default 30 s. */
+  checkpointMs?: number;
+}
+
+interface Pending {
+  rel: string;
+  /** The text, for an unsaved buffer; files on disk are read again when they are added, so a
+   *  cold index of a large workspace does not hold every file's text between parsing and embedding. */
+  content?: string;
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  chunked: ChunkedFile;
+}
+
+/** Chunks embedded per model run during a full index. */
+const EMBED_BATCH = 64;
+/**
+ * Single-file updates (an unsaved buffer 750 ms after typing stops, a save) embed this many chunks
+ * per model run: the model serves one run at a time, and a keystroke's query vector waits for the
+ * run in progress. A 64-chunk run of a 1,100-line test file took 150-250 ms of that wait.
+ */
+const UPDATE_EMBED_BATCH = 8;
+/** During a long indexAll, progress is saved this often. */
+const CHECKPOINT_MS = 30_000;
+/** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
+const BREATHE_EVERY_MS = 20;
+/**
+ * The same for a live update of the file being typed in: a keystroke's completion arriving
+ * meanwhile waits at most this long (a 3,000-line file blocked queries for 70-650 ms in one piece).
+ */
+const UPDATE_BREATHE_EVERY_MS = 4;
+
+export class WorkspaceIndex {
+  /** Files, chunks (shared with the index) and definitions as compact tables; see index/tables.ts. */
+  tables!: IndexTables;
+  index!: HybridIndex;
+  /** Unsaved editor buffers and recently used files' lines. */
+  readonly buffers: Buffers;
+  lastSkipped: SkippedFile[] = [];
+  lastChanged = 0;
+  lastSeconds = 0;
+  private dirty = false;
+  /** Held while this engine may write the index; absent when another process writes it. */
+  private lock: HeldLock | undefined;
+
+  constructor(
+    readonly opts: EngineOptions,
+    private readonly chunker: Chunker,
+    private readonly embedder: OnnxEmbedder | undefined,
+    readonly store: IndexStore,
+    /** The engine's current tuning (the benchmark changes it between runs). */
+    private readonly tuningOf: () => IndexTuning,
+    lock: HeldLock | undefined,
+  ) {
+    this.buffers = new Buffers((rel) => fs.readFileSync(path.join(opts.root, rel), 'utf8'), splitLines);
+    this.lock = lock;
+  }
+
+  private get tuning(): IndexTuning {
+    return this.tuningOf();
+  }
+
+  private get log(): (line: string) => void {
+    return this.opts.log ?? (() => undefined);
+  }
+
+  /** Optional fields this index left out because the repository is large (kept in the manifest). */
+  private omittedForSize = new Set<OptionalField>();
+
+  /** The optional lexical fields the current tuning reads. */
+  private get wantedFields(): Set<OptionalField> {
+    return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {});
+  }
+
+  /** The optional fields this index fills: the wanted ones less those left out for size. */
+  private get fields(): Set<OptionalField> {
+    return new Set([...this.wantedFields].filter((f) => !this.omittedForSize.has(f)));
+  }
+
+  /** Leaves out the size-limited fields once the workspace has more than LARGE_REPO_FILES files. */
+  private limitFieldsForSize(files: number): void {
+    if (this.tuning.allFields) return;
+    for (const f of fieldsToLeaveOut(files, this.index.fields, this.tuning.largeRepoFiles)) {
+      this.omittedForSize.add(f);
+      this.index.emptyField(f);
+      this.dirty = true;
+      this.log(`${files} files: the ${f} field is left out of this index to bound its memory (kept so until the index is rebuilt)`);
+    }
+  }
+
+  loadOrReset(): void {
+    this.index?.close();
+    const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.wantedFields] };
+    const loaded = this.store.load(expect);
+    if ('error' in loaded) {
+      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
+      if (this.lock) this.store.clear();
+      this.omittedForSize = new Set();
+      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields);
+      this.tables = emptyTables(this.index.docs);
+      this.applyQueryBudget();
+      return;
+    }
+    this.tables = loaded.tables;
+    this.omittedForSize = new Set(OPTIONAL_FIELDS.filter((f) => loaded.omittedForSize.includes(f)));
+    this.index = new HybridIndex(undefined, { ...loaded, docs: this.tables.chunks }, this.textOfDoc, this.fields);
+    this.log(`index loaded: ${this.tables.files.count} files, ${this.tables.chunks.size} chunks`);
+    this.applyQueryBudget();
+  }
+
+  /** The lexical work budget for a workspace of `files` files (the option wins). */
+  private applyQueryBudget(files = this.tables.files.count): void {
+    const budget = queryBudget(files, this.opts.maxQueryPostings, this.tuning.largeRepoFiles);
+    if (budget !== undefined) this.index.lexical.maxQueryPostings = budget;
+  }
+
+  /** Brings the index up to date with the workspace: only new or changed files are parsed and embedded. */
+  async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
+    const t0 = performance.now();
+    onProgress?.({ phase: 'scan', done: 0, total: 0 });
+    const scan = await scanWorkspace(this.opts.root, {
+      maxFileBytes: this.opts.maxFileBytes,
+      excludePatterns: this.opts.excludePatterns,
+      secretPatterns: this.opts.secretPatterns,
+      extensions: this.opts.extensions,
+      contentCheck: 'none',
+      signal,
+    });
+    this.limitFieldsForSize(scan.files.length);
+    this.applyQueryBudget(scan.files.length);
+    const skipped = [...scan.skipped];
+    const seen = new Set<string>();
+    const pending: Pending[] = [];
+    let done = 0;
+    const breather = new Breather(BREATHE_EVERY_MS, signal);
+    for (const f of scan.files) {
+      await breather.breathe();
+      signal?.throwIfAborted();
+      seen.add(f.relPath);
+      const old = this.tables.files.get(f.relPath);
+      if (statUnchanged(old, f)) continue;
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(f.absPath);
+      } catch (e) {
+        skipped.push({ relPath: f.relPath, reason: 'unreadable', detail: (e as Error).message });
+        continue;
+      }
+      const change = contentChange(f.relPath, bytes, old);
+      if (change.kind === 'skip') {
+        skipped.push({ relPath: f.relPath, reason: change.reason });
+        seen.delete(f.relPath);
+        continue;
+      }
+      if (change.kind === 'touched') {
+        this.tables.files.setMtime(f.relPath, f.mtimeMs);
+        this.dirty = true;
+        continue;
+      }
+      const { content, hash } = change;
+      const chunked = await this.chunker.chunk(f.relPath, content);
+      pending.push({ rel: f.relPath, hash, size: f.size, mtimeMs: f.mtimeMs, chunked });
+      this.setDefinitions(f.relPath, chunked);
+      onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
+    }
+    for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
+    await this.addPending(pending, onProgress, signal);
+    this.lastSkipped = skipped;
+    this.lastChanged = pending.length;
+    if (this.dirty) this.save();
+    this.lastSeconds = (performance.now() - t0) / 1000;
+  }
+
+  private setDefinitions(rel: string, chunked: ChunkedFile): void {
+    this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
+  }
+
+  private dropFile(rel: string): void {
+    if (!this.tables.files.has(rel)) return;
+    for (const id of this.tables.chunks.idsOfFile(rel)) this.index.remove(id);
+    this.tables.files.delete(rel);
+    this.tables.defs.removeFile(rel);
+    this.buffers.forgetLines(rel);
+    this.dirty = true;
+  }
+
+  /** Chunks → enriched text → embeddings → indexes, in batches. */
+  private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false): Promise<void> {
+    let lastCheckpoint = performance.now();
+    let items: DocumentItem[] = [];
+    let embedded = 0;
+    const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
+    const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
+    const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
+    const flush = async () => {
+      if (!items.length) return;
+      const vecs = !this.embedder ? undefined : single ? await this.vectorReuse.embed(items.map((i) => i.text), (t) => this.embedder!.embed(t)) : await this.embedder.embed(items.map((i) => i.text), signal);
+      // Folding pending vectors into the lists takes seconds at scale; done here, it pauses for
+      // the event loop instead of blocking inside add.
+      const vectors = this.index.vectors;
+      if (vecs && vectors?.wouldRebuildOnAdd(items.length)) await vectors.rebuildAsync(() => breather.breathe());
+      items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
+      embedded += items.length;
+      onProgress?.({ phase: 'embed', done: embedded, total });
+      items = [];
+    };
+    for (const p of pending) {
+      await breather.breathe();
+      signal?.throwIfAborted();
+      this.dropFile(p.rel);
+      let content = p.content;
+      if (content === undefined) {
+        try {
+          content = fs.readFileSync(path.join(this.opts.root, p.rel), 'utf8');
+        } catch {
+          continue; // gone since it was parsed: the next scan drops it
+        }
+        const hash = sha1(content);
+        if (hash !== p.hash) {
+          // Changed since it was parsed: parse the new text (its definitions too).
+          p.hash = hash;
+          p.chunked = await this.chunker.chunk(p.rel, content);
+          this.setDefinitions(p.rel, p.chunked);
+        }
+      }
+      const lines = splitLines(content);
+      const built = buildDocuments(p.rel, lines, p.chunked, this.tables.defs, () => this.tables.nextChunkId++);
+      for (const item of built.items) {
+        items.push(item);
+        if (items.length >= batch) await flush();
+        if (single) await breather.breathe();
+      }
+      this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
+      this.tables.defs.setFile(p.rel, built.definitions);
+      this.buffers.cacheLines(p.rel, lines);
+      this.dirty = true;
+      // A long first index saves its progress now and then, so a crash or a closed window resumes
+      // from there: files already saved are skipped by their content hash next time.
+      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS)) {
+        await flush();
+        this.save();
+        lastCheckpoint = performance.now();
+      }
+    }
+    await flush();
+  }
+
+  private readonly vectorReuse = new VectorReuse();
+  private readonly saves = new SaveSchedule(() => {
+    if (this.dirty) this.save();
+  });
+
+  /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
+  private scheduleSave(): void {
+    this.saves.schedule(this.tables.chunks.size);
+  }
+
+  /** Writes pending changes now (tests, shutdown). */
+  flush(): void {
+    this.saves.cancel();
+    if (this.dirty) this.save();
+  }
+
+  /** Whether this process writes the index (false when another window or process holds the lock). */
+  get writable(): boolean {
+    return this.lock !== undefined;
+  }
+
+  save(): void {
+    if (!this.lock) return;
+    this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
+    this.dirty = false;
+  }
+
+  /**
+   * Re-indexes one file: from `content` (an unsaved editor buffer) when given, else from disk.
+   * A file that is now ignored, secret or unreadable leaves the index.
+   */
+  async updateFile(relPath: string, content?: string): Promise<void> {
+    if (isSecretPath(relPath, this.opts.secretPatterns)) return;
+    this.buffers.setOverlay(relPath, content);
+    let text = content;
+    let size = content !== undefined ? Buffer.byteLength(content) : 0;
+    let mtimeMs = 0;
+    if (text === undefined) {
+      const abs = path.join(this.opts.root, relPath);
+      try {
+        const st = fs.statSync(abs);
+        const tooLarge = st.size > (this.opts.maxFileBytes ?? 1 << 20);
+        const bytes = tooLarge ? undefined : fs.readFileSync(abs);
+        if (!bytes || classifyContent(relPath, bytes)) {
+          this.dropFile(relPath);
+          this.scheduleSave();
+          return;
+        }
+        text = bytes.toString('utf8');
+        size = st.size;
+        mtimeMs = st.mtimeMs;
+      } catch {
+        await this.removeFile(relPath);
+        return;
+      }
+    }
+    const hash = sha1(text);
+    if (this.tables.files.get(relPath)?.hash === hash) return;
+    // A buffer being typed in is re-parsed from its previous tree; then queries waiting meanwhile go first.
+    const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.setDefinitions(relPath, chunked);
+    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked }], undefined, undefined, true);
+    // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
+    // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
+    if (content === undefined) this.scheduleSave();
+  }
+
+  /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
+  async removeFile(relPath: string): Promise<void> {
+    const dirPrefix = relPath.replace(/\/+$/, '') + '/';
+    const doomed = this.tables.files.relPaths().filter((f) => f === relPath || f.startsWith(dirPrefix));
+    for (const f of doomed) {
+      this.buffers.setOverlay(f, undefined);
+      this.dropFile(f);
+    }
+    this.buffers.setOverlay(relPath, undefined);
+    if (doomed.length) this.scheduleSave();
+  }
+
+  /** Current text of an indexed chunk (for query expansion). */
+  readonly textOfDoc = (d: DocInfo): string => this.linesOf(d.file).slice(d.startLine, d.endLine + 1).join('\n');
+
+  linesOf(file: string): string[] {
+    return this.buffers.linesOf(file);
+  }
+
+  /** Writes pending changes, releases the index files and the writer lock. */
+  close(): void {
+    this.flush();
+    this.index.close();
+    this.lock?.release();
+    this.lock = undefined;
+  }
+}

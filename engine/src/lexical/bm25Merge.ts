@@ -1,0 +1,170 @@
+// Merging a BM25 index's mutable segment and deletions into a new packed base, and persisting
+// the packed base (bm25Format.ts) atomically.
+import * as fs from 'fs';
+import { SegmentWriter } from './packedPostings';
+import { bm25File, writeBm25 } from './bm25Format';
+import { writePartsAtomic, type FileDigest } from '../store/atomic';
+import { FileBytes } from './postingBytes';
+import { Bm25Segments } from './bm25Segments';
+
+export abstract class Bm25Merging extends Bm25Segments {
+  /**
+   * Merges the mutable documents into a new packed base without dead documents, dropping terms
+   * no live document uses. Slots follow ascending id.
+   */
+  compact(): void {
+    if (this.mutIds.length === 0 && this.deadLog.length === 0) return;
+    const base = this.base, nBase = base.nDocs;
+    const liveMut: number[] = [];
+    for (let m = 0; m < this.mutIds.length; m++) if (this.mutLen[m] >= 0) liveMut.push(m);
+    liveMut.sort((x, y) => this.mutIds[x] - this.mutIds[y]);
+    const nLive = this.liveDocs;
+    const ids = new Int32Array(nLive), lens = new Uint32Array(nLive);
+    const baseMap = new Int32Array(nBase).fill(-1);
+    const mutMap = new Int32Array(this.mutIds.length).fill(-1);
+    let s = 0, bi = 0, mi = 0;
+    while (bi < nBase || mi < liveMut.length) {
+      if (bi < nBase && this.baseDead[bi]) { bi++; continue; }
+      if (mi >= liveMut.length || (bi < nBase && base.ids[bi] < this.mutIds[liveMut[mi]])) {
+        ids[s] = base.ids[bi]; lens[s] = base.lens[bi]; baseMap[bi] = s; bi++;
+      } else {
+        const m = liveMut[mi++];
+        ids[s] = this.mutIds[m]; lens[s] = this.mutLen[m]; mutMap[m] = s;
+      }
+      s++;
+    }
+    if (s !== nLive) throw new Error(`lexical index inconsistent: ${s} live slots, expected ${nLive}`);
+
+    const writer = new SegmentWriter(lens);
+    const nTerms = this.dict.size;
+    const keep = new Int32Array(nTerms);
+    let nKeep = 0;
+    let baseSlots = new Int32Array(1024), baseTfs = new Uint16Array(1024);
+    let mutKeys = new Float64Array(1024);
+    const slots = this.blockSlots, tfs = this.blockTfs;
+    for (let t = 0; t < nTerms; t++) {
+      let na = 0;
+      if (t < base.nTerms && base.df[t] > 0) {
+        if (base.df[t] > baseSlots.length) {
+          baseSlots = new Int32Array(base.df[t] * 2);
+          baseTfs = new Uint16Array(base.df[t] * 2);
+        }
+        for (let blk = base.blockStart[t]; blk < base.blockStart[t + 1]; blk++) {
+          const n = base.decodeBlock(t, blk, slots, tfs);
+          for (let j = 0; j < n; j++) {
+            const ns = baseMap[slots[j]];
+            if (ns < 0) continue;
+            baseSlots[na] = ns;
+            baseTfs[na++] = tfs[j];
+          }
+        }
+      }
+      let nm = 0;
+      const mt = this.mutTermOf.get(t);
+      if (mt !== undefined) {
+        for (let e = this.mtHead[mt]; e >= 0; e = this.poolNext[e]) {
+          const ns = mutMap[this.poolDoc[e]];
+          if (ns < 0) continue;
+          if (nm === mutKeys.length) {
+            const next = new Float64Array(nm * 2);
+            next.set(mutKeys);
+            mutKeys = next;
+          }
+          mutKeys[nm++] = ns * 65536 + this.poolTf[e];
+        }
+        if (nm > 1) mutKeys.subarray(0, nm).sort();
+      }
+      if (na + nm === 0) continue;
+      writer.beginTerm(na + nm);
+      let a = 0, c = 0;
+      while (a < na || c < nm) {
+        let slot: number, tf: number;
+        if (c >= nm || (a < na && baseSlots[a] * 65536 < mutKeys[c])) {
+          slot = baseSlots[a];
+          tf = baseTfs[a++];
+        } else {
+          const key = mutKeys[c++];
+          slot = Math.floor(key / 65536);
+          tf = key - slot * 65536;
+        }
+        writer.push(slot, tf);
+      }
+      writer.endTerm();
+      keep[nKeep++] = t;
+    }
+    if (nKeep !== nTerms) this.dict = this.dict.subset(keep, nKeep);
+    this.base = writer.finish(ids);
+    base.close(); // the merged base is in memory until the next save
+    this.resetMutable();
+  }
+
+  /** After a merge or load: empty mutable part, no dead slots, vocabulary = base terms. */
+  protected resetMutable(): void {
+    this.baseDead = new Uint8Array(this.base.nDocs);
+    this.deadLog = [];
+    this.deadCounts = new Map();
+    this.mutIds = [];
+    this.mutLen = [];
+    this.mutStart = [0];
+    this.mutSlotById.clear();
+    this.poolMt = new Int32Array(1024);
+    this.poolTf = new Uint16Array(1024);
+    this.poolNext = new Int32Array(1024);
+    this.poolDoc = new Int32Array(1024);
+    this.poolLength = 0;
+    this.mutTermOf = new Map();
+    this.mtHead = new Int32Array(256);
+    this.mtTail = new Int32Array(256);
+    this.mtDf = new Int32Array(256);
+    this.mtMaxTf = new Uint16Array(256);
+    this.mtMinLen = new Uint32Array(256);
+    this.mtCount = 0;
+    // Scratch is sized to the slot count; drop it if the index shrank a lot.
+    if (this.acc.length > 2 * Math.max(1024, this.base.nDocs)) {
+      this.acc = new Float64Array(0);
+    }
+  }
+
+  /** Binary form (bm25Format.ts); merges first so the file holds one packed segment. */
+  serialize(): Buffer {
+    this.compact();
+    return writeBm25(this.k1, this.b, this.dict, this.base);
+  }
+
+  /**
+   * Writes the binary form to `file` atomically (temp file, fsync, rename), streaming postings
+   * that are read from a file rather than loading them; from then on the postings are read
+   * from the new `file` (the previous one is closed). Returns the written file's digest.
+   */
+  save(file: string): FileDigest {
+    this.compact();
+    const out = bm25File(this.k1, this.b, this.dict, this.base);
+    const digest = writePartsAtomic(file, out.parts());
+    const fd = fs.openSync(file, 'r');
+    let source: FileBytes;
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (digest.bytes !== out.length || size !== out.length) throw new Error(`${file} holds ${size} bytes after saving ${out.length}`);
+      source = new FileBytes(fd, file, out.postingsOffset, out.postingsLength);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    const old = this.base;
+    this.base = old.withSource(source, out.blockByte);
+    // On Linux and macOS the old file stays readable through its descriptor after the rename; it
+    // is closed only now that reads go to the new one (another process may still read it).
+    old.close();
+    return digest;
+  }
+
+  /** Whether the packed postings are read from a file (rather than held in memory). */
+  get onDisk(): boolean {
+    return this.base.onDisk;
+  }
+
+  /** Releases the index file (also done when the index is garbage collected); searches fail afterwards if it was disk-backed. */
+  close(): void {
+    this.base.close();
+  }
+}

@@ -1,0 +1,73 @@
+// Boundaries the build relies on, read from the source files' imports (importGraph.ts): no import
+// cycle in engine/src or extension/src, none between the engine's folders, no `vscode` under
+// engine/, and the extension reaching the engine only through engine/src/public.ts. The checker is
+// first run on a fixture tree with a planted cycle and a planted vscode import, so a pass below
+// means something.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { cycles, folderGraph, importGraph, sourceFiles, specifiers } from './importGraph';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const FIXTURE = path.join(ROOT, 'test/fixtures/import-graph/src');
+const rel = (root: string) => (f: string) => path.relative(root, f).split(path.sep).join('/');
+const vscodeImporters = (g: ReturnType<typeof importGraph>) => [...g.specs].filter(([, s]) => s.includes('vscode')).map(([f]) => f);
+
+describe('import graph checker (fixture tree)', () => {
+  const g = importGraph(sourceFiles(FIXTURE));
+  const r = rel(FIXTURE);
+
+  it('reads static, re-export, type-only, dynamic and require imports, not commented ones', () => {
+    assert.deepStrictEqual(specifiers(fs.readFileSync(path.join(FIXTURE, 'c/four.ts'), 'utf8')), ['vscode', '../a/one', '../b/three']);
+    assert.deepStrictEqual(specifiers(fs.readFileSync(path.join(FIXTURE, 'b/three.ts'), 'utf8')), ['../a/one']);
+    assert.deepStrictEqual(g.edges.get(path.join(FIXTURE, 'c/five.ts'))!.map(r), ['c/four.ts']);
+  });
+
+  it('finds the planted cycle, and only it', () => {
+    assert.deepStrictEqual(cycles(g.edges).map((c) => c.map(r)), [['a/one.ts', 'a/two.ts', 'b/three.ts', 'a/one.ts']]);
+  });
+
+  it('finds the folder cycle it makes', () => {
+    assert.deepStrictEqual(cycles(folderGraph(g.edges, FIXTURE)), [['a', 'b', 'a']]);
+  });
+
+  it('finds the planted vscode import', () => {
+    assert.deepStrictEqual(vscodeImporters(g).map(r), ['c/four.ts']);
+  });
+});
+
+describe('module boundaries', () => {
+  const engineSrc = path.join(ROOT, 'engine/src');
+  const extensionSrc = path.join(ROOT, 'extension/src');
+  const engine = importGraph(sourceFiles(engineSrc));
+  const extension = importGraph(sourceFiles(extensionSrc));
+
+  it('no import cycle in engine/src', () => {
+    assert.deepStrictEqual(cycles(engine.edges).map((c) => c.map(rel(engineSrc)).join(' -> ')), []);
+  });
+
+  it('no import cycle between the engine folders', () => {
+    assert.deepStrictEqual(cycles(folderGraph(engine.edges, engineSrc)).map((c) => c.join(' -> ')), []);
+  });
+
+  it('no import cycle in extension/src', () => {
+    assert.deepStrictEqual(cycles(extension.edges).map((c) => c.map(rel(extensionSrc)).join(' -> ')), []);
+  });
+
+  it('the engine never imports vscode (and its own tsconfig makes such an import fail to compile)', () => {
+    const all = importGraph(sourceFiles(path.join(ROOT, 'engine')));
+    assert.deepStrictEqual(vscodeImporters(all).map(rel(ROOT)), []);
+    const tsconfig = fs.readFileSync(path.join(ROOT, 'engine/tsconfig.json'), 'utf8');
+    assert.match(tsconfig, /"types": \["node"\]/);
+    assert.match(tsconfig, /"paths": \{ "vscode": \["\.\/vscode-forbidden\.ts"\] \}/);
+  });
+
+  it('the extension imports the engine only through engine/src/public.ts', () => {
+    const publicEntry = path.join(engineSrc, 'public.ts');
+    const reaching = [...extension.specs].flatMap(([f, specs]) =>
+      specs.filter((s) => s.includes('engine/')).map((s) => [f, path.resolve(path.dirname(f), s)] as const),
+    );
+    assert.ok(reaching.length > 0, 'the extension does import the engine');
+    assert.deepStrictEqual(reaching.filter(([, target]) => `${target}.ts` !== publicEntry).map(([f, t]) => `${rel(ROOT)(f)} -> ${rel(ROOT)(t)}`), []);
+  });
+});

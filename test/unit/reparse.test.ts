@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { Chunker } from '../../engine/src/chunk';
 import { editBetween, parseReusing } from '../../engine/src/chunk/reparse';
+import { SyntaxTrees } from '../../engine/src/chunk/syntaxTrees';
 import { mulberry32 } from '../../engine/src/util/prng';
 import { fixture } from './chunk.helpers';
 
@@ -86,5 +87,43 @@ describe('a cancelled parse', () => {
     } finally {
       await chunker.dispose();
     }
+  });
+});
+
+describe('SyntaxTrees (the trees shared by live updates and symbol lookups)', () => {
+  let chunker: Chunker;
+  before(async () => {
+    chunker = await Chunker.create();
+  });
+  after(() => chunker.dispose());
+
+  it('gives the kept tree for the same text, re-parses a new version from it, and keeps a few files', async () => {
+    const trees = new SyntaxTrees(2);
+    const grammar = (await chunker.grammarFor('a.ts'))!;
+    const v1 = 'export function f(a: number) {\n  return a;\n}\n';
+    const t1 = trees.parse('a.ts', grammar, v1, () => false)!;
+    assert.equal(trees.parse('a.ts', grammar, v1, () => false), t1, 'same text: the kept tree, no parse');
+    const v2 = v1.replace('return a;', 'return a + 1;');
+    const t2 = trees.parse('a.ts', grammar, v2, () => false)!;
+    const full = grammar.parser.parse(v2)!;
+    assert.equal(t2.rootNode.toString(), full.rootNode.toString());
+    full.delete();
+    trees.parse('b.ts', grammar, 'const b = 1;\n', () => false);
+    trees.parse('c.ts', grammar, 'const c = 2;\n', () => false);
+    assert.deepEqual(trees.files, ['c.ts', 'b.ts'], 'the least recently used file is dropped');
+    trees.dispose();
+  });
+
+  it('keeps the previous tree when a parse is cancelled', async () => {
+    const trees = new SyntaxTrees(2);
+    const grammar = (await chunker.grammarFor('a.ts'))!;
+    const v1 = 'const a = 1;\n';
+    const t1 = trees.parse('a.ts', grammar, v1, () => false)!;
+    const big = Array.from({ length: 3000 }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    let calls = 0;
+    assert.equal(trees.parse('a.ts', grammar, big, () => ++calls > 2), null);
+    assert.equal(trees.parse('a.ts', grammar, v1, () => false), t1);
+    assert.equal(t1.rootNode.toString(), '(program (lexical_declaration (variable_declarator name: (identifier) value: (number))))');
+    trees.dispose();
   });
 });

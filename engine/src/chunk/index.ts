@@ -8,7 +8,7 @@ import { GRAMMARS, grammarOf, languageOfPath } from './languages';
 import { layoutChunks } from './layout';
 import { LineIndex, lineWindows, type SizeLimits } from './lines';
 import { parseReusing } from './reparse';
-import type { Tree } from 'web-tree-sitter';
+import { SyntaxTrees } from './syntaxTrees';
 
 export interface ChunkOptions {
   /** A definition longer than this many lines is split (class -> header + methods). Default 120. */
@@ -29,9 +29,9 @@ export interface ChunkOptions {
    */
   maxNestingDepth?: number;
   /**
-   * The file is a buffer being typed in: parse it from its previous version's tree (kept for one
-   * file), which takes about a millisecond where a full parse of a large file takes tens, during
-   * which the engine answers nothing (chunk/reparse.ts). Default false.
+   * The file is a buffer being typed in: parse it from its previous version's tree (kept in
+   * `Chunker.trees`), which takes about a millisecond where a full parse of a large file takes
+   * tens, during which the engine answers nothing (chunk/syntaxTrees.ts). Default false.
    */
   incremental?: boolean;
 }
@@ -52,13 +52,6 @@ const DEFAULTS: Required<ChunkOptions> = {
   incremental: false,
 };
 
-/** The last tree of a buffer being typed in, which its next version is re-parsed from. */
-interface EditedTree {
-  relPath: string;
-  grammar: string;
-  text: string;
-  tree: Tree;
-}
 
 /** Why a file was chunked into windows instead of syntax (for stats and logs). */
 export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'too-large' | 'too-deep' | 'timeout' | 'error';
@@ -67,7 +60,8 @@ export class Chunker {
   /** Files that fell back to windows although they have a grammar, by reason. */
   readonly fallbacks: Partial<Record<FallbackReason, number>> = {};
 
-  private edited: EditedTree | undefined;
+  /** The latest trees of buffers being typed in and files looked up (shared with retrieve/symbols.ts). */
+  readonly trees = new SyntaxTrees();
 
   private constructor(private readonly loader: GrammarLoader) {}
 
@@ -143,13 +137,8 @@ export class Chunker {
 
   /** Frees the wasm-side parsers and queries. */
   dispose(): Promise<void> {
-    this.forgetEdited();
+    this.trees.dispose();
     return this.loader.dispose();
-  }
-
-  private forgetEdited(): void {
-    this.edited?.tree.delete();
-    this.edited = undefined;
   }
 
   private chunkSyntax(
@@ -160,25 +149,20 @@ export class Chunker {
     options: Required<ChunkOptions>,
   ): Omit<ChunkedFile, 'language'> | 'timeout' {
     const deadline = Date.now() + options.timeoutMs;
-    const previous = options.incremental && this.edited?.relPath === relPath && this.edited.grammar === grammar.name ? this.edited : undefined;
     // Returning true from the progress callback cancels the parse (parse() then returns null).
-    const tree = parseReusing(grammar.parser, content, previous, () => Date.now() > deadline);
-    if (options.incremental) this.forgetEdited();
+    const progress = () => Date.now() > deadline;
+    // The cache owns an incremental parse's tree; a one-off parse is deleted here.
+    const tree = options.incremental ? this.trees.parse(relPath, grammar, content, progress) : parseReusing(grammar.parser, content, undefined, progress);
     if (!tree) return 'timeout';
-    let keep = false;
     try {
       const limits: SizeLimits = { maxLines: options.maxChunkLines, maxChars: options.maxChunkChars };
       const found = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], content, lines, deadline);
       if (Date.now() > deadline) return 'timeout'; // the query was cut short: its captures are partial
       const { chunks, definitions } = layoutChunks(tree.rootNode, found.definitions, lines, limits);
       assignCalls(chunks, found.calls, options.maxCallsPerChunk);
-      if (options.incremental) {
-        this.edited = { relPath, grammar: grammar.name, text: content, tree };
-        keep = true;
-      }
       return { chunks, definitions, imports: dedupeImports(found.imports) };
     } finally {
-      if (!keep) tree.delete();
+      if (!options.incremental) tree.delete();
     }
   }
 }

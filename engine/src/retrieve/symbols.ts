@@ -35,8 +35,6 @@ const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
 const MIN_NAME = 2;
 const MAX_PARSE_CHARS = 1_000_000;
 const PARSE_TIMEOUT_MS = 250;
-/** Parsed files kept (the hovered file is usually parsed once per version). */
-const TREE_CACHE = 4;
 const DEFS_CACHE = 32;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
@@ -88,15 +86,11 @@ export interface SymbolSource {
 }
 
 interface ParsedFile {
-  key: string;
-  relPath: string;
-  text: string;
   tree: Tree;
   grammar: GrammarName;
 }
 
 export class SymbolLookup {
-  private trees: ParsedFile[] = [];
   private readonly defsCache = new Map<string, FoundDefinitionLite[]>();
 
   constructor(private readonly src: SymbolSource) {}
@@ -118,36 +112,21 @@ export class SymbolLookup {
     if (!node) return null;
     const name = node.text;
     if (name.length < MIN_NAME || KEYWORD_NAMES[parsed.grammar]?.has(name)) return null;
+    // Read from the node before awaiting: the shared tree cache may replace this tree meanwhile.
+    const at = { name, kind: node.type, role: roleOf(node), line: node.startPosition.row, startCharacter: node.startPosition.column, endCharacter: node.startPosition.column + name.length };
     const definitions = await this.definitionsOf(name);
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
-    return {
-      name,
-      kind: node.type,
-      role: roleOf(node),
-      line: node.startPosition.row,
-      startCharacter: node.startPosition.column,
-      endCharacter: node.startPosition.column + name.length,
-      definitions,
-      usedInFiles,
-    };
+    return { ...at, definitions, usedInFiles };
   }
 
+  /** The file's tree from the chunker's shared cache: the buffer being typed in was parsed a keystroke ago, by this or by its live update. */
   private async parse(relPath: string, text: string): Promise<ParsedFile | undefined> {
-    const key = `${relPath}\0${text.length}\0${quickHash(text)}`;
-    const hit = this.trees.find((t) => t.key === key);
-    if (hit) return hit;
     const grammar = await this.src.chunker.grammarFor(relPath);
     if (!grammar) return undefined;
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    // The buffer being typed in was parsed a keystroke ago: re-parse only what changed.
-    const previous = this.trees.find((t) => t.relPath === relPath && t.grammar === grammar.name);
-    const tree = parseReusing(grammar.parser, text, previous, () => Date.now() > deadline);
-    if (!tree) return undefined;
-    const parsed = { key, relPath, text, tree, grammar: grammar.name };
-    this.trees.unshift(parsed);
-    for (const old of this.trees.splice(TREE_CACHE)) old.tree.delete();
-    return parsed;
+    const tree = this.src.chunker.trees.parse(relPath, grammar, text, () => Date.now() > deadline);
+    return tree ? { tree, grammar: grammar.name } : undefined;
   }
 
   /** Definitions of `name` in the index, each with its declaration and doc read from its file. */
@@ -216,8 +195,6 @@ export class SymbolLookup {
   }
 
   dispose(): void {
-    for (const t of this.trees) t.tree.delete();
-    this.trees = [];
     this.defsCache.clear();
   }
 }

@@ -1,11 +1,12 @@
 // The engine's side of `npm run bench:ui`, without VS Code: the same seeded positions, and for each
 // the requests the editor features make (completion as the line is emptied and as its first two
-// characters are typed, hover's symbolAt + retrieve, Find Related Code's symbolAt + retrieve),
+// characters are typed, hover's and Find Related Code's symbol + retrieval, the live update of the
+// typed buffer overlapping them as in the editor),
 // sent through EngineClient to the engine in its own process exactly as the extension sends them.
 // Reports each request kind's round trip and the engine's own time (p50/p95/max), first call per
 // file apart. A benchmark for finding where the engine's share of the UI latency goes; it asserts
 // nothing.
-//   npm run compile && node out/test/bench/ui/engineReplay.js [--repo honojs_hono] [--positions 40] [--young MB] [--rounds N]
+//   npm run compile && node out/test/bench/ui/engineReplay.js [--repo honojs_hono] [--positions 40] [--young MB] [--rounds N] [--no-overlap] [--worker dist/worker.js]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,10 +16,10 @@ import { drawTasks, percentile } from './places';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
-interface Args { repo: string; positions: number; seed: number; split: string; young: number | undefined; rounds: number }
+interface Args { repo: string; positions: number; seed: number; split: string; young: number | undefined; rounds: number; overlap: boolean; worker: string }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { repo: 'honojs_hono', positions: 40, seed: 1, split: path.resolve(ROOT, '../shared/bench'), young: undefined, rounds: 1 };
+  const a: Args = { repo: 'honojs_hono', positions: 40, seed: 1, split: path.resolve(ROOT, '../shared/bench'), young: undefined, rounds: 1, overlap: true, worker: path.join(ROOT, 'dist', 'worker.js') };
   for (let i = 0; i < argv.length; i++) {
     const v = (): string => argv[++i];
     switch (argv[i]) {
@@ -28,6 +29,8 @@ function parseArgs(argv: string[]): Args {
       case '--split': a.split = path.resolve(v()); break;
       case '--young': a.young = Number(v()); break;
       case '--rounds': a.rounds = Number(v()); break;
+      case '--no-overlap': a.overlap = false; break;
+      case '--worker': a.worker = path.resolve(v()); break; // another build's dist/worker.js, to compare
       default: throw new Error(`unknown argument ${argv[i]}`);
     }
   }
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
   let kind = '';
   let first = false;
   const client = new EngineClient({
-    workerPath: path.join(ROOT, 'dist', 'worker.js'),
+    workerPath: args.worker,
     init: { options: { root, indexDir: path.join(work, 'index'), modelDir: path.join(ROOT, 'models', 'reporecall-code'), grammarDir: path.join(ROOT, 'grammars') } },
     ...(args.young !== undefined ? { youngGenerationMb: args.young } : {}),
   });
@@ -81,12 +84,18 @@ async function main(): Promise<void> {
         const aboveLine = lines.lastIndexOf(above, t.line - 1);
         const m = /[A-Za-z_]\w{2,}/.exec(above.replace(/^\s*(const|let|var|return|await|def|async|export|import|from|if|for|while|class|function)\b/, (s) => ' '.repeat(s.length)));
         if (!m || aboveLine < 0) continue;
-        kind = 'hover';
-        const symbol = await client.symbolAt(t.file, aboveLine, m.index + 1, {});
-        if (symbol) await client.retrieve(`${symbol.name}\n${above.trim()}`, { k: 16, compact: false, excerpt: 'head', maxLinesPerHit: 400 });
+        // The extension re-indexes the buffer 750 ms after the last keystroke; bench:ui runs Find
+        // Related Code about then, so the two overlap here as they do there (`--overlap`).
+        const typedBuffer = [...lines.slice(0, t.line), (/^\s*/.exec(lines[t.line])?.[0] ?? '') + code.slice(0, 2), ...lines.slice(t.line + 1)].join('\n');
+        kind = 'update';
+        const update = args.overlap ? client.updateFile(t.file, typedBuffer) : Promise.resolve();
         kind = 'related';
-        const s2 = await client.symbolAt(t.file, aboveLine, m.index + 1, {});
-        await client.retrieve(s2 ? s2.name : stateAt(t.file, lines, t.line, ''), { k: 60 });
+        const related = await client.symbolRelated(t.file, aboveLine, m.index + 1, { options: { k: 60 } }, { content: typedBuffer });
+        if (!related) await client.retrieve(stateAt(t.file, lines, t.line, ''), { k: 60 });
+        kind = 'hover';
+        await client.symbolRelated(t.file, aboveLine, m.index + 1, { context: above.trim(), options: { k: 16, compact: false, excerpt: 'head', maxLinesPerHit: 400 } }, { content: typedBuffer });
+        await update;
+        await client.updateFile(t.file, lines.join('\n')); // back to the file as it was
       }
     }
   } finally {
@@ -98,7 +107,7 @@ async function main(): Promise<void> {
   const groups = new Map<string, typeof timings>();
   for (const t of timings) {
     if (!t.kind) continue; // indexing and closing
-    const key = `${t.kind} ${t.method}${t.kind === 'complete' ? (t.first ? ' (first in file)' : ' (later)') : ''}`;
+    const key = t.method === 'updateFile' ? 'live update (overlapping)' : `${t.kind} ${t.method}${t.kind === 'complete' ? (t.first ? ' (first in file)' : ' (later)') : ''}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push(t);
   }

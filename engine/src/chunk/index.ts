@@ -52,7 +52,6 @@ const DEFAULTS: Required<ChunkOptions> = {
   incremental: false,
 };
 
-
 /** Why a file was chunked into windows instead of syntax (for stats and logs). */
 export type FallbackReason = 'no-grammar' | 'grammar-unavailable' | 'too-large' | 'too-deep' | 'timeout' | 'error';
 

@@ -190,6 +190,10 @@ export class EngineClient {
     const args: EngineMethods['symbolRelated']['args'] = opts.content === undefined ? [relPath, line, character, query] : [relPath, line, character, query, opts.content];
     return this.call('symbolRelated', args, { signal: opts.signal });
   }
+  /** Writes pending index changes now (after queued updates) instead of after the save delay. */
+  flush(): Promise<void> {
+    return this.call('flush', [], { timeoutMs: 0 });
+  }
   stats(): Promise<IndexStats> {
     return this.call('stats', []);
   }

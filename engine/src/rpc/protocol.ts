@@ -27,12 +27,14 @@ export interface EngineMethods {
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
   stats: { args: []; result: IndexStats };
+  /** Writes pending index changes now instead of after the save delay (benchmarks, tests). */
+  flush: { args: []; result: void };
   close: { args: []; result: void };
 }
 export type EngineMethod = keyof EngineMethods;
 
 /** Methods that change the index; the worker runs them one at a time, in arrival order. */
-export const MUTATING_METHODS: ReadonlySet<EngineMethod> = new Set<EngineMethod>(['indexAll', 'updateFile', 'removeFile', 'close']);
+export const MUTATING_METHODS: ReadonlySet<EngineMethod> = new Set<EngineMethod>(['indexAll', 'updateFile', 'removeFile', 'flush', 'close']);
 
 export type ToWorker =
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }

@@ -62,17 +62,18 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
       return this.items(cached.text, pos, cached.meta);
     }
 
-    const started = backend === 'builtin' ? this.prefetch.take(prefetchKey(docKey, doc.version, offset)) : undefined;
-    if (started) {
+    const answer = (result: SourcedCompletion): vscode.InlineCompletionItem[] => {
+      this.cache.set(docKey, state.prefix, state.suffix ?? '', result.text, result.context, offset);
+      return this.items(result.text, pos, result.context);
+    };
+    const prefetched = backend === 'builtin' ? this.prefetch.take(prefetchKey(docKey, doc.version, offset)) : undefined;
+    if (prefetched) {
       const t0 = performance.now();
-      const got = await started;
+      const got = await prefetched;
       rec.detail = { prefetched: got ? 1 : 0, prefetchWaitMs: Math.round(performance.now() - t0) };
       if (token.isCancellationRequested) return undefined;
-      if (got) {
-        if (!got.value) return undefined;
-        this.cache.set(docKey, state.prefix, state.suffix ?? '', got.value.text, got.value.context, offset);
-        return this.items(got.value.text, pos, got.value.context);
-      }
+      // Undefined: the prefetch was cancelled, so ask below.
+      if (got) return got.value ? answer(got.value) : undefined;
     }
 
     const { signal, dispose } = signalFor(token);
@@ -92,8 +93,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
       // Only a model backend is slow enough to be asked less eagerly; the engine answers in ms.
       if (backend !== 'builtin') this.debounce.recordLatency(Date.now() - started);
       if (!result || token.isCancellationRequested) return undefined;
-      this.cache.set(docKey, state.prefix, state.suffix ?? '', result.text, result.context, offset);
-      return this.items(result.text, pos, result.context);
+      return answer(result);
     } catch (err) {
       if (!isAbortError(err)) this.ctx.log.warn(`completion in ${rel}: ${(err as Error).message}`);
       return undefined;

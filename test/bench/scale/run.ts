@@ -1,10 +1,11 @@
-// `npm run bench:scale -- --files N --out FILE.json [--dir DIR] [--queries 500] [--seed 1] [--no-dense] [--keep] [--in-process]`
+// `npm run bench:scale -- --files N --out FILE.json [--dir DIR] [--queries 500] [--seed 1] [--no-dense] [--keep] [--in-process] [--edits 50]`
 // (then reopen.ts runs the same queries in a fresh process on the saved index)
 // Generates a synthetic repository (generate.ts), cold-indexes it as the extension does (the
 // engine in its own process behind EngineClient, which replaces it after a large build;
 // `--in-process` runs the Engine on this thread instead, with its V8 heap figures), and measures: wall time, chunks/s, peak RSS while indexing and while querying (sampled every
 // 100 ms), index bytes on disk per component vs source bytes, query latency p50/p95/p99 over
-// editor states at random positions of random files, and the time of a second, no-change indexAll.
+// editor states at random positions of random files, a save after editing one file (--edits times:
+// bytes written, time, the longest query meanwhile), and the time of a second, no-change indexAll.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -26,6 +27,7 @@ interface Args {
   dense: boolean;
   keep: boolean;
   inProcess: boolean;
+  edits: number;
 }
 
 /** What the bench asks of the engine: an Engine on this thread, or an EngineClient and its worker. */
@@ -34,6 +36,9 @@ interface EngineHost {
   readonly enginePid?: number;
   indexAll(onProgress?: (p: IndexProgress) => void): Promise<IndexStats>;
   retrieve(state: EditorState, opts: RetrieveOptions): Promise<RetrievedChunk[]>;
+  updateFile(relPath: string): Promise<void>;
+  /** Writes what the updates changed now, instead of after the save delay. */
+  flush(): void | Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ function parseArgs(argv: string[]): Args {
     dense: !argv.includes('--no-dense'),
     keep: argv.includes('--keep'),
     inProcess: argv.includes('--in-process'),
+    edits: Number(get('edits') ?? 50),
   };
 }
 
@@ -95,6 +101,65 @@ class RssSampler {
     clearInterval(this.timer);
     this.sample();
   }
+}
+
+/** Size and modification time of every file under `dir`. */
+function dirFiles(dir: string): Map<string, { size: number; mtimeMs: number }> {
+  const out = new Map<string, { size: number; mtimeMs: number }>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const st = fs.statSync(p);
+        out.set(p, { size: st.size, mtimeMs: st.mtimeMs });
+      }
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
+
+/**
+ * A save after editing one file, `edits` times: a file on disk gets a line, the engine re-indexes
+ * it, then writes the index (flush) while queries run back to back. Reports the bytes of the index
+ * files the save wrote (files new or changed since before it), the flush request's round trip, and
+ * the longest any query took while the save ran (what a keystroke waits for a save).
+ */
+async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, code: string[], edits: number, seed: number): Promise<Record<string, number | null>> {
+  const r = prng(seed * 13 + 5);
+  const bytes: number[] = [];
+  const ms: number[] = [];
+  let queryWaitMax = 0;
+  for (let i = 0; i < edits; i++) {
+    const rel = code[Math.floor(r() * code.length)];
+    fs.appendFileSync(path.join(root, rel), `\nexport const editedForSave${i} = ${i};\n`);
+    await engine.updateFile(rel);
+    const state = editorStateAt(root, code[Math.floor(r() * code.length)], r);
+    const before = dirFiles(indexDir);
+    let saving = true;
+    const querying = (async () => {
+      while (saving) {
+        const q0 = performance.now();
+        await engine.retrieve(state, { k: 10 });
+        queryWaitMax = Math.max(queryWaitMax, performance.now() - q0);
+      }
+    })();
+    const t0 = performance.now();
+    await engine.flush();
+    ms.push(performance.now() - t0);
+    saving = false;
+    await querying;
+    let written = 0;
+    for (const [p, st] of dirFiles(indexDir)) {
+      const old = before.get(p);
+      if (!old || old.mtimeMs !== st.mtimeMs || old.size !== st.size) written += st.size;
+    }
+    bytes.push(written);
+  }
+  ms.sort((a, b) => a - b);
+  bytes.sort((a, b) => a - b);
+  return { n: edits, bytes_p50: percentile(bytes, 50), bytes_p95: percentile(bytes, 95), ms_p50: percentile(ms, 50), ms_p95: percentile(ms, 95), query_wait_max_ms: edits ? queryWaitMax : null };
 }
 
 function dirBytes(dir: string): Record<string, number> {
@@ -183,6 +248,10 @@ async function main(): Promise<void> {
   const liveAfterQueries = memorySnapshot();
   latencies.sort((a, b) => a - b);
 
+  sampler.enter('saveOneEdit');
+  const saveOne = await saveOneEdit(engine, root, indexDir, code.map((f) => f.relPath), args.edits, args.seed);
+  log(`save after one edit (${saveOne.n}x): ${saveOne.bytes_p95} bytes and ${saveOne.ms_p95?.toFixed(1)} ms at p95, longest query meanwhile ${saveOne.query_wait_max_ms?.toFixed(1)} ms`);
+
   sampler.enter('reindex');
   t = performance.now();
   const again = await engine.indexAll();
@@ -236,6 +305,8 @@ async function main(): Promise<void> {
       emptyResults,
     },
     reopened,
+    // Issue 19: bytes written and time of a save after one edited file, and the longest query meanwhile.
+    save_one_edit: saveOne,
     reindexUnchanged: { seconds: reindexSeconds, secondsPer1000Files: (reindexSeconds / stats.files) * 1000, changedFiles: again.changedFiles },
     targets: {
       rssWhileQueryingLe300MB: (sampler.peaks.query ?? Infinity) <= 300 * 1048576,

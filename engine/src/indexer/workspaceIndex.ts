@@ -46,6 +46,7 @@ interface Pending {
   chunked: ChunkedFile;
 }
 
+// Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
 /** Chunks embedded per model run during a full index. */
 const EMBED_BATCH = 64;
 /**

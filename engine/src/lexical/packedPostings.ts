@@ -16,7 +16,7 @@ export const BLOCK = 128;
  * look a candidate up in O(1) instead of decoding the whole list (these are the `return`s and
  * `const`s every long query contains).
  */
-const DENSE_FRACTION = 1 / 3;
+const DENSE_FRACTION = 1 / 3; // PARAMS.md (Lexical index)
 /** Segments below this size keep every term packed. */
 const DENSE_MIN_DOCS = 1024;
 /** Bytes copied at a time when a file-backed segment is written out again. */

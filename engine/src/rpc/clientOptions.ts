@@ -45,7 +45,7 @@ export interface EngineClientOptions {
   allocatorTuning?: boolean;
 }
 
-/** Default EngineClientOptions.youngGenerationMb. */
+/** Default EngineClientOptions.youngGenerationMb (PARAMS.md, Engine process). */
 export const ENGINE_YOUNG_GENERATION_MB = 6;
 
 export interface CallOptions {

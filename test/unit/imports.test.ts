@@ -1,14 +1,16 @@
 // Boundaries the build relies on, read from the source files' imports (importGraph.ts): no import
 // cycle in engine/src or extension/src, none between the engine's folders, no `vscode` under
-// engine/, and the extension reaching the engine only through engine/src/public.ts. The checker is
-// first run on a fixture tree with a planted cycle and a planted vscode import, so a pass below
-// means something.
+// engine/, the extension reaching the engine only through engine/src/public.ts, and no source file
+// over 400 lines. The checker is first run on a fixture tree with a planted cycle and a planted
+// vscode import, so a pass below means something.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { cycles, folderGraph, importGraph, sourceFiles, specifiers } from './importGraph';
 
 const ROOT = path.resolve(__dirname, '../../..');
+/** Longest source file: one a reader can hold in mind (ARCHITECTURE.md). */
+const MAX_LINES = 400;
 const FIXTURE = path.join(ROOT, 'test/fixtures/import-graph/src');
 const rel = (root: string) => (f: string) => path.relative(root, f).split(path.sep).join('/');
 const vscodeImporters = (g: ReturnType<typeof importGraph>) => [...g.specs].filter(([, s]) => s.includes('vscode')).map(([f]) => f);
@@ -69,5 +71,13 @@ describe('module boundaries', () => {
     );
     assert.ok(reaching.length > 0, 'the extension does import the engine');
     assert.deepStrictEqual(reaching.filter(([, target]) => `${target}.ts` !== publicEntry).map(([f, t]) => `${rel(ROOT)(f)} -> ${rel(ROOT)(t)}`), []);
+  });
+
+  it('no source file under engine/src or extension/src is over 400 lines (complete/builtin.ts: being rewritten)', () => {
+    const long = [...sourceFiles(engineSrc), ...sourceFiles(extensionSrc)]
+      .filter((f) => rel(ROOT)(f) !== 'engine/src/complete/builtin.ts')
+      .map((f) => [rel(ROOT)(f), fs.readFileSync(f, 'utf8').split('\n').length - 1] as const)
+      .filter(([, n]) => n > MAX_LINES);
+    assert.deepStrictEqual(long, []);
   });
 });

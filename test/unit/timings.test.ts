@@ -44,9 +44,20 @@ describe('Timings', () => {
     const t = new Timings(file);
     await t.span('complete', async (rec) => void (rec.outcome = 'cache'));
     t.dispose();
-    await new Promise((r) => setTimeout(r, 50));
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The append is asynchronous and off the request path: wait until it has landed (on a loaded
+    // machine 50 ms was not always enough), rather than for a fixed time.
+    const lines = (await linesWhenWritten(file, 2)).map((l) => JSON.parse(l));
     assert.deepStrictEqual(lines.map((l) => [l.kind, l.outcome]), [['activate', undefined], ['complete', 'cache']]);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 });
+
+/** The file's lines once it holds at least `n` (polling; the test's own timeout bounds the wait). */
+async function linesWhenWritten(file: string, n: number): Promise<string[]> {
+  for (;;) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const lines = text.split('\n').filter(Boolean);
+    if (lines.length >= n && text.endsWith('\n')) return lines;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

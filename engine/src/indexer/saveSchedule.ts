@@ -5,10 +5,9 @@
 /** Quiet period after single-file updates before the index is written. */
 export const SAVE_DELAY_MS = 2000;
 /**
- * A save rewrites the whole index (at 100k files ~200 MB and seconds of the worker's time, during
- * which queries wait), so large indexes wait longer: this many ms per 1,000 chunks, up to
- * MAX_SAVE_DELAY_MS. Nothing is lost by waiting: files changed on disk since the last save are
- * found again by the next scan (size/mtime, then content hash).
+ * A save rewrites the whole index while queries wait, so large indexes wait longer: this many ms
+ * per 1,000 chunks, up to MAX_SAVE_DELAY_MS (PARAMS.md). Nothing is lost by waiting: files changed
+ * on disk since the last save are found again by the next scan (size/mtime, then content hash).
  */
 export const SAVE_DELAY_MS_PER_1K_CHUNKS = 100;
 export const MAX_SAVE_DELAY_MS = 120_000;

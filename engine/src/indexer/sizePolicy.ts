@@ -3,19 +3,16 @@
 import type { OptionalField } from '../retrieve/signal';
 
 /**
- * Above this many indexable files the index leaves out the size-limited optional fields. The
- * normalized field costs ~1.5 MB of memory per 1,000 files (150 MB at 100k files, 103 MB on disk)
- * for +0.008 protocol C recall on DEV-size repositories; at 100k files the engine otherwise holds
- * ~330 MB while querying. The decision is kept in the manifest: once left out, a field stays out
- * until the index is rebuilt, so a repository near the threshold never flip-flops into rebuilds.
+ * Above this many indexable files the size-limited optional fields are left out: `normalized`
+ * costs ~1.5 MB of memory per 1,000 files for +0.008 protocol C recall (PARAMS.md). The decision
+ * is kept in the manifest: once left out, a field stays out until the index is rebuilt, so a
+ * repository near the threshold never flip-flops into rebuilds.
  */
 export const LARGE_REPO_FILES = 25_000;
 /**
- * Lexical work budget (EngineOptions.maxQueryPostings) above LARGE_REPO_FILES; smaller indexes
- * keep Bm25Index's 250,000, which no DEV-size query reaches. 100k generated files, fresh engine
- * process, three interleaved rounds of 500 queries: p95 37.1–38.8 ms at 250,000, 26.4–29.7 ms
- * at 150,000; top-10 agreement with an exhaustive search 0.391 vs 0.362 (300 queries; no
- * relevance labels exist at that scale). Typing latency at scale is worth that little drift.
+ * Lexical work budget (EngineOptions.maxQueryPostings) above LARGE_REPO_FILES; smaller indexes keep
+ * Bm25Index's 250,000. Typing latency at scale (p95 ~10 ms less at 100k files) is worth the little
+ * drift from exhaustive search (PARAMS.md, 2026-11-24-scale-100k-query-budget.json).
  */
 export const LARGE_REPO_QUERY_POSTINGS = 150_000;
 /** The optional fields a large repository leaves out. */

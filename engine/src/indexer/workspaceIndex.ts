@@ -46,13 +46,10 @@ interface Pending {
   chunked: ChunkedFile;
 }
 
+// Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
 /** Chunks embedded per model run during a full index. */
 const EMBED_BATCH = 64;
-/**
- * Single-file updates (an unsaved buffer 750 ms after typing stops, a save) embed this many chunks
- * per model run: the model serves one run at a time, and a keystroke's query vector waits for the
- * run in progress. A 64-chunk run of a 1,100-line test file took 150-250 ms of that wait.
- */
+/** Single-file updates embed in small runs: a keystroke's query vector waits for the run in progress (PARAMS.md). */
 const UPDATE_EMBED_BATCH = 8;
 /** During a long indexAll, progress is saved this often. */
 const CHECKPOINT_MS = 30_000;

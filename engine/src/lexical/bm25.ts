@@ -14,7 +14,7 @@
 // bytes, or one streaming pass when candidates are dense in the list). The k-th best partial score
 // is kept up to date by a small heap while scoring. Pruning only drops documents that provably
 // cannot reach the top k, so results equal exhaustive scoring.
-import { MAX_SLOTS } from './packedPostings';
+import { MAX_SLOTS } from './postingCodec';
 import { readBm25 } from './bm25Format';
 import { TopK, type ScoredId } from '../util/topK';
 import { Bm25Merging } from './bm25Merge';

@@ -1,7 +1,7 @@
 // Merging a BM25 index's mutable segment and deletions into a new packed base, and persisting
 // the packed base (bm25Format.ts) atomically.
 import * as fs from 'fs';
-import { SegmentWriter } from './packedPostings';
+import { SegmentWriter } from './segmentWriter';
 import { bm25File, writeBm25 } from './bm25Format';
 import { writePartsAtomic, type FileDigest } from '../store/atomic';
 import { FileBytes } from './postingBytes';

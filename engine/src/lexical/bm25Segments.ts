@@ -32,6 +32,7 @@ export interface Bm25Options {
   maxQueryPostings?: number;
 }
 
+// Merge policy and query budget: PARAMS.md (Lexical index).
 /** Merge when mutable documents plus dead base slots exceed this fraction of the base... */
 const MERGE_FRACTION = 0.125;
 /** ...and this many (so that small indexes and a fresh build do not merge all the time). */

@@ -1,17 +1,12 @@
-// The immutable, packed part of the BM25 index (compressed sparse rows over terms).
-//
-// Postings of one term are its documents in ascending slot order, each written as one varint
-// v = gap * 2 + (tf === 1 ? 1 : 0), followed by a varint tf when tf > 1 (most code terms occur
-// once in a chunk, so the common posting is a single byte). Gaps run across the whole term; the
-// block table (every BLOCK postings: last slot and byte offset) lets a search jump to the block
-// that may hold a given slot without decoding the list from its start.
-//
+// The immutable, packed part of the BM25 index (compressed sparse rows over terms): a term's
+// postings in ascending slot order, varint-coded (postingCodec.ts), with a block table (every BLOCK
+// postings: last slot and byte offset) so a search jumps to the block that may hold a slot.
 // The bytes are in memory (a segment built or merged in this process: dense terms' bytes left
 // out) or in the index file the segment was loaded from or saved to (postingBytes.ts: every term's
 // bytes as written, the block table pointing into the file's postings section, read per queried
 // term). Everything else (block table, bounds, ids, lengths, dense terms) is always in memory.
 import { FileBytes, MemoryBytes, type PostingBytes } from './postingBytes';
-import { grow } from '../store/columns';
+import { MAX_SLOTS, putPosting } from './postingCodec';
 
 /** Postings per skip block. */
 export const BLOCK = 128;
@@ -21,11 +16,9 @@ export const BLOCK = 128;
  * look a candidate up in O(1) instead of decoding the whole list (these are the `return`s and
  * `const`s every long query contains).
  */
-const DENSE_FRACTION = 1 / 3;
+const DENSE_FRACTION = 1 / 3; // PARAMS.md (Lexical index)
 /** Segments below this size keep every term packed. */
 const DENSE_MIN_DOCS = 1024;
-/** Slots must stay below this so that gap * 2 fits the 31-bit varint arithmetic of the hot loops. */
-export const MAX_SLOTS = 2 ** 30;
 /** Bytes copied at a time when a file-backed segment is written out again. */
 const COPY_CHUNK = 1 << 20;
 
@@ -403,83 +396,4 @@ export class PackedSegment {
     for (let i = 0; i < n; i++) if (slots[i] === slot) return true;
     return false;
   }
-}
-
-/** Writes a segment term by term (ascending term ids, ascending slots); used when merging. */
-export class SegmentWriter {
-  private bytes = new Uint8Array(1 << 16);
-  private length = 0;
-  private df = new Int32Array(1024);
-  private maxTf = new Uint16Array(1024);
-  private minLen = new Uint16Array(1024);
-  private blockStart = new Uint32Array(1025);
-  private blockLast = new Uint32Array(1024);
-  private blockByte = new Uint32Array(1024);
-  private nTerms = 0;
-  private nBlocks = 0;
-  // The term being written.
-  private prev = -1;
-  private count = 0;
-
-  constructor(private readonly lens: Uint32Array) {}
-
-  /** Starts the next term's postings (at most `n` of them). */
-  beginTerm(n: number): void {
-    this.bytes = grow(this.bytes, this.length + n * 8, this.length);
-    const t = this.nTerms;
-    if (t + 1 >= this.df.length) {
-      // The per-term columns keep one capacity (blockStart one more), checked through df's.
-      this.df = grow(this.df, t + 2);
-      this.maxTf = grow(this.maxTf, this.df.length);
-      this.minLen = grow(this.minLen, this.df.length);
-      this.blockStart = grow(this.blockStart, this.df.length + 1);
-    }
-    const blocks = this.nBlocks + Math.ceil(n / BLOCK) + 1;
-    if (blocks > this.blockLast.length) {
-      this.blockLast = grow(this.blockLast, blocks);
-      this.blockByte = grow(this.blockByte, this.blockLast.length);
-    }
-    this.blockStart[t] = this.nBlocks;
-    this.minLen[t] = 65535;
-    this.prev = -1;
-    this.count = 0;
-  }
-
-  /** One posting: `slot` above the term's previous one, 1 ≤ tf ≤ 65535. */
-  push(slot: number, tf: number): void {
-    const t = this.nTerms;
-    if (this.count % BLOCK === 0) this.blockByte[this.nBlocks] = this.length;
-    this.length = putPosting(this.bytes, this.length, slot - this.prev, tf);
-    this.prev = slot;
-    if (tf > this.maxTf[t]) this.maxTf[t] = tf;
-    if (this.lens[slot] < this.minLen[t]) this.minLen[t] = this.lens[slot];
-    if (++this.count % BLOCK === 0) this.blockLast[this.nBlocks++] = slot;
-  }
-
-  endTerm(): void {
-    if (this.count % BLOCK !== 0) this.blockLast[this.nBlocks++] = this.prev;
-    this.df[this.nTerms++] = this.count;
-  }
-
-  finish(ids: Int32Array): PackedSegment {
-    const n = this.nTerms;
-    this.blockStart[n] = this.nBlocks;
-    return PackedSegment.trusted(
-      ids, this.lens, this.df.slice(0, n), this.blockStart.slice(0, n + 1), this.blockLast.slice(0, this.nBlocks),
-      this.blockByte.slice(0, this.nBlocks), this.maxTf.slice(0, n), this.minLen.slice(0, n), this.bytes.slice(0, this.length),
-    );
-  }
-}
-
-/** Writes one posting (see the header) at b[p]; returns the position after it. */
-function putPosting(b: Uint8Array, p: number, gap: number, tf: number): number {
-  let v = gap * 2 + (tf === 1 ? 1 : 0);
-  while (v >= 128) { b[p++] = (v & 127) | 128; v = Math.floor(v / 128); }
-  b[p++] = v;
-  if (tf !== 1) {
-    let f = tf;
-    while (f >= 128) { b[p++] = (f & 127) | 128; f >>>= 7; }
-    b[p++] = f;
-  }
-  return p;
 }

@@ -5,15 +5,11 @@ import type { RetrievedChunk } from '../types';
 import { excerpt, selectNovel, type ExcerptOptions } from './excerpt';
 import type { Hit } from './hybrid';
 
-/**
- * Lines per retrieved chunk. Chosen by ablation (700 DEV tasks, one run): with the query-window
- * excerpt, 20 lines gave protocol C new-identifier recall 0.474, 40 gave 0.460, 80 gave 0.441.
- */
+/** Lines per retrieved chunk: more chunks in the budget beat longer ones on protocol C (PARAMS.md). */
 export const DEFAULT_LINES_PER_HIT = 20;
 /**
- * Retrieved text drops blank and comment-only lines by default. Full DEV, one run: protocol C
- * new-identifier recall 0.472 vs 0.468 for the core signals, 0.480 vs 0.472 with `normalized` on.
- * The built-in completion asks for the lines as written, since it continues them.
+ * Retrieved text drops blank and comment-only lines by default: more code fits (PARAMS.md). The
+ * built-in completion asks for the lines as written, since it continues them.
  */
 export const DEFAULT_COMPACT = true;
 

@@ -14,6 +14,7 @@ export interface HypotheticalQuery {
   vector?: Float32Array;
 }
 
+/** How much of the prefix each query view takes (defaults and why: PARAMS.md). */
 export interface QueryOptions {
   /** Lines of prefix in the lexical window. Default 60. */
   windowLines?: number;

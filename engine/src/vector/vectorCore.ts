@@ -44,6 +44,7 @@ export interface VectorIndexOptions {
 export type VectorIndexTuning = Pick<VectorIndexOptions, 'nprobe' | 'flatThreshold'>;
 
 const MAX_ID = 0xffffffff;
+// Rebuild thresholds below: PARAMS.md (Vector index).
 /** Pending vectors trigger a rebuild beyond max(flatThreshold, this share of the listed ones)… */
 const PENDING_SHARE = 0.05;
 /** …but never beyond this many (an exact scan of 16k × dim 256 is ~1.5 ms). */

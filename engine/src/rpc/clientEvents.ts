@@ -1,0 +1,52 @@
+// The engine client's events (state, log lines, restarts, call timings): listener sets and the
+// state they report. EngineClient (client.ts) extends it.
+import type { CallTiming, EngineClientState } from './clientOptions';
+
+export type Listener<T> = (value: T) => void;
+export interface Disposable { dispose(): void }
+
+export class ClientEvents {
+  protected currentState: EngineClientState = 'starting';
+  protected readonly stateListeners = new Set<Listener<EngineClientState>>();
+  protected readonly logListeners = new Set<Listener<string>>();
+  protected readonly restartListeners = new Set<Listener<void>>();
+  protected readonly timingListeners = new Set<Listener<CallTiming>>();
+
+  get state(): EngineClientState {
+    return this.currentState;
+  }
+
+  onState(listener: Listener<EngineClientState>): Disposable {
+    return this.subscribe(this.stateListeners, listener);
+  }
+  onLog(listener: Listener<string>): Disposable {
+    return this.subscribe(this.logListeners, listener);
+  }
+  /** Fires after a replacement worker has opened the engine (the caller may want to re-sync). */
+  onRestarted(listener: Listener<void>): Disposable {
+    return this.subscribe(this.restartListeners, listener);
+  }
+
+  /**
+   * Timing of every successful request. Listeners run in the caller's async context (after its
+   * await, before its continuation), so an AsyncLocalStorage span of the caller sees them.
+   */
+  onTiming(listener: Listener<CallTiming>): Disposable {
+    return this.subscribe(this.timingListeners, listener);
+  }
+
+  protected setState(state: EngineClientState): void {
+    if (this.currentState === state) return;
+    this.currentState = state;
+    for (const l of this.stateListeners) l(state);
+  }
+
+  protected emitLog(line: string): void {
+    for (const l of this.logListeners) l(line);
+  }
+
+  protected subscribe<T>(set: Set<Listener<T>>, listener: Listener<T>): Disposable {
+    set.add(listener);
+    return { dispose: () => set.delete(listener) };
+  }
+}

@@ -80,21 +80,39 @@ export function statementEnd(src: CompletionSource, i: number, python: boolean):
     if (depthAfter <= target) { end = j; break; }
   }
   if (end < 0) return i;
-  // A Python block header (`if x:`, `for …:`, `with …:`): its indented body too.
+  // A Python block header (`if x:`, `for …:`, `with …:`): its indented body too, and the branches
+  // that continue it at its own level (`elif`, `else`, `except`, `finally`) while they fit.
   if (python && endsColon[end - src.from]) {
     const base = indentCols(src.lines[i]);
-    let j = end + 1, lastBody = -1;
-    while (j < limit && j - i < MAX_LINES) {
-      const l = src.lines[j];
-      if (!isBlank(l)) {
-        if (indentCols(l) <= base) break;
-        lastBody = j;
-      }
-      j++;
+    const body = pythonBody(src.lines, end, base, limit, i);
+    if (body < 0) return i; // no body, or too long
+    end = body;
+    for (;;) {
+      let j = end + 1;
+      while (j < limit && isBlank(src.lines[j])) j++;
+      if (j >= limit || indentCols(src.lines[j]) !== base || !BRANCH.test(src.lines[j])) break;
+      const branchBody = pythonBody(src.lines, j, base, limit, i);
+      if (branchBody < 0) break; // the branch does not fit: the block before it alone
+      end = branchBody;
     }
-    if (j < limit && j - i >= MAX_LINES && !isBlank(src.lines[j]) && indentCols(src.lines[j]) > base) return i; // body too long
-    if (lastBody < 0) return i;
-    end = lastBody;
   }
   return end - i + 1 <= MAX_LINES ? end : i;
+}
+
+/** A branch that continues a Python compound statement, on one line: `else:`, `elif x:`, `except E as e:`, `finally:`. */
+const BRANCH = /^\s*(?:elif\b[^#]*|else\s*|except\b[^#]*|finally\s*):\s*(?:#.*)?$/;
+
+/** Last line of the indented body after the header line `header` (indent `base`), or -1: none, or past MAX_LINES from `start`. */
+function pythonBody(lines: string[], header: number, base: number, limit: number, start: number): number {
+  let j = header + 1, lastBody = -1;
+  while (j < limit && j - start < MAX_LINES) {
+    const l = lines[j];
+    if (!isBlank(l)) {
+      if (indentCols(l) <= base) break;
+      lastBody = j;
+    }
+    j++;
+  }
+  if (j < limit && j - start >= MAX_LINES && !isBlank(lines[j]) && indentCols(lines[j]) > base) return -1; // body too long
+  return lastBody;
 }

@@ -7,6 +7,10 @@ import { bindings, edgeKey, isBlank, isName, MAX_LINES, tokensOf, type Completio
 
 /** Context lines (non-blank, before the cursor) matched at most. */
 const MAX_DEPTH = 4;
+/** A last line that differs from the user's is matched only when they share this much (weighted Dice). */
+export const MIN_SIMILARITY = 0.6;
+/** …and contains one of the user's two rarest names, of IDF at least this (1: rarer than in a third of the chunks). */
+const MIN_KEY_IDF = 1;
 
 export interface Match {
   src: CompletionSource;
@@ -23,6 +27,8 @@ export interface Match {
   /** The user's previous line (to re-indent against) and the copy's. */
   userPrev: string;
   copyPrev: string;
+  /** Set when the line before the continuation only resembles the user's: how alike they are (0..1). */
+  similar?: number;
 }
 
 class Aligner {
@@ -100,24 +106,39 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
   for (let i = scanFrom; i < Math.min(src.to, lines.length); i++) if (!isBlank(lines[i])) nb.push(i);
   const last = user.tokens[user.tokens.length - 1];
   const lastEdges = edgeKey(user.lines[user.lines.length - 1]);
+  const fuzzy = fuzzyKeys(last, idf);
   const tokCache = new Map<number, string[]>();
   const toks = (i: number) => {
     let t = tokCache.get(i);
     if (!t) tokCache.set(i, (t = tokensOf(lines[i])));
     return t;
   };
+  const lastTrim = user.lines[user.lines.length - 1].trim();
   for (let q = 1; q < nb.length; q++) {
     const at = nb[q];
     if (at < src.from) continue;
-    if (edgeKey(lines[nb[q - 1]]) !== lastEdges) continue;
-    const prev = toks(nb[q - 1]);
-    if (prev.length !== last.length) continue;
-    // Cheap filter: the punctuation and keywords of the previous line must agree.
-    if (lines[nb[q - 1]].trim() !== user.lines[user.lines.length - 1].trim() && !sameShape(prev, last)) continue;
+    const prevLine = lines[nb[q - 1]];
+    // Cheap filters: the same first and last characters, as many tokens, the same punctuation and keywords.
+    let prev = edgeKey(prevLine) === lastEdges ? toks(nb[q - 1]) : undefined;
+    const exact = prev !== undefined && prev.length === last.length && (prevLine.trim() === lastTrim || sameShape(prev, last));
+    let sim = 1;
+    if (!exact) {
+      // A last line that only resembles the user's (another literal, another name, `self.` in front):
+      // matched on its rarest names first, then by the share of weight the two lines have in common.
+      if (!fuzzy || !fuzzy.keys.some((k) => prevLine.includes(k))) continue;
+      prev = toks(nb[q - 1]);
+      sim = similarity(last, prev, fuzzy.weight);
+      if (sim < MIN_SIMILARITY) continue;
+    }
     // Names the copy binds near the match (its parameters and locals).
     const copyBound = () => bindings(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3, at - 60), Math.min(lines.length, at + MAX_LINES)).join('\n'));
     const al = new Aligner(user.bound, copyBound, idf);
     let depth = 0;
+    if (!exact) {
+      // The resembling line counts with the IDF of the tokens both have, scaled by how alike they are.
+      al.evidence = sharedEvidence(last, prev!, idf) * sim;
+      depth = 1;
+    }
     while (depth < user.tokens.length && q - 1 - depth >= 0) {
       if (!al.line(user.tokens[user.tokens.length - 1 - depth], toks(nb[q - 1 - depth]))) break;
       depth++;
@@ -140,9 +161,45 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
     if (ut.length === first.length && !partial) continue; // nothing left to offer on this line
     out.push({
       src, at, evidence: al.evidence, depth, map: al.map, typedTokens: partial ? ut.length - 1 : ut.length, partial,
-      userPrev: user.lines[user.lines.length - 1], copyPrev: lines[nb[q - 1]],
+      userPrev: user.lines[user.lines.length - 1], copyPrev: prevLine, ...(exact ? {} : { similar: sim }),
     });
   }
+}
+
+/** Weight of a token when comparing resembling lines: its IDF for names and numbers, a little for punctuation. */
+const tokenWeight = (idf: (t: string) => number) => (t: string): number => (/^[\w$]/.test(t) ? Math.max(idf(t), 0.5) : 0.25);
+
+/** The user's last line's rarest names (a resembling line contains one of them), or undefined: nothing specific to look for. */
+function fuzzyKeys(last: string[], idf: (t: string) => number): { keys: string[]; weight: (t: string) => number } | undefined {
+  const names = [...new Set(last.filter(isName))].filter((t) => idf(t) >= MIN_KEY_IDF).sort((a, b) => idf(b) - idf(a) || (a < b ? -1 : 1));
+  return names.length ? { keys: names.slice(0, 2), weight: tokenWeight(idf) } : undefined;
+}
+
+/** Dice similarity of two token lists, weighted, over their longest common subsequence. */
+function similarity(a: string[], b: string[], w: (t: string) => number): number {
+  // Lines of very different lengths cannot reach MIN_SIMILARITY's share in common often enough to pay for the comparison.
+  if (a.length > 64 || b.length > 64 || b.length > 2 * a.length + 2 || a.length > 2 * b.length + 2) return 0;
+  let prevRow = new Float64Array(b.length + 1), row = new Float64Array(b.length + 1);
+  const wb = b.map(w);
+  for (let i = 1; i <= a.length; i++) {
+    const wa = w(a[i - 1]);
+    for (let j = 1; j <= b.length; j++) row[j] = a[i - 1] === b[j - 1] ? prevRow[j - 1] + wa : Math.max(prevRow[j], row[j - 1]);
+    [prevRow, row] = [row, prevRow];
+  }
+  const total = a.reduce((s, t) => s + w(t), 0) + wb.reduce((s, x) => s + x, 0);
+  return total > 0 ? (2 * prevRow[b.length]) / total : 0;
+}
+
+/** Summed IDF of the user's tokens that the copy's line also has (each occurrence once). */
+function sharedEvidence(user: string[], copy: string[], idf: (t: string) => number): number {
+  const left = new Map<string, number>();
+  for (const t of copy) left.set(t, (left.get(t) ?? 0) + 1);
+  let e = 0;
+  for (const t of user) {
+    const n = left.get(t) ?? 0;
+    if (n > 0) { e += idf(t); left.set(t, n - 1); }
+  }
+  return e;
 }
 
 /** Same punctuation and keywords, names aside. */

@@ -5,31 +5,20 @@
 // to `signal` in what is offered; names the user's code does not contradict keep the repository's.
 // What follows the match is offered up to the end of its statement or block (at most
 // MAX_LINES lines), re-indented relative to the cursor's line, with its brackets closed as in the
-// source. Whether to offer anything at all is decided by evidence: the summed IDF of the tokens that
-// matched exactly (a bare `);` or `}` weighs nothing), never by line length. Distinct continuations
-// are returned best first (more evidence, then more places in the repository that agree).
+// source. Whether to offer anything at all is decided by evidence (the summed IDF of the tokens that
+// matched: a bare `);` or `}` weighs nothing; never line length) and by a calibrated confidence that
+// the first line is right (rank.ts). Distinct continuations are returned best first (rank.ts).
 import type { CompletionAlternative, CompletionResult } from '../api';
 import type { EditorState } from '../types';
 import { matchSource, userContext, type Match } from './align';
 import { defaultIdf, MAX_LINES, type CompletionSource } from './lines';
-import { adapt, render } from './render';
+import { groupMatches, MIN_RESEMBLING_CONFIDENCE, rankGroups, type Group } from './rank';
+import { render } from './render';
 
 export { MAX_LINES, type CompletionSource };
 
 /** Minimal evidence (summed IDF of exactly matched tokens) for an offer. */
 export const MIN_EVIDENCE = 6;
-/**
- * An offer needs this share of the matching places to agree on its first line, unless… (0: off.
- * On 280 DEV line tasks 0.3 raised precision when offered from ~0.51 to ~0.58 but cost EM and
- * most of the API tasks' ES gain, whose near misses count: off until a better ranking pays for it.)
- */
-const MIN_SHARE = 0;
-/** …its evidence reaches this. */
-const SURE_EVIDENCE = 15;
-/** Evidence at which confidence no longer grows with it. */
-const CONFIDENT_EVIDENCE = 20;
-/** Weight of the number of agreeing places (log2) against evidence when ranking continuations. */
-const VOTE_WEIGHT = 2;
 /** Alternatives returned at most (the first is `text`). */
 const MAX_ALTERNATIVES = 3;
 /** Earlier lines of the current file scanned at most. */
@@ -39,6 +28,10 @@ export interface CompleteOptions {
   /** Specificity of a token (the BM25 index's IDF); a default weight without an index. */
   idf?: (token: string) => number;
   minEvidence?: number;
+  /** Calibrated probability that the first line is right, below which nothing is offered (default 0: evidence decides; a continuation found only by resemblance needs MIN_RESEMBLING_CONFIDENCE). */
+  minConfidence?: number;
+  /** Receives the ranked candidates (benchmarks and tests look at them). */
+  explain?: (ranked: Group[]) => void;
 }
 
 /**
@@ -59,34 +52,15 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   // that continue the same lines, so a continuation few of them agree on is recognised as such.
   for (const src of [...sources, inFile]) matchSource(src, user, idf, 0, matches);
   if (!matches.length) return null;
-  // One candidate per distinct (adapted) first line: its best evidence and how many places agree.
-  interface Group { first: string; evidence: number; votes: number; members: Match[] }
-  const groups = new Map<string, Group>();
-  const seen = new Set<string>();
-  for (const m of matches) {
-    const key = `${m.src.file}:${m.at}`;
-    if (seen.has(key)) continue; // a file read both as a chunk and as the current file
-    seen.add(key);
-    const first = adapt(m.src.lines[m.at], m.map).trim();
-    let g = groups.get(first);
-    if (!g) groups.set(first, (g = { first, evidence: 0, votes: 0, members: [] }));
-    g.evidence = Math.max(g.evidence, m.evidence);
-    g.votes++;
-    g.members.push(m);
-  }
-  const score = (g: Group) => g.evidence + VOTE_WEIGHT * Math.log2(g.votes);
-  // Best first; ties by text so the answer never depends on the order sources arrived in.
-  const ranked = [...groups.values()].sort((a, b) => score(b) - score(a) || (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
-  const total = ranked.reduce((s, g) => s + g.votes, 0);
-  const share = (g: Group) => g.votes / total;
-  // Evidence decides: enough specific tokens matched, and either most places agree on what follows
-  // or the match is so specific that disagreement elsewhere does not matter.
-  const offered = (g: Group) => minEvidence <= 0 || (g.evidence >= minEvidence && (share(g) >= MIN_SHARE || g.evidence >= SURE_EVIDENCE));
-  if (!offered(ranked[0])) {
-    const g = ranked[0];
-    const why = g.evidence < minEvidence
-      ? `the lines before the cursor share only common tokens with the code that continues them (evidence ${g.evidence.toFixed(1)} < ${minEvidence})`
-      : `the ${total} places that continue these lines disagree on what follows`;
+  const ranked = rankGroups(groupMatches(matches, user, idf, state.prefix));
+  opts.explain?.(ranked);
+  // Evidence first (a bare closer never reaches it), then the calibrated confidence that the first line is right.
+  const top = ranked[0];
+  const minConfidence = opts.minConfidence ?? 0;
+  if (top.evidence < minEvidence || top.confidence < Math.max(minConfidence, top.resembling ? MIN_RESEMBLING_CONFIDENCE : 0)) {
+    const why = top.evidence < minEvidence
+      ? `the lines before the cursor share only common tokens with the code that continues them (evidence ${top.evidence.toFixed(1)} < ${minEvidence})`
+      : `the ${ranked.reduce((s, g) => s + g.votes, 0)} places that continue ${top.resembling ? 'lines resembling these' : 'these lines'} do not make one continuation likely enough (confidence ${top.confidence.toFixed(2)} < ${Math.max(minConfidence, top.resembling ? MIN_RESEMBLING_CONFIDENCE : 0)})`;
     return { text: '', confidence: 0, abstained: why };
   }
   // Alternatives (shown when the user cycles) need the evidence, not the agreement.
@@ -103,7 +77,7 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
     return {
       text,
       source: { file: t.m.src.file, startLine: t.m.at, endLine: t.end },
-      confidence: Math.round(Math.min(1, g.evidence / CONFIDENT_EVIDENCE) * share(g) * 1000) / 1000,
+      confidence: Math.round(g.confidence * 1000) / 1000,
       evidence: Math.round(g.evidence * 100) / 100,
     };
   }).filter((x) => x.text.trim().length > 0);

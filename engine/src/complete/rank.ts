@@ -22,9 +22,9 @@ export const MIN_RESEMBLING_CONFIDENCE = 0.3;
 const MAX_NAME_IDF = 8;
 
 /** Ranking weights (conditional logit over a task's groups). */
-const RANK = { evidence: 0.2, votes: 0.5, depth: 0.65, share: 0.78, missing: -3.05, resembling: -1.09 };
+const RANK = { evidence: 0.26, votes: 0.42, depth: 0.78, share: 1.81, missing: -2.61, resembling: -0.37 };
 /** Confidence weights (logistic regression on the best group's features). */
-const CONF = { bias: -0.93, evidence: 0.45, votes: 0.72, share: -0.77, p: 0.43, depth: 0.28, resembling: -1.11, groups: -0.63, missing: -0.99 };
+const CONF = { bias: -0.95, evidence: 0.32, votes: 0.67, share: -0.77, p: 0.41, depth: 0.36, resembling: -1.06, groups: -0.68, missing: -1.14 };
 
 export interface Group {
   first: string;

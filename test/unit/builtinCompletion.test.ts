@@ -214,4 +214,14 @@ describe('built-in completion', function () {
     assert.strictEqual(r.alternatives?.[0]?.text, 'shipOrder(orderQueue, total);');
     assert.ok(r.confidence > r.alternatives[0].confidence, JSON.stringify(r));
   });
+  it('offers a continuation of weak evidence only when the places agree on it (calibrated confidence), and says so when not', () => {
+    const lines = ['const total = items.length;', 'report(total);'];
+    const state = { file: 'a.ts', prefix: 'const total = items.length;\n', line: 1 };
+    const places = ['b', 'c', 'd'].map((f) => ({ file: `${f}.ts`, lines, from: 0, to: lines.length }));
+    const agreed = completeFromSources(state, places, { idf: () => 0.5 });
+    assert.strictEqual(agreed?.text, 'report(total);', JSON.stringify(agreed));
+    const lone = completeFromSources(state, places.slice(0, 1), { idf: () => 0.5 });
+    assert.ok(lone && !lone.text, JSON.stringify(lone));
+    assert.match(lone.abstained ?? '', /evidence 3\.5 < 6, and confidence 0\.\d+ < 0\.4/, JSON.stringify(lone));
+  });
 });

@@ -1,4 +1,5 @@
-// Dumps, per line task, the ranked groups' features (rank.ts) and whether each first line is the target.
+// Dumps, per line task, the ranked groups' features (rank.ts) and whether each first line is the target,
+// for fit-rank.py. node training/completion/dump-rank.cjs CAPTURE.jsonl OUT.jsonl
 const fs = require('fs'), path = require('path');
 const root = path.resolve(__dirname, '../..');
 const builtin = require(path.join(root, 'out/engine/src/complete/builtin'));

@@ -1,4 +1,8 @@
-// Replays captured tasks through out/engine/src/complete/builtin (or a module given by --mod) and scores protocol E.
+// Replays tasks captured by capture.cjs through the compiled built-in completion (out/) and scores
+// protocol E as the bench does (EM, ES, offered, precision per subset and repository), in seconds.
+// node training/completion/replay.cjs CAPTURE.jsonl [--half a|b] [--kind line|api] [--minconf X] [--minev X]
+//   [--show N [--filter right|wrong|abstain]]   (prints context, target, offer and alternatives per task)
+// The latency it prints is the completion alone (no retrieval), not the bench's keystroke-to-items.
 const fs = require('fs'), path = require('path');
 const root = path.resolve(__dirname, '../..');
 const args = process.argv.slice(2);

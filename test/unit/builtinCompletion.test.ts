@@ -176,6 +176,18 @@ describe('built-in completion', function () {
     assert.strictEqual(rare?.text, 'report(total);', JSON.stringify(rare));
     assert.strictEqual(rare?.abstained, undefined);
   });
+  it('through the index: a Python if block is offered with its else branch, the copy\'s name adapted', async () => {
+    const head = 'from .remote import fetch_remote_archive, read_archive_config\n\n\ndef load_archive_again(path):\n    config = read_archive_config(path)\n';
+    const r = await completeIn('py/storage/again.py', head, 'python');
+    assert.strictEqual(r?.text, ['    if config.cached:', '        data = config.cache()', '    else:', '        data = fetch_remote_archive(config)'].join('\n'), JSON.stringify(r));
+  });
+
+  it('through the index: a last line that only resembles three apps\' (another module loaded) gets what they continue it with', async () => {
+    const head = 'import evaluate_widgets\nfrom evaluate_widgets.gradio import launch_gradio_widget\n\nmodule = evaluate_widgets.load_module("sari")\n';
+    const r = await completeIn('py/widgets/sari_app.py', head, 'python');
+    assert.strictEqual(r?.text, 'launch_gradio_widget(module)', JSON.stringify(r));
+  });
+
   it('follows a Python if block through its else branch, and stops at the statement after it', () => {
     const copy = ['def load(path):', '    cfg = read_config(path)', '    if cfg.cached:', '        data = cfg.cache()', '    else:', '        data = fetch_remote(cfg)', '    return data'];
     const state = { file: 'c.py', prefix: 'def load_two(path):\n    cfg = read_config(path)\n', line: 2, language: 'python' };

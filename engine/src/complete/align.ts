@@ -114,36 +114,41 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
     return t;
   };
   const lastTrim = user.lines[user.lines.length - 1].trim();
-  for (let q = 1; q < nb.length; q++) {
+  let q = 0;
+  /** Aligns the user's context lines from `depth` up with the copy's lines before `nb[q]`; the depth reached. */
+  const alignDeeper = (al: Aligner, depth: number): number => {
+    while (depth < user.tokens.length && q - 1 - depth >= 0) {
+      if (!al.line(user.tokens[user.tokens.length - 1 - depth], toks(nb[q - 1 - depth]))) break;
+      depth++;
+    }
+    return depth;
+  };
+  for (q = 1; q < nb.length; q++) {
     const at = nb[q];
     if (at < src.from) continue;
     const prevLine = lines[nb[q - 1]];
     // Cheap filters: the same first and last characters, as many tokens, the same punctuation and keywords.
     let prev = edgeKey(prevLine) === lastEdges ? toks(nb[q - 1]) : undefined;
-    const exact = prev !== undefined && prev.length === last.length && (prevLine.trim() === lastTrim || sameShape(prev, last));
-    let sim = 1;
-    if (!exact) {
-      // A last line that only resembles the user's (another literal, another name, `self.` in front):
-      // matched on its rarest names first, then by the share of weight the two lines have in common.
-      if (!fuzzy || !fuzzy.keys.some((k) => prevLine.includes(k))) continue;
-      prev = toks(nb[q - 1]);
-      sim = similarity(last, prev, fuzzy.weight);
-      if (sim < MIN_SIMILARITY) continue;
-    }
+    const shaped = prev !== undefined && prev.length === last.length && (prevLine.trim() === lastTrim || sameShape(prev, last));
     // Names the copy binds near the match (its parameters and locals).
     const copyBound = () => bindings(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3, at - 60), Math.min(lines.length, at + MAX_LINES)).join('\n'));
-    const al = new Aligner(user.bound, copyBound, idf);
-    let depth = 0;
+    let al = shaped ? new Aligner(user.bound, copyBound, idf) : undefined;
+    let depth = al ? alignDeeper(al, 0) : 0;
+    let sim = 1;
+    const exact = depth > 0;
     if (!exact) {
-      // The resembling line counts with the IDF of the tokens both have, scaled by how alike they are.
-      al.evidence = sharedEvidence(last, prev!, idf) * sim;
-      depth = 1;
+      // A last line that only resembles the user's (another literal, another name, `self.` in front):
+      // matched on its rarest names first, then by the share of weight the two lines have in common;
+      // it counts with the IDF of the tokens both have, scaled by how alike they are.
+      if (!fuzzy || !fuzzy.keys.some((k) => prevLine.includes(k))) continue;
+      prev ??= toks(nb[q - 1]);
+      sim = similarity(last, prev, fuzzy.weight);
+      if (sim < MIN_SIMILARITY) continue;
+      al = new Aligner(user.bound, copyBound, idf);
+      al.evidence = sharedEvidence(last, prev, idf) * sim;
+      depth = alignDeeper(al, 1);
     }
-    while (depth < user.tokens.length && q - 1 - depth >= 0) {
-      if (!al.line(user.tokens[user.tokens.length - 1 - depth], toks(nb[q - 1 - depth]))) break;
-      depth++;
-    }
-    if (depth === 0) continue;
+    if (depth === 0 || !al) continue;
     // What is typed on the cursor's line must begin the continuation.
     const first = toks(at);
     let partial = 0;

@@ -22,9 +22,9 @@ export const MIN_RESEMBLING_CONFIDENCE = 0.3;
 const MAX_NAME_IDF = 8;
 
 /** Ranking weights (conditional logit over a task's groups). */
-const RANK = { evidence: 0.26, votes: 0.42, depth: 0.78, share: 1.81, missing: -2.61, resembling: -0.37 };
+const RANK = { evidence: 0.26, votes: 0.43, depth: 0.81, share: 1.81, missing: -2.57, resembling: -0.44 };
 /** Confidence weights (logistic regression on the best group's features). */
-const CONF = { bias: -0.95, evidence: 0.32, votes: 0.67, share: -0.77, p: 0.41, depth: 0.36, resembling: -1.06, groups: -0.68, missing: -1.14 };
+const CONF = { bias: -0.97, evidence: 0.33, votes: 0.7, share: -0.73, p: 0.38, depth: 0.36, resembling: -1.11, groups: -0.69, missing: -1.09 };
 
 export interface Group {
   first: string;

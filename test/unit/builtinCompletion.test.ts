@@ -176,4 +176,64 @@ describe('built-in completion', function () {
     assert.strictEqual(rare?.text, 'report(total);', JSON.stringify(rare));
     assert.strictEqual(rare?.abstained, undefined);
   });
+  it('through the index: a Python if block is offered with its else branch, the copy\'s name adapted', async () => {
+    const head = 'from .remote import fetch_remote_archive, read_archive_config\n\n\ndef load_archive_again(path):\n    config = read_archive_config(path)\n';
+    const r = await completeIn('py/storage/again.py', head, 'python');
+    assert.strictEqual(r?.text, ['    if config.cached:', '        data = config.cache()', '    else:', '        data = fetch_remote_archive(config)'].join('\n'), JSON.stringify(r));
+  });
+
+  it('through the index: a last line that only resembles three apps\' (another module loaded) gets what they continue it with', async () => {
+    const head = 'import evaluate_widgets\nfrom evaluate_widgets.gradio import launch_gradio_widget\n\nmodule = evaluate_widgets.load_module("sari")\n';
+    const r = await completeIn('py/widgets/sari_app.py', head, 'python');
+    assert.strictEqual(r?.text, 'launch_gradio_widget(module)', JSON.stringify(r));
+  });
+
+  it('follows a Python if block through its else branch, and stops at the statement after it', () => {
+    const copy = ['def load(path):', '    cfg = read_config(path)', '    if cfg.cached:', '        data = cfg.cache()', '    else:', '        data = fetch_remote(cfg)', '    return data'];
+    const state = { file: 'c.py', prefix: 'def load_two(path):\n    cfg = read_config(path)\n', line: 2, language: 'python' };
+    const r = completeFromSources(state, [{ file: 'b.py', lines: copy, from: 0, to: copy.length }], { idf: () => 3 });
+    assert.strictEqual(r?.text, ['    if cfg.cached:', '        data = cfg.cache()', '    else:', '        data = fetch_remote(cfg)'].join('\n'), JSON.stringify(r));
+  });
+
+  describe('a last line that only resembles the copies', () => {
+    // Three apps load a module with other arguments and launch it; the user loads another one.
+    const copy = ['import evaluate', 'from evaluate.utils import launch_gradio_widget', '', 'module = evaluate.load("exact_match", module_type="comparison")', 'launch_gradio_widget(module)'];
+    const sources = ['a', 'b', 'c'].map((n) => ({ file: `metrics/${n}/app.py`, lines: copy.map((l) => l.replace('exact_match', `${n}_match`)), from: 0, to: copy.length }));
+    const idf = (t: string) => ({ evaluate: 2, load: 1.5, module: 1.2, sari: 5, launch_gradio_widget: 4 } as Record<string, number>)[t] ?? 0.5;
+    const user = 'import evaluate\nfrom evaluate.utils import launch_gradio_widget\n\nmodule = evaluate.load("sari")\n';
+
+    it('offers what the places continue it with when they agree', () => {
+      const r = completeFromSources({ file: 'metrics/sari/app.py', prefix: user, line: 4, language: 'python' }, sources, { idf });
+      assert.strictEqual(r?.text, 'launch_gradio_widget(module)', JSON.stringify(r));
+      assert.ok(r.confidence >= 0.3 && r.confidence <= 1, JSON.stringify(r));
+    });
+
+    it('abstains, saying why, when one place resembles it and its continuation names what the file never mentions', () => {
+      const state = { file: 'metrics/sari/app.py', prefix: 'import evaluate\n\nmodule = evaluate.load("sari")\n', line: 3, language: 'python' };
+      const r = completeFromSources(state, sources.slice(0, 1), { idf, minEvidence: 0 });
+      assert.ok(r && !r.text, JSON.stringify(r));
+      assert.match(r.abstained ?? '', /resembling these .*confidence 0\.\d+ < 0\.3/, JSON.stringify(r));
+    });
+  });
+
+  it('ranks first the continuation whose names the user\'s file already mentions, the other as an alternative', () => {
+    const wanted = ['const total = computeTotal(items);', 'updateTotal(total, canvas);'];
+    const other = ['const total = computeTotal(items);', 'shipOrder(orderQueue, total);'];
+    const prefix = "import { updateTotal } from './render';\nconst canvas = getCanvas();\nconst total = computeTotal(items);\n";
+    const sources = [{ file: 'b.ts', lines: other, from: 0, to: 2 }, { file: 'a.ts', lines: wanted, from: 0, to: 2 }];
+    const r = completeFromSources({ file: 'c.ts', prefix, line: 3, language: 'typescript' }, sources, { idf: () => 3 });
+    assert.strictEqual(r?.text, 'updateTotal(total, canvas);', JSON.stringify(r));
+    assert.strictEqual(r.alternatives?.[0]?.text, 'shipOrder(orderQueue, total);');
+    assert.ok(r.confidence > r.alternatives[0].confidence, JSON.stringify(r));
+  });
+  it('offers a continuation of weak evidence only when the places agree on it (calibrated confidence), and says so when not', () => {
+    const lines = ['const total = items.length;', 'report(total);'];
+    const state = { file: 'a.ts', prefix: 'const total = items.length;\n', line: 1 };
+    const places = ['b', 'c', 'd'].map((f) => ({ file: `${f}.ts`, lines, from: 0, to: lines.length }));
+    const agreed = completeFromSources(state, places, { idf: () => 0.5 });
+    assert.strictEqual(agreed?.text, 'report(total);', JSON.stringify(agreed));
+    const lone = completeFromSources(state, places.slice(0, 1), { idf: () => 0.5 });
+    assert.ok(lone && !lone.text, JSON.stringify(lone));
+    assert.match(lone.abstained ?? '', /evidence 3\.5 < 6, and confidence 0\.\d+ < 0\.4/, JSON.stringify(lone));
+  });
 });

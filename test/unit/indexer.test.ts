@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import { sha1 } from '../../engine/src/index/indexStore';
 import { contentChange, statUnchanged } from '../../engine/src/indexer/changes';
-import { buildDocuments } from '../../engine/src/indexer/documents';
+import { definitionRefs, documentItems } from '../../engine/src/indexer/documents';
 import { VectorReuse } from '../../engine/src/indexer/vectorReuse';
 import { MAX_SAVE_DELAY_MS, SAVE_DELAY_MS, saveDelayMs } from '../../engine/src/indexer/saveSchedule';
 import { fieldsToLeaveOut, LARGE_REPO_FILES, LARGE_REPO_QUERY_POSTINGS, queryBudget } from '../../engine/src/indexer/sizePolicy';
@@ -49,7 +49,8 @@ describe('indexer: documents of a file', () => {
     const defs = new DefinitionTable();
     defs.setFile('src/a.py', chunked.definitions.map((d) => ({ name: d.name, file: 'src/a.py', signature: d.signature, chunkId: -1 })));
     let id = 40;
-    const { items, definitions } = buildDocuments('src/a.py', lines, chunked, defs, () => id++);
+    const items = [...documentItems('src/a.py', lines, chunked, defs, () => id++)];
+    const definitions = definitionRefs('src/a.py', chunked, items);
     assert.deepStrictEqual(items.map((i) => [i.chunk.id, i.chunk.name, i.chunk.defines]), [[40, 'helper', ['helper']], [41, 'main', ['main']]]);
     assert.deepStrictEqual(definitions.map((d) => [d.name, d.chunkId]), [['helper', 40], ['main', 41]]);
     // The path in front, then the code (its doc inside it, so not repeated); `helper` is defined in

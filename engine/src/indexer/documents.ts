@@ -17,12 +17,11 @@ export interface DocumentItem {
 }
 
 /**
- * The documents of `rel` (its `lines`, as `chunked` parsed them), ids from `nextId`, callees
- * resolved against `defs`; and the file's definitions with the id of the chunk holding each
- * (-1: none, e.g. in a blank chunk).
+ * The documents of `rel` (its `lines`, as `chunked` parsed them), one at a time, ids from `nextId`,
+ * callees resolved against `defs`: a caller that yields between them keeps a large file's live
+ * update from holding the engine while every document is built.
  */
-export function buildDocuments(rel: string, lines: readonly string[], chunked: ChunkedFile, defs: DefinitionTable, nextId: () => number): { items: DocumentItem[]; definitions: DefinitionRef[] } {
-  const items: DocumentItem[] = [];
+export function* documentItems(rel: string, lines: readonly string[], chunked: ChunkedFile, defs: DefinitionTable, nextId: () => number): Generator<DocumentItem> {
   const selfNames = new Set(chunked.definitions.map((d) => d.name));
   for (const raw of chunked.chunks) {
     const code = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
@@ -35,11 +34,14 @@ export function buildDocuments(rel: string, lines: readonly string[], chunked: C
     const callees = resolveCallees(rel, raw.calls, chunked.imports, defs, selfNames);
     const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
     const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
-    items.push({ chunk, text: enrichedText(rel, code + doc, callees), code, docText });
+    yield { chunk, text: enrichedText(rel, code + doc, callees), code, docText };
   }
-  const definitions: DefinitionRef[] = chunked.definitions.map((d) => ({
+}
+
+/** The file's definitions with the id of the chunk (among `items`) holding each (-1: none, e.g. in a blank chunk). */
+export function definitionRefs(rel: string, chunked: ChunkedFile, items: readonly DocumentItem[]): DefinitionRef[] {
+  return chunked.definitions.map((d) => ({
     name: d.name, file: rel, signature: d.signature,
     chunkId: items.find(({ chunk: c }) => d.startLine >= c.startLine && d.startLine <= c.endLine)?.chunk.id ?? -1,
   }));
-  return { items, definitions };
 }

@@ -20,7 +20,7 @@ import { Breather } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
 import { SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
-import { buildDocuments, type DocumentItem } from './documents';
+import { definitionRefs, documentItems, type DocumentItem } from './documents';
 import { VectorReuse } from './vectorReuse';
 import { Buffers } from './buffers';
 
@@ -255,14 +255,15 @@ export class WorkspaceIndex {
         }
       }
       const lines = splitLines(content);
-      const built = buildDocuments(p.rel, lines, p.chunked, this.tables.defs, () => this.tables.nextChunkId++);
-      for (const item of built.items) {
+      const fileItems: DocumentItem[] = [];
+      for (const item of documentItems(p.rel, lines, p.chunked, this.tables.defs, () => this.tables.nextChunkId++)) {
+        fileItems.push(item);
         items.push(item);
         if (items.length >= batch) await flush();
         if (single) await breather.breathe();
       }
       this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
-      this.tables.defs.setFile(p.rel, built.definitions);
+      this.tables.defs.setFile(p.rel, definitionRefs(p.rel, p.chunked, fileItems));
       this.buffers.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes

@@ -46,6 +46,26 @@ export interface EngineTuning {
    * Tests pass one that throws, to open the engine as on a platform without the native runtime.
    */
   loadOnnxRuntime?: OnnxRuntimeLoader;
+  /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
+  onIndexed?: IndexedSink;
+}
+
+/** One chunk as indexed: its record, the enriched text the lexical index saw, and its vector. */
+export interface IndexedChunk {
+  chunk: DocInfo;
+  text: string;
+  code: string;
+  docText: string;
+  callees: DefinitionRef[];
+  /** Content hash of the chunk's file (the text it was cut from). */
+  fileHash: string;
+  vector?: Float32Array;
+}
+
+/** What indexing hands to a sink: chunks per embedding batch, then each file once its chunks are queued. */
+export interface IndexedSink {
+  chunks(items: IndexedChunk[], model: { modelId: string; dim: number } | undefined): Promise<void>;
+  file(rel: string, hash: string, language: string, defs: DefinitionRef[]): void;
 }
 
 interface Pending {
@@ -321,7 +341,7 @@ export class Engine {
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false): Promise<void> {
     let lastCheckpoint = performance.now();
-    type Item = { chunk: DocInfo; text: string; code: string; docText: string };
+    type Item = { chunk: DocInfo; text: string; code: string; docText: string; callees: DefinitionRef[]; fileHash: string };
     let items: Item[] = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
@@ -335,6 +355,7 @@ export class Engine {
       const vectors = this.index.vectors;
       if (vecs && vectors?.wouldRebuildOnAdd(items.length)) await vectors.rebuildAsync(() => breather.breathe());
       items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
+      if (this.tuning.onIndexed) await this.tuning.onIndexed.chunks(items.map((it, i) => ({ ...it, vector: vecs?.[i] })), this.embedder && { modelId: this.embedder.modelId, dim: this.embedder.dim });
       embedded += items.length;
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
@@ -372,7 +393,7 @@ export class Engine {
         const callees = resolveCallees(p.rel, raw.calls, p.chunked.imports, this.tables.defs, selfNames);
         const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
         const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
-        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText });
+        items.push({ chunk, text: enrichedText(p.rel, code + doc, callees), code, docText, callees, fileHash: p.hash });
         added.push(chunk);
         if (items.length >= batch) await flush();
         if (single) await breather.breathe();
@@ -383,6 +404,7 @@ export class Engine {
       }));
       this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
       this.tables.defs.setFile(p.rel, defs);
+      this.tuning.onIndexed?.file(p.rel, p.hash, p.chunked.language, defs);
       this.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes

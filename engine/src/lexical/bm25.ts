@@ -66,9 +66,9 @@ const MERGE_FRACTION = 0.125;
 const DEFAULT_MERGE_MIN = 4096;
 /** Candidate-only scoring decodes a whole list when it holds fewer than this many postings per candidate. */
 const STREAM_RATIO = 16;
-const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
+export const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
 /** A budgeted search keeps at least this many of the query's rarest terms. */
-const MIN_QUERY_TERMS = 8;
+export const MIN_QUERY_TERMS = 8;
 /** Relative slack on score bounds, far above floating-point summation error. */
 const BOUND_SLACK = 1e-9;
 

@@ -303,30 +303,7 @@ export class HybridIndex {
       lists.push(['hyde', w.hyde, hyde.ids]);
     }
 
-    const fused = new Map<number, { score: number; signals: Record<string, number> }>();
-    for (const [name, weight, list] of lists) {
-      list.forEach((id, i) => {
-        let e = fused.get(id);
-        if (!e) fused.set(id, (e = { score: 0, signals: {} }));
-        e.score += weight / (w.rrfK + i + 1);
-        e.signals[name] = i + 1;
-      });
-    }
-    for (const [name, weight] of scoreTermWeights(w)) {
-      const scores = values.get(name);
-      // Best and worst among the candidates the list kept (a dense search also returns the ids
-      // `accept` refused); every list here is sorted best first except hyde's fused one.
-      const kept = name === 'hyde' ? [...(scores?.keys() ?? [])] : lists.find((l) => l[0] === name)?.[2];
-      if (!weight || !scores || !kept?.length) continue;
-      let best = -Infinity;
-      let worst = Infinity;
-      for (const id of kept) { const x = scores.get(id)!; best = Math.max(best, x); worst = Math.min(worst, x); }
-      for (const [id, e] of fused) {
-        const x = scores.get(id);
-        const relative = name === 'dense' ? (x ?? worst) - best : x !== undefined && best > 0 ? x / best : 0;
-        e.score += weight * relative;
-      }
-    }
+    const fused = fuseLists(lists, values, w);
     const boost = w.rerank > 0 ? this.structuralBoost(q, opts.recentFiles ?? []) : undefined;
     const scored: { id: number; score: number; signals: Record<string, number> }[] = [];
     for (const [id, e] of fused) {
@@ -410,6 +387,39 @@ export class HybridIndex {
       return b;
     };
   }
+}
+
+/**
+ * Weighted reciprocal-rank fusion of ranked id lists plus the score terms (see FusionWeights).
+ * `values` holds the scores behind the scored lists (bm25, recent: BM25; dense: cosine; hyde).
+ * Exported so a list source other than this index (the team index, team/reader.ts) fuses alike.
+ */
+export function fuseLists(lists: [string, number, number[]][], values: Map<string, Map<number, number>>, w: FusionWeights): Map<number, { score: number; signals: Record<string, number> }> {
+  const fused = new Map<number, { score: number; signals: Record<string, number> }>();
+  for (const [name, weight, list] of lists) {
+    list.forEach((id, i) => {
+      let e = fused.get(id);
+      if (!e) fused.set(id, (e = { score: 0, signals: {} }));
+      e.score += weight / (w.rrfK + i + 1);
+      e.signals[name] = i + 1;
+    });
+  }
+  for (const [name, weight] of scoreTermWeights(w)) {
+    const scores = values.get(name);
+    // Best and worst among the candidates the list kept (a dense search also returns the ids
+    // `accept` refused); every list here is sorted best first except hyde's fused one.
+    const kept = name === 'hyde' ? [...(scores?.keys() ?? [])] : lists.find((l) => l[0] === name)?.[2];
+    if (!weight || !scores || !kept?.length) continue;
+    let best = -Infinity;
+    let worst = Infinity;
+    for (const id of kept) { const x = scores.get(id)!; best = Math.max(best, x); worst = Math.min(worst, x); }
+    for (const [id, e] of fused) {
+      const x = scores.get(id);
+      const relative = name === 'dense' ? (x ?? worst) - best : x !== undefined && best > 0 ? x / best : 0;
+      e.score += weight * relative;
+    }
+  }
+  return fused;
 }
 
 /** Plain RRF of several ranked id lists (used inside one signal). */

@@ -16,6 +16,19 @@ import type { ChunkKind } from '../types';
 import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
 import { checkSchema, FIELD_LEXICAL, FIELD_NORMALIZED, hasVectorTable, SCHEMA, vectorTable } from './schema';
 import { vectorLiteral } from './writer';
+import { l2Normalise } from '../embed/pooling';
+import { Int8Scorer } from '../vector/int8Kernel';
+
+const scorers = new Map<number, Int8Scorer>();
+
+/** The engine's query quantisation (Int8Scorer.setQuery, on the unit query VectorIndex.search scores with). */
+function engineQuery(vec: Float32Array, dim: number): { q16: number[]; queryScale: number } {
+  let scorer = scorers.get(dim);
+  if (!scorer) scorers.set(dim, (scorer = new Int8Scorer(dim, true)));
+  scorer.setQuery(l2Normalise(Float32Array.from(vec)));
+  const s = scorer as unknown as { q16: Int16Array; queryScale: number };
+  return { q16: Array.from(s.q16), queryScale: s.queryScale };
+}
 
 /** Okapi parameters of the engine's Bm25Index (its defaults). */
 export const K1 = 1.2;
@@ -153,18 +166,25 @@ export class TeamIndexReader {
       }
       if (req.identifiers?.length) lists.set('symbol', await this.symbols(c, info, req.identifiers, depth, new Set(excluded), req.maxDefinitions ?? 4));
       if (req.vector && info.hasVectors && req.vector.length === info.dim) {
-        // As the local engine: twice the depth when some ids are refused, then filtered.
-        const want = req.exclude ? depth * 2 : depth;
-        // The HNSW search keeps ef_search candidates; other repositories' rows are filtered after
-        // it, so pgvector 0.8's iterative scan goes on until enough rows pass (a placeholder
-        // setting, ignored, on older pgvector).
-        await c.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(Math.max(40, Math.min(1000, want)))]);
+        // As Engine.retrieve (which always filters): twice the depth, then filtered; the cosines of
+        // all of them count in the fusion's score term.
+        const want = depth * 2;
+        // Candidates from pgvector's HNSW index (cosine on the float vectors), twice as many as
+        // wanted and at least 200, then scored as the engine's vector index scores (the query as
+        // int16, the stored int8 record, exact integer sums, the same float products), so the
+        // dense list and its cosines equal a local index's. ef_search bounds what HNSW returns;
+        // other repositories' rows are filtered after it, so pgvector 0.8's iterative scan goes on
+        // until enough rows pass (a placeholder setting, ignored, on older pgvector).
+        const candidates = Math.max(200, want * 2);
+        await c.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(Math.min(1000, candidates))]);
+        const { q16, queryScale } = engineQuery(req.vector, info.dim);
         const r = await c.query(
-          `SELECT chunk_id AS id, 1 - (embedding <=> $3::vector) AS score FROM ${vectorTable(info.dim)} WHERE repo = $1 AND gen <= $2 ORDER BY embedding <=> $3::vector LIMIT $4`,
-          [info.id, info.generation, vectorLiteral(req.vector), want],
+          `WITH cand AS (SELECT chunk_id, q8, q8_scale FROM ${vectorTable(info.dim)} WHERE repo = $1 AND gen <= $2 ORDER BY embedding <=> $3::vector LIMIT $4)
+           SELECT chunk_id AS id, ((SELECT sum(a::int * b) FROM unnest(q8, $5::int[]) AS t(a, b))::float8 * $6::float8) * q8_scale AS score
+           FROM cand ORDER BY score DESC, chunk_id LIMIT $7`,
+          [info.id, info.generation, vectorLiteral(req.vector), candidates, q16, queryScale, want],
         );
-        // Best first, ties to the lower id (as the engine's vector index).
-        const found = r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) })).sort((a, b) => b.score - a.score || a.id - b.id);
+        const found = r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) }));
         const skip = new Set(excluded);
         values.set('dense', new Map(found.map((f) => [f.id, f.score])));
         lists.set('dense', found.map((f) => f.id).filter((id) => !skip.has(id)).slice(0, depth));

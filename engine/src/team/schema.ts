@@ -138,9 +138,12 @@ export function vectorTable(dim: number): string {
 export async function ensureVectorTable(client: Client, dim: number): Promise<void> {
   if (!Number.isInteger(dim) || dim <= 0 || dim > 16000) throw new Error(`bad vector width ${dim}`);
   const t = vectorTable(dim);
+  // embedding: the unit vector, for pgvector's HNSW search. q8 and q8_scale: the same vector as
+  // the engine's vector index holds it (int8 record, vector/int8Kernel.ts), so the reader re-scores
+  // HNSW's candidates with the engine's own arithmetic and the dense list equals a local index's.
   await client.query(`CREATE TABLE IF NOT EXISTS ${t} (
     chunk_id bigint PRIMARY KEY REFERENCES ${SCHEMA}.chunk ON DELETE CASCADE, repo int NOT NULL, gen bigint NOT NULL,
-    embedding vector(${dim}) NOT NULL)`);
+    embedding vector(${dim}) NOT NULL, q8 smallint[] NOT NULL, q8_scale float8 NOT NULL)`);
   await client.query(`CREATE INDEX IF NOT EXISTS vec_${dim}_hnsw ON ${t} USING hnsw (embedding vector_cosine_ops)`);
 }
 

@@ -16,6 +16,8 @@ import type { DefinitionRef } from '../enrich/callgraph';
 import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
 import { ensureVectorExtension, ensureVectorTable, FIELD_LEXICAL, FIELD_NORMALIZED, LOCK_NAMESPACE, migrate, SCHEMA, vectorTable } from './schema';
 import { fieldTermCounts } from './terms';
+import { l2Normalise } from '../embed/pooling';
+import { recordBytes, writeRecord } from '../vector/int8Kernel';
 
 export interface TeamWriteOptions extends ConnectOptions {
   root: string;
@@ -249,12 +251,25 @@ async function writeChunks(client: Client, repo: number, gen: number, items: Ind
   if (model) {
     const withVec = items.map((it, i) => [it.vector, sorted[i]] as const).filter(([v]) => v && v.length === model.dim);
     if (withVec.length) {
+      const recs = withVec.map(([v]) => engineRecord(v!, model.dim));
       await client.query(
-        `INSERT INTO ${vectorTable(model.dim)} (chunk_id, repo, gen, embedding) SELECT c, $1, $2, v::vector FROM unnest($3::bigint[], $4::text[]) AS x(c, v)`,
-        [repo, gen, withVec.map(([, id]) => id), withVec.map(([v]) => vectorLiteral(v!))],
+        `INSERT INTO ${vectorTable(model.dim)} (chunk_id, repo, gen, embedding, q8, q8_scale)
+         SELECT c, $1, $2, v::vector, string_to_array(q, ',')::smallint[], s FROM unnest($3::bigint[], $4::text[], $5::text[], $6::float8[]) AS x(c, v, q, s)`,
+        [repo, gen, withVec.map(([, id]) => id), recs.map((r) => vectorLiteral(r.unit)), recs.map((r) => r.q8.join(',')), recs.map((r) => r.scale)],
       );
     }
   }
+}
+
+/**
+ * A vector as the engine's vector index stores it (VectorIndex, cosine space): normalised to unit
+ * length, then one int8 record (writeRecord: int8 values and a float32 scale).
+ */
+export function engineRecord(v: ArrayLike<number>, dim: number): { unit: Float32Array; q8: number[]; scale: number } {
+  const unit = l2Normalise(Float32Array.from(v));
+  const buf = Buffer.alloc(recordBytes(dim));
+  writeRecord(buf, 0, 0, unit, dim);
+  return { unit, q8: Array.from(new Int8Array(buf.buffer, buf.byteOffset + 8, dim)), scale: buf.readFloatLE(4) };
 }
 
 /** pgvector's text form; numbers printed in full so the stored float4 equals the engine's Float32. */

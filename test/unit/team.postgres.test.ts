@@ -323,4 +323,20 @@ describe('team index on PostgreSQL', function () {
       fs.rmSync(secretRepo, { recursive: true, force: true });
     }
   });
+
+  it('the CLI writes and queries as the README shows, with the password in PGPASSWORD', () => {
+    const url = `postgres://postgres@127.0.0.1:${pg.port}/postgres`;
+    const env = { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD };
+    const w = spawnSync(process.execPath, [CLI, 'index', root, '--to', url, '--repo', 'cli', '--no-dense', '--json'], { encoding: 'utf8', env });
+    assert.strictEqual(w.status, 0, w.stderr);
+    const stats = JSON.parse(w.stdout);
+    assert.strictEqual(stats.committed, true);
+    assert.strictEqual(stats.repo, 'cli');
+    const q = spawnSync(process.execPath, [CLI, 'query', root, '--from', url, '--repo', 'cli', '--text', 'split identifier into sub tokens', '--k', '3', '--json'], { encoding: 'utf8', env });
+    assert.strictEqual(q.status, 0, q.stderr);
+    const hits = JSON.parse(q.stdout) as { file: string; text?: string }[];
+    assert.strictEqual(hits.length, 3);
+    assert.ok(hits.some((h) => h.file === 'lexical/tokenize.ts'), JSON.stringify(hits));
+    assert.ok(hits.every((h) => h.text === undefined), 'no text comes from the team index');
+  });
 });

@@ -29,6 +29,8 @@ export interface TeamWriteOptions extends ConnectOptions {
   secretPatterns?: string[];
   excludePatterns?: string[];
   maxFileBytes?: number;
+  /** Index only files with these extensions (EngineOptions.extensions). */
+  extensions?: string[];
   /** How long to wait for another writer of the same repository (ms). Default 0: fail at once. */
   waitMs?: number;
   log?: (line: string) => void;
@@ -139,7 +141,7 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     };
 
     engine = await Engine.open(
-      { root: path.resolve(opts.root), indexDir: tmpIndex, modelDir: opts.modelDir, dense: vectorsOn, secretPatterns: opts.secretPatterns, excludePatterns: opts.excludePatterns, maxFileBytes: opts.maxFileBytes, log },
+      { root: path.resolve(opts.root), indexDir: tmpIndex, modelDir: opts.modelDir, dense: vectorsOn, secretPatterns: opts.secretPatterns, excludePatterns: opts.excludePatterns, maxFileBytes: opts.maxFileBytes, extensions: opts.extensions, log },
       { onIndexed: sink, allFields: false },
     );
     const stats = await engine.indexAll();

@@ -148,57 +148,69 @@ export class TeamIndexReader {
     return this.run(async (_c, info) => info);
   }
 
-  /** Ranked candidate lists for a query, all read from one committed generation. */
-  search(req: TeamSearchRequest): Promise<TeamLists> {
+  /**
+   * Ranked candidate lists for a query, all read from one committed generation. `select` (the
+   * caller's fusion) picks the ids whose line ranges it wants: they are read in the same snapshot,
+   * so a commit landing meanwhile cannot take them away.
+   */
+  search(req: TeamSearchRequest, select?: (lists: TeamLists) => number[]): Promise<TeamLists & { docs: Map<number, DocInfo> }> {
     return this.run(async (c, info) => {
-      const depth = req.depth ?? 100;
-      const lists = new Map<string, number[]>();
-      const values = new Map<string, Map<number, number>>();
-      let excluded: number[] = [];
-      if (req.exclude) {
-        const e = req.exclude;
-        excluded = (await c.query(`SELECT id FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND path = $3 AND end_line >= $4 AND start_line <= $5`, [info.id, info.generation, e.file, e.from, e.to])).rows.map((r) => Number(r.id));
-      }
-      for (const l of req.lexical) {
-        const scored = await this.bm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS);
-        lists.set(l.name, scored.map((s) => s.id));
-        values.set(l.name, new Map(scored.map((s) => [s.id, s.score])));
-      }
-      if (req.identifiers?.length) lists.set('symbol', await this.symbols(c, info, req.identifiers, depth, new Set(excluded), req.maxDefinitions ?? 4));
-      if (req.vector && info.hasVectors && req.vector.length === info.dim) {
-        // As Engine.retrieve (which always filters): twice the depth, then filtered; the cosines of
-        // all of them count in the fusion's score term.
-        const want = depth * 2;
-        // Candidates from pgvector's HNSW index (cosine on the float vectors), twice as many as
-        // wanted and at least 200, then scored as the engine's vector index scores (the query as
-        // int16, the stored int8 record, exact integer sums, the same float products), so the
-        // dense list and its cosines equal a local index's. ef_search bounds what HNSW returns;
-        // other repositories' rows are filtered after it, so pgvector 0.8's iterative scan goes on
-        // until enough rows pass (a placeholder setting, ignored, on older pgvector).
-        const candidates = Math.max(200, want * 2);
-        await c.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(Math.min(1000, candidates))]);
-        const { q16, queryScale } = engineQuery(req.vector, info.dim);
-        const r = await c.query(
-          `WITH cand AS (SELECT chunk_id, q8, q8_scale FROM ${vectorTable(info.dim)} WHERE repo = $1 AND gen <= $2 ORDER BY embedding <=> $3::vector LIMIT $4)
-           SELECT chunk_id AS id, ((SELECT sum(a::int * b) FROM unnest(q8, $5::int[]) AS t(a, b))::float8 * $6::float8) * q8_scale AS score
-           FROM cand ORDER BY score DESC, chunk_id LIMIT $7`,
-          [info.id, info.generation, vectorLiteral(req.vector), candidates, q16, queryScale, want],
-        );
-        const found = r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) }));
-        const skip = new Set(excluded);
-        values.set('dense', new Map(found.map((f) => [f.id, f.score])));
-        lists.set('dense', found.map((f) => f.id).filter((id) => !skip.has(id)).slice(0, depth));
-      }
-      return { generation: info.generation, lists, values };
+      const lists = await this.lists(c, info, req);
+      const ids = select?.(lists) ?? [];
+      return { ...lists, docs: ids.length ? await this.docsIn(c, info, ids) : new Map() };
     });
+  }
+
+  private async lists(c: Client, info: TeamRepoInfo, req: TeamSearchRequest): Promise<TeamLists> {
+    const depth = req.depth ?? 100;
+    const lists = new Map<string, number[]>();
+    const values = new Map<string, Map<number, number>>();
+    let excluded: number[] = [];
+    if (req.exclude) {
+      const e = req.exclude;
+      excluded = (await c.query(`SELECT id FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND path = $3 AND end_line >= $4 AND start_line <= $5`, [info.id, info.generation, e.file, e.from, e.to])).rows.map((r) => Number(r.id));
+    }
+    for (const l of req.lexical) {
+      const scored = await this.bm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS);
+      lists.set(l.name, scored.map((s) => s.id));
+      values.set(l.name, new Map(scored.map((s) => [s.id, s.score])));
+    }
+    if (req.identifiers?.length) lists.set('symbol', await this.symbols(c, info, req.identifiers, depth, new Set(excluded), req.maxDefinitions ?? 4));
+    if (req.vector && info.hasVectors && req.vector.length === info.dim) {
+      // As Engine.retrieve (which always filters): twice the depth, then filtered; the cosines of
+      // all of them count in the fusion's score term.
+      const want = depth * 2;
+      // Candidates from pgvector's HNSW index (cosine on the float vectors), twice as many as
+      // wanted and at least 200, then scored as the engine's vector index scores (the query as
+      // int16, the stored int8 record, exact integer sums, the same float products), so the
+      // dense list and its cosines equal a local index's. ef_search bounds what HNSW returns;
+      // other repositories' rows are filtered after it, so pgvector 0.8's iterative scan goes on
+      // until enough rows pass (a placeholder setting, ignored, on older pgvector).
+      const candidates = Math.max(200, want * 2);
+      await c.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(Math.min(1000, candidates))]);
+      const { q16, queryScale } = engineQuery(req.vector, info.dim);
+      const r = await c.query(
+        `WITH cand AS (SELECT chunk_id, q8, q8_scale FROM ${vectorTable(info.dim)} WHERE repo = $1 AND gen <= $2 ORDER BY embedding <=> $3::vector LIMIT $4)
+         SELECT chunk_id AS id, ((SELECT sum(a::int * b) FROM unnest(q8, $5::int[]) AS t(a, b))::float8 * $6::float8) * q8_scale AS score
+         FROM cand ORDER BY score DESC, chunk_id LIMIT $7`,
+        [info.id, info.generation, vectorLiteral(req.vector), candidates, q16, queryScale, want],
+      );
+      const found = r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) }));
+      const skip = new Set(excluded);
+      values.set('dense', new Map(found.map((f) => [f.id, f.score])));
+      lists.set('dense', found.map((f) => f.id).filter((id) => !skip.has(id)).slice(0, depth));
+    }
+    return { generation: info.generation, lists, values };
   }
 
   /** Line ranges and names of chunks (the hits a caller shows; it reads their text from its checkout). */
   docs(ids: number[]): Promise<Map<number, DocInfo>> {
-    return this.run(async (c, info) => {
-      const r = await c.query(`SELECT id, path, start_line, end_line, kind, name, defines FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND id = ANY($3::bigint[])`, [info.id, info.generation, ids]);
-      return new Map(r.rows.map((x) => [Number(x.id), { id: Number(x.id), file: x.path, startLine: x.start_line, endLine: x.end_line, kind: x.kind as ChunkKind, ...(x.name ? { name: x.name } : {}), defines: x.defines }]));
-    });
+    return this.run((c, info) => this.docsIn(c, info, ids));
+  }
+
+  private async docsIn(c: Client, info: TeamRepoInfo, ids: number[]): Promise<Map<number, DocInfo>> {
+    const r = await c.query(`SELECT id, path, start_line, end_line, kind, name, defines FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND id = ANY($3::bigint[])`, [info.id, info.generation, ids]);
+    return new Map(r.rows.map((x) => [Number(x.id), { id: Number(x.id), file: x.path, startLine: x.start_line, endLine: x.end_line, kind: x.kind as ChunkKind, ...(x.name ? { name: x.name } : {}), defines: x.defines }]));
   }
 
   /** Path and content hash of every file in the commit (for an editor's overlay of changed files). */

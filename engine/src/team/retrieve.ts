@@ -40,27 +40,32 @@ export async function teamRetrieve(reader: TeamIndexReader, query: EditorState |
   if (w.recent > 0) lexical.push({ name: 'recent', field: 'lexical', terms: lexicalTerms(prefix + q.trimmed) });
   if (w.normalized > 0) lexical.push({ name: 'normalized', field: 'normalized', terms: normalizedTerms(q.trimmed, boundNames(q.window)) });
   const depth = 100;
-  const res = await reader.search({
-    lexical,
-    identifiers: w.symbol > 0 ? q.identifiers : undefined,
-    vector: w.dense > 0 ? vec : undefined,
-    exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined,
-    depth,
-    maxQueryPostings: opts.maxQueryPostings,
-  });
-  // The lists in the order HybridIndex.search builds them (the order only matters for ties).
-  const lists: [string, number, number[]][] = [];
-  for (const name of ['bm25', 'recent', 'dense', 'symbol', 'normalized'] as const) {
-    const l = res.lists.get(name);
-    if (l && w[name] > 0) lists.push([name, w[name], l]);
-  }
-  const fused = fuseLists(lists, res.values, w);
-  const scored = [...fused].map(([id, e]) => ({ id, score: e.score, signals: e.signals }));
-  scored.sort((a, b) => b.score - a.score || a.id - b.id);
-  const top = scored.slice(0, Math.max(k, 10) * 3).slice(0, k);
-  const docs = await reader.docs(top.map((h) => h.id));
+  let top: { id: number; score: number; signals: Record<string, number> }[] = [];
+  const res = await reader.search(
+    {
+      lexical,
+      identifiers: w.symbol > 0 ? q.identifiers : undefined,
+      vector: w.dense > 0 ? vec : undefined,
+      exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined,
+      depth,
+      maxQueryPostings: opts.maxQueryPostings,
+    },
+    (got) => {
+      // The lists in the order HybridIndex.search builds them (the order only matters for ties).
+      const lists: [string, number, number[]][] = [];
+      for (const name of ['bm25', 'recent', 'dense', 'symbol', 'normalized'] as const) {
+        const l = got.lists.get(name);
+        if (l && w[name] > 0) lists.push([name, w[name], l]);
+      }
+      const fused = fuseLists(lists, got.values, w);
+      const scored = [...fused].map(([id, e]) => ({ id, score: e.score, signals: e.signals }));
+      scored.sort((a, b) => b.score - a.score || a.id - b.id);
+      top = scored.slice(0, k);
+      return top.map((h) => h.id);
+    },
+  );
   return top.flatMap((h) => {
-    const d = docs.get(h.id);
+    const d = res.docs.get(h.id);
     return d ? [{ ...d, score: h.score, signals: h.signals }] : [];
   });
 }

@@ -56,7 +56,7 @@ const MIGRATIONS: string[] = [
    CREATE TABLE ${SCHEMA}.posting (
      repo int NOT NULL, field smallint NOT NULL, term text NOT NULL,
      chunk_id bigint NOT NULL REFERENCES ${SCHEMA}.chunk ON DELETE CASCADE, tf int NOT NULL, len int NOT NULL, gen bigint NOT NULL);
-   CREATE INDEX posting_term ON ${SCHEMA}.posting (repo, field, term);
+   CREATE INDEX posting_term ON ${SCHEMA}.posting (repo, field, term) INCLUDE (chunk_id, tf, len, gen);
    CREATE INDEX posting_chunk ON ${SCHEMA}.posting (chunk_id);
    CREATE TABLE ${SCHEMA}.define (
      repo int NOT NULL, name text NOT NULL, chunk_id bigint NOT NULL REFERENCES ${SCHEMA}.chunk ON DELETE CASCADE,

@@ -184,6 +184,9 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
       });
       result.generation = gen;
       result.committed = true;
+      // Readers score from the postings index alone (it covers every column they read) once the
+      // pages are marked all-visible; VACUUM does that for the pages this write touched.
+      await client.query(`VACUUM (ANALYZE) ${SCHEMA}.posting`).catch((e) => log(`VACUUM of the postings failed (${(e as Error).message}); autovacuum will do it`));
     }
     if (stats.files === 0 && !known.size) log('no indexable files found');
     result.seconds = (performance.now() - t0) / 1000;

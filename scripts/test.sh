@@ -5,6 +5,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+# The team index tests start a PostgreSQL server of their own (test/unit/team.helpers.ts).
+bash scripts/team/install-postgres.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 UNIT_SUMMARY=$(mktemp)
 npx mocha --reporter test/mocha-summary-reporter.js --reporter-option summaryFile="$UNIT_SUMMARY" 'out/test/unit/**/*.test.js'

@@ -5,11 +5,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Engine } from './engine';
 import { defaultIndexDir } from './indexLocation';
+import { teamMain } from './team/cli';
 
 const USAGE = `usage:
   reporecall index DIR [--index-dir D] [--model DIR] [--no-dense]
   reporecall query DIR --file F --line L [--k N] [--index-dir D] [--json]
   reporecall query DIR --text "free text" [--k N] [--json]
+  reporecall index DIR --to postgres://USER@HOST/DB [--repo NAME] [--wait SECONDS] [--no-dense]
+  reporecall query DIR --from postgres://USER@HOST/DB [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
   reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
 
 function flag(args: string[], name: string): string | undefined {
@@ -24,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
     require(path.join(__dirname, '../../test/bench/run.js'));
     return new Promise(() => undefined); // the bench exits by itself
   }
+  const team = await teamMain(argv);
+  if (team !== undefined) return team;
   if ((cmd !== 'index' && cmd !== 'query') || !dirArg) {
     console.error(USAGE);
     return 2;

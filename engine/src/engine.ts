@@ -18,6 +18,7 @@ import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { boundNames, normalizedTerms } from './lexical/normalize';
 import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, packHits } from './retrieve/pack';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
+export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { acquireWriterLock } from './store/lock';
 import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';

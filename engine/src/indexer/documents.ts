@@ -14,6 +14,8 @@ export interface DocumentItem {
   code: string;
   /** Name, signature and doc comment (doc field). */
   docText: string;
+  /** The repository definitions it calls, as resolved for its enriched text. */
+  callees: DefinitionRef[];
 }
 
 /**
@@ -34,7 +36,7 @@ export function* documentItems(rel: string, lines: readonly string[], chunked: C
     const callees = resolveCallees(rel, raw.calls, chunked.imports, defs, selfNames);
     const doc = raw.doc && !code.includes(raw.doc) ? `\n${raw.doc}` : '';
     const docText = [raw.name, raw.signature, raw.doc].filter(Boolean).join('\n');
-    yield { chunk, text: enrichedText(rel, code + doc, callees), code, docText };
+    yield { chunk, text: enrichedText(rel, code + doc, callees), code, docText, callees };
   }
 }
 

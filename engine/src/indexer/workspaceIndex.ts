@@ -21,6 +21,7 @@ import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
 import { SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
 import { definitionRefs, documentItems, type DocumentItem } from './documents';
+import type { IndexedSink } from './indexedSink';
 import { VectorReuse } from './vectorReuse';
 import { Buffers } from './buffers';
 
@@ -33,6 +34,8 @@ export interface IndexTuning {
   largeRepoFiles?: number;
   /** How often a long indexAll saves its progress (ms). Default 30 s. */
   checkpointMs?: number;
+  /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
+  onIndexed?: IndexedSink;
 }
 
 interface Pending {
@@ -218,7 +221,7 @@ export class WorkspaceIndex {
   /** Chunks → enriched text → embeddings → indexes, in batches. */
   private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false): Promise<void> {
     let lastCheckpoint = performance.now();
-    let items: DocumentItem[] = [];
+    let items: Array<DocumentItem & { fileHash: string }> = [];
     let embedded = 0;
     const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
     const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
@@ -231,6 +234,7 @@ export class WorkspaceIndex {
       const vectors = this.index.vectors;
       if (vecs && vectors?.wouldRebuildOnAdd(items.length)) await vectors.rebuildAsync(() => breather.breathe());
       items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
+      if (this.tuning.onIndexed) await this.tuning.onIndexed.chunks(items.map((it, i) => ({ ...it, vector: vecs?.[i] })), this.embedder && { modelId: this.embedder.modelId, dim: this.embedder.dim });
       embedded += items.length;
       onProgress?.({ phase: 'embed', done: embedded, total });
       items = [];
@@ -258,12 +262,14 @@ export class WorkspaceIndex {
       const fileItems: DocumentItem[] = [];
       for (const item of documentItems(p.rel, lines, p.chunked, this.tables.defs, () => this.tables.nextChunkId++)) {
         fileItems.push(item);
-        items.push(item);
+        items.push({ ...item, fileHash: p.hash });
         if (items.length >= batch) await flush();
         if (single) await breather.breathe();
       }
       this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
-      this.tables.defs.setFile(p.rel, definitionRefs(p.rel, p.chunked, fileItems));
+      const defs = definitionRefs(p.rel, p.chunked, fileItems);
+      this.tables.defs.setFile(p.rel, defs);
+      this.tuning.onIndexed?.file(p.rel, p.hash, p.chunked.language, defs);
       this.buffers.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes

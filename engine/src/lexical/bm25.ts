@@ -26,7 +26,7 @@ export { BM25_FORMAT_VERSION } from './bm25Format';
 /** Candidate-only scoring decodes a whole list when it holds fewer than this many postings per candidate. */
 const STREAM_RATIO = 16;
 /** A budgeted search keeps at least this many of the query's rarest terms. */
-const MIN_QUERY_TERMS = 8;
+export const MIN_QUERY_TERMS = 8;
 /** Relative slack on score bounds, far above floating-point summation error. */
 const BOUND_SLACK = 1e-9;
 

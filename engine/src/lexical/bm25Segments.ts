@@ -37,7 +37,7 @@ export interface Bm25Options {
 const MERGE_FRACTION = 0.125;
 /** ...and this many (so that small indexes and a fresh build do not merge all the time). */
 const DEFAULT_MERGE_MIN = 4096;
-const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
+export const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
 
 
 export abstract class Bm25Segments {

@@ -1,0 +1,79 @@
+// The CLI's team-index commands (cli.ts hands them over):
+//   reporecall index DIR --to URL [--repo NAME] [--wait SECONDS] [--model DIR] [--no-dense] [--json]
+//   reporecall query DIR --from URL [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
+// The password is best given in PGPASSWORD (or ~/.pgpass), not in the URL: messages mask it anyway.
+import * as fs from 'fs';
+import * as path from 'path';
+import { maskUrl, TeamIndexError } from './connection';
+import { TeamIndexReader } from './reader';
+import { teamRetrieve } from './retrieve';
+import { writeTeamIndex } from './writer';
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+/** Runs a team command; undefined when `argv` is not one. */
+export async function teamMain(argv: string[]): Promise<number | undefined> {
+  const [cmd, dirArg] = argv;
+  const to = flag(argv, 'to');
+  const from = flag(argv, 'from');
+  if (!(cmd === 'index' && to !== undefined) && !(cmd === 'query' && from !== undefined)) return undefined;
+  const root = path.resolve(dirArg ?? '.');
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) {
+    console.error(`reporecall: ${root} is not a directory`);
+    return 2;
+  }
+  const json = argv.includes('--json');
+  const repo = flag(argv, 'repo') ?? path.basename(root);
+  try {
+    if (cmd === 'index') {
+      const wait = Number(flag(argv, 'wait') ?? 0);
+      const s = await writeTeamIndex({
+        root, url: to!, repo, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'),
+        waitMs: Number.isFinite(wait) && wait > 0 ? wait * 1000 : 0, log: (l) => console.error(l),
+      });
+      if (json) console.log(JSON.stringify(s));
+      else {
+        const what = s.committed ? `committed generation ${s.generation}` : `already up to date at generation ${s.generation}`;
+        console.log(`team index ${maskUrl(to!)} repository ${s.repo}: ${s.files} files, ${s.changedFiles} changed, ${s.removedFiles} removed, ${s.chunksWritten} chunks written; ${what}; vectors ${s.vectors ? 'stored' : 'not stored'}; ${s.seconds.toFixed(2)} s`);
+      }
+      return 0;
+    }
+    const reader = await TeamIndexReader.open(from!, repo);
+    try {
+      const k = Number(flag(argv, 'k') ?? 5);
+      const text = flag(argv, 'text');
+      let state: Parameters<typeof teamRetrieve>[1];
+      if (text !== undefined) state = text;
+      else {
+        const file = flag(argv, 'file');
+        const line = Number(flag(argv, 'line'));
+        if (!file || !Number.isInteger(line) || line < 0) {
+          console.error('reporecall query: --file F and --line L (0-based) are required, or --text');
+          return 2;
+        }
+        const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
+        const content = fs.readFileSync(path.join(root, rel), 'utf8');
+        state = { file: rel.split(path.sep).join('/'), prefix: content.split('\n').slice(0, line).join('\n') + '\n', line };
+      }
+      // Lexical and symbol signals only from the CLI (no model is loaded here).
+      const hits = await teamRetrieve(reader, state, { k, weights: { dense: 0 } });
+      if (json) console.log(JSON.stringify(hits, null, 1));
+      else for (const h of hits) {
+        const why = Object.entries(h.signals).map(([s, r]) => `${s}#${r}`).join(' ');
+        console.log(`${h.file}:${h.startLine + 1}-${h.endLine + 1}  ${h.kind}${h.name ? ' ' + h.name : ''}  score ${h.score.toFixed(4)}  (${why})`);
+      }
+      return 0;
+    } finally {
+      await reader.close();
+    }
+  } catch (e) {
+    if (e instanceof TeamIndexError) {
+      console.error(`reporecall: ${e.message}`);
+      return e.code === 'locked' ? 3 : 1;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,288 @@
+// Reads ranked candidate lists from a team index. Only a query's terms, its vector and the ids
+// (with their scores and line ranges) cross the wire; no file contents are sent either way.
+//
+// BM25 is the local engine's (lexical/bm25.ts) computed by the server: the same statistics (live
+// documents of the committed generation, their term counts as lengths, df per term), the same
+// idf (ln(1 + (N - df + 0.5) / (df + 0.5)) × query tf), the same k1 and b, the same query-term
+// budget, and each document's score summed term by term in the engine's order (rarest first) so
+// the floating-point sums are the same numbers. The client computes the query terms' weights
+// from df and N (a few numbers per term) with the engine's own formula; the server scores.
+// Ties go to the lower id, as locally: a team index written in one run numbers chunks in the
+// engine's order. The dense list is pgvector's cosine search (HNSW) over the stored vectors.
+import type { Client } from 'pg';
+import { MIN_QUERY_TERMS } from '../lexical/bm25';
+import { DEFAULT_MAX_QUERY_POSTINGS } from '../lexical/bm25Segments';
+import type { DocInfo } from '../retrieve/hybrid';
+import type { ChunkKind } from '../types';
+import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
+import { checkSchema, FIELD_LEXICAL, FIELD_NORMALIZED, hasVectorTable, SCHEMA, vectorTable } from './schema';
+import { vectorLiteral } from './writer';
+import { l2Normalise } from '../embed/pooling';
+import { Int8Scorer } from '../vector/int8Kernel';
+
+const scorers = new Map<number, Int8Scorer>();
+
+/** The engine's query quantisation (Int8Scorer.setQuery, on the unit query VectorIndex.search scores with). */
+function engineQuery(vec: Float32Array, dim: number): { q16: number[]; queryScale: number } {
+  let scorer = scorers.get(dim);
+  if (!scorer) scorers.set(dim, (scorer = new Int8Scorer(dim, true)));
+  scorer.setQuery(l2Normalise(Float32Array.from(vec)));
+  const s = scorer as unknown as { q16: Int16Array; queryScale: number };
+  return { q16: Array.from(s.q16), queryScale: s.queryScale };
+}
+
+/** Okapi parameters of the engine's Bm25Index (its defaults). */
+export const K1 = 1.2;
+export const B = 0.75;
+
+export type TeamField = 'lexical' | 'normalized';
+
+export interface TeamListRequest {
+  /** The list's name in the fusion (bm25, recent, normalized). */
+  name: string;
+  field: TeamField;
+  terms: string[];
+}
+
+export interface TeamSearchRequest {
+  lexical: TeamListRequest[];
+  /** Names near the cursor, most recent first (the `symbol` signal). */
+  identifiers?: string[];
+  /** Query vector (the dense signal), when the caller has one and the index stores vectors. */
+  vector?: Float32Array;
+  /** Chunks of this file overlapping [from, to] are left out (what the user is typing or sees). */
+  exclude?: { file: string; from: number; to: number };
+  /** Candidates per list. Default 100. */
+  depth?: number;
+  /** The lexical work budget (Bm25Options.maxQueryPostings). */
+  maxQueryPostings?: number;
+  /** Documents defining a name more often than this are no lead (hybrid.ts MAX_DEFINITIONS_PER_NAME). */
+  maxDefinitions?: number;
+}
+
+export interface TeamLists {
+  generation: number;
+  /** [name, ranked ids] per list that ran. */
+  lists: Map<string, number[]>;
+  /** The scores behind the scored lists (BM25, cosine). */
+  values: Map<string, Map<number, number>>;
+}
+
+export interface TeamRepoInfo {
+  id: number;
+  generation: number;
+  modelId: string | null;
+  dim: number;
+  nDocs: number;
+  lenLexical: number;
+  lenNormalized: number;
+  hasVectors: boolean;
+}
+
+export class TeamIndexReader {
+  private client: Client | undefined;
+
+  private constructor(
+    private readonly url: string,
+    readonly repo: string,
+    private readonly opts: ConnectOptions,
+  ) {}
+
+  /** Connects and checks the schema and the repository; errors are TeamIndexErrors. */
+  static async open(url: string, repo: string, opts: ConnectOptions = {}): Promise<TeamIndexReader> {
+    const r = new TeamIndexReader(url, repo, opts);
+    await r.run(async () => undefined);
+    return r;
+  }
+
+  async close(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    await c?.end().catch(() => undefined);
+  }
+
+  /**
+   * Runs `fn` in one read-only REPEATABLE READ transaction (one snapshot: one committed
+   * generation throughout). A lost connection is reported, and the next call connects again.
+   */
+  private async run<T>(fn: (c: Client, repo: TeamRepoInfo) => Promise<T>): Promise<T> {
+    let c = this.client;
+    try {
+      if (!c) {
+        c = await connectTeam(this.url, this.opts);
+        await checkSchema(c);
+        this.client = c;
+      }
+      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        const info = await this.repoInfo(c);
+        const out = await fn(c, info);
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    } catch (e) {
+      const err = describePgError(e, this.url);
+      if (err.code === 'connection-lost' || err.code === 'unreachable' || err.code === 'timeout' || err.code === 'server') {
+        this.client = undefined;
+        await c?.end().catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
+  private async repoInfo(c: Client): Promise<TeamRepoInfo> {
+    const r = await c.query(`SELECT id, generation, model_id, dim, n_docs, len_lexical, len_normalized FROM ${SCHEMA}.repo WHERE name = $1`, [this.repo]);
+    if (!r.rows.length || Number(r.rows[0].generation) === 0) throw new TeamIndexError(`the team index holds no commit of repository ${this.repo}`, 'no-repo');
+    const x = r.rows[0];
+    const dim = Number(x.dim);
+    return {
+      id: x.id, generation: Number(x.generation), modelId: x.model_id, dim, nDocs: Number(x.n_docs),
+      lenLexical: Number(x.len_lexical), lenNormalized: Number(x.len_normalized), hasVectors: !!x.model_id && (await hasVectorTable(c, dim)),
+    };
+  }
+
+  /** The repository's committed state (generation, model, BM25 statistics). */
+  info(): Promise<TeamRepoInfo> {
+    return this.run(async (_c, info) => info);
+  }
+
+  /**
+   * Ranked candidate lists for a query, all read from one committed generation. `select` (the
+   * caller's fusion) picks the ids whose line ranges it wants: they are read in the same snapshot,
+   * so a commit landing meanwhile cannot take them away.
+   */
+  search(req: TeamSearchRequest, select?: (lists: TeamLists) => number[]): Promise<TeamLists & { docs: Map<number, DocInfo> }> {
+    return this.run(async (c, info) => {
+      const lists = await this.lists(c, info, req);
+      const ids = select?.(lists) ?? [];
+      return { ...lists, docs: ids.length ? await this.docsIn(c, info, ids) : new Map() };
+    });
+  }
+
+  private async lists(c: Client, info: TeamRepoInfo, req: TeamSearchRequest): Promise<TeamLists> {
+    const depth = req.depth ?? 100;
+    const lists = new Map<string, number[]>();
+    const values = new Map<string, Map<number, number>>();
+    let excluded: number[] = [];
+    if (req.exclude) {
+      const e = req.exclude;
+      excluded = (await c.query(`SELECT id FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND path = $3 AND end_line >= $4 AND start_line <= $5`, [info.id, info.generation, e.file, e.from, e.to])).rows.map((r) => Number(r.id));
+    }
+    for (const l of req.lexical) {
+      const scored = await this.bm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS);
+      lists.set(l.name, scored.map((s) => s.id));
+      values.set(l.name, new Map(scored.map((s) => [s.id, s.score])));
+    }
+    if (req.identifiers?.length) lists.set('symbol', await this.symbols(c, info, req.identifiers, depth, new Set(excluded), req.maxDefinitions ?? 4));
+    if (req.vector && info.hasVectors && req.vector.length === info.dim) {
+      // As Engine.retrieve (which always filters): twice the depth, then filtered; the cosines of
+      // all of them count in the fusion's score term.
+      const want = depth * 2;
+      // Candidates from pgvector's HNSW index (cosine on the float vectors), twice as many as
+      // wanted and at least 200, then scored as the engine's vector index scores (the query as
+      // int16, the stored int8 record, exact integer sums, the same float products), so the
+      // dense list and its cosines equal a local index's. ef_search bounds what HNSW returns;
+      // other repositories' rows are filtered after it, so pgvector 0.8's iterative scan goes on
+      // until enough rows pass (a placeholder setting, ignored, on older pgvector).
+      const candidates = Math.max(200, want * 2);
+      await c.query(`SELECT set_config('hnsw.ef_search', $1, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`, [String(Math.min(1000, candidates))]);
+      const { q16, queryScale } = engineQuery(req.vector, info.dim);
+      const r = await c.query(
+        `WITH cand AS (SELECT chunk_id, q8, q8_scale FROM ${vectorTable(info.dim)} WHERE repo = $1 AND gen <= $2 ORDER BY embedding <=> $3::vector LIMIT $4)
+         SELECT chunk_id AS id, ((SELECT sum(a::int * b) FROM unnest(q8, $5::int[]) AS t(a, b))::float8 * $6::float8) * q8_scale AS score
+         FROM cand ORDER BY score DESC, chunk_id LIMIT $7`,
+        [info.id, info.generation, vectorLiteral(req.vector), candidates, q16, queryScale, want],
+      );
+      const found = r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) }));
+      const skip = new Set(excluded);
+      values.set('dense', new Map(found.map((f) => [f.id, f.score])));
+      lists.set('dense', found.map((f) => f.id).filter((id) => !skip.has(id)).slice(0, depth));
+    }
+    return { generation: info.generation, lists, values };
+  }
+
+  /** Line ranges and names of chunks (the hits a caller shows; it reads their text from its checkout). */
+  docs(ids: number[]): Promise<Map<number, DocInfo>> {
+    return this.run((c, info) => this.docsIn(c, info, ids));
+  }
+
+  private async docsIn(c: Client, info: TeamRepoInfo, ids: number[]): Promise<Map<number, DocInfo>> {
+    const r = await c.query(`SELECT id, path, start_line, end_line, kind, name, defines FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND id = ANY($3::bigint[])`, [info.id, info.generation, ids]);
+    return new Map(r.rows.map((x) => [Number(x.id), { id: Number(x.id), file: x.path, startLine: x.start_line, endLine: x.end_line, kind: x.kind as ChunkKind, ...(x.name ? { name: x.name } : {}), defines: x.defines }]));
+  }
+
+  /** Path and content hash of every file in the commit (for an editor's overlay of changed files). */
+  fileHashes(): Promise<Map<string, string>> {
+    return this.run(async (c, info) => {
+      const r = await c.query(`SELECT path, hash FROM ${SCHEMA}.file WHERE repo = $1 AND gen <= $2`, [info.id, info.generation]);
+      return new Map(r.rows.map((x) => [x.path as string, x.hash as string]));
+    });
+  }
+
+  /** Bm25Index.search, with the scoring done by the server. */
+  private async bm25(c: Client, info: TeamRepoInfo, l: TeamListRequest, k: number, excluded: number[], maxPostings: number): Promise<{ id: number; score: number }[]> {
+    const field = l.field === 'lexical' ? FIELD_LEXICAL : FIELD_NORMALIZED;
+    const qCounts = new Map<string, number>();
+    for (const t of l.terms) qCounts.set(t, (qCounts.get(t) ?? 0) + 1);
+    const N = info.nDocs;
+    if (qCounts.size === 0 || N === 0 || k <= 0) return [];
+    const totalLen = l.field === 'lexical' ? info.lenLexical : info.lenNormalized;
+    const avgLen = totalLen / N || 1;
+    const dfRows = await c.query(
+      `SELECT term, count(*) AS df FROM ${SCHEMA}.posting WHERE repo = $1 AND field = $2 AND gen <= $3 AND term = ANY($4::text[]) GROUP BY term`,
+      [info.id, field, info.generation, [...qCounts.keys()]],
+    );
+    const query = dfRows.rows.map((r) => {
+      const df = Number(r.df);
+      return { term: r.term as string, df, weight: Math.log(1 + (N - df + 0.5) / (df + 0.5)) * qCounts.get(r.term)! };
+    });
+    if (!query.length) return [];
+    // Rare terms first, ties by the term's bytes (the engine's dictionary order).
+    query.sort((x, y) => y.weight - x.weight || Buffer.compare(Buffer.from(x.term), Buffer.from(y.term)));
+    let postings = 0;
+    for (let t = 0; t < query.length; t++) {
+      postings += query[t].df;
+      if (postings > maxPostings && t >= MIN_QUERY_TERMS) {
+        query.length = t;
+        break;
+      }
+    }
+    // The engine's expression, operation for operation, summed in the query's order.
+    const r = await c.query(
+      `WITH q AS (SELECT * FROM unnest($4::text[], $5::float8[]) WITH ORDINALITY AS q(term, weight, ord))
+       SELECT p.chunk_id AS id,
+              sum((q.weight * p.tf::float8 * ($6::float8 + 1)) / (p.tf::float8 + $6::float8 * (1 - $7::float8 + ($7::float8 * p.len::float8) / $8::float8)) ORDER BY q.ord) AS score
+       FROM ${SCHEMA}.posting p JOIN q ON q.term = p.term
+       WHERE p.repo = $1 AND p.field = $2 AND p.gen <= $3 AND NOT (p.chunk_id = ANY($9::bigint[]))
+       GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT $10`,
+      [info.id, field, info.generation, query.map((q) => q.term), query.map((q) => q.weight), K1, B, avgLen, excluded, k],
+    );
+    return r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) }));
+  }
+
+  /** HybridIndex.symbolList: definers of each name in order, names defined too often skipped. */
+  private async symbols(c: Client, info: TeamRepoInfo, names: string[], depth: number, excluded: Set<number>, max: number): Promise<number[]> {
+    const r = await c.query(`SELECT name, chunk_id FROM ${SCHEMA}.define WHERE repo = $1 AND gen <= $2 AND name = ANY($3::text[]) ORDER BY chunk_id, ord`, [info.id, info.generation, [...new Set(names)]]);
+    const by = new Map<string, number[]>();
+    for (const x of r.rows) {
+      let l = by.get(x.name);
+      if (!l) by.set(x.name, (l = []));
+      l.push(Number(x.chunk_id));
+    }
+    const out: number[] = [];
+    const seen = new Set<number>();
+    for (const name of names) {
+      const ids = by.get(name) ?? [];
+      for (const id of ids.length > max ? [] : ids) {
+        if (seen.has(id) || excluded.has(id)) continue;
+        seen.add(id);
+        out.push(id);
+      }
+      if (out.length >= depth) break;
+    }
+    return out;
+  }
+}

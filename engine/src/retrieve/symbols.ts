@@ -137,7 +137,7 @@ export class SymbolLookup {
     const key = `${relPath}\0${text.length}\0${quickHash(text)}`;
     const hit = this.trees.find((t) => t.key === key);
     if (hit) return hit;
-    const grammar = await this.src.chunker.grammarFor(relPath);
+    const grammar = await this.src.chunker.grammarFor(relPath, text);
     if (!grammar) return undefined;
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
     // The buffer being typed in was parsed a keystroke ago: re-parse only what changed.
@@ -175,7 +175,7 @@ export class SymbolLookup {
     const key = `${file}\0${text.length}\0${quickHash(text)}`;
     const cached = this.defsCache.get(key);
     if (cached) return cached;
-    const grammar = await this.src.chunker.grammarFor(file);
+    const grammar = await this.src.chunker.grammarFor(file, text);
     if (!grammar) return [];
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
     const tree = grammar.parser.parse(text, null, { progressCallback: () => Date.now() > deadline } as Parameters<typeof grammar.parser.parse>[2]);

@@ -82,6 +82,14 @@ export interface RetrieveOptions {
    * Plain data, so it crosses the worker boundary with the other options.
    */
   hypothetical?: { text: string; weight?: number };
+  /**
+   * Tokens (4 characters each) of declaration lines of the names in play put before the retrieved
+   * code (retrieve/declarations.ts): the members of the classes used near the cursor and of the
+   * class it is in, the definitions of names near the cursor. Default 0: none.
+   */
+  declarationTokens?: number;
+  /** Drop retrieved lines that add no name beyond the editor window and the chunks before them (excerpt.ts `seen`). Default false. */
+  freshNames?: boolean;
 }
 
 export interface CompletionAlternative {

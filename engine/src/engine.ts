@@ -22,6 +22,7 @@ import { Breather } from './util/breathe';
 import { acquireWriterLock, type HeldLock } from './store/lock';
 import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
+import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
 export interface EngineTuning {
@@ -35,6 +36,8 @@ export interface EngineTuning {
   maxPerFile?: number;
   /** Default for RetrieveOptions.novelty. */
   novelty?: number;
+  /** Default for RetrieveOptions.freshNames. */
+  freshNames?: boolean;
   /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
   allFields?: boolean;
   /** Overrides LARGE_REPO_FILES (tests use a small fixture). */
@@ -541,6 +544,8 @@ export class Engine {
     let budget = opts.budgetTokens !== undefined ? opts.budgetTokens * 4 : Infinity;
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
     const packing = { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? DEFAULT_LINES_PER_HIT, compact: opts.compact ?? this.tuning.compact ?? DEFAULT_COMPACT, mode: opts.excerpt };
+    // Lines that add no name beyond the window and earlier chunks are dropped (retrieve/excerpt.ts).
+    if (opts.freshNames ?? this.tuning.freshNames) Object.assign(packing, { seen: new Set(q.window.match(/[A-Za-z_$][A-Za-z0-9_$]*/g) ?? []) });
     const perFile = new Map<string, number>();
     const maxPerFile = opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity;
     const novelty = opts.novelty ?? this.tuning.novelty ?? 0;
@@ -561,6 +566,8 @@ export class Engine {
       budget -= c.text.length;
       out.push(c);
     }
+    // Declarations of the names in play, before the analogous code (retrieve/declarations.ts).
+    if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
     return out;
   }
 

@@ -88,7 +88,12 @@ export interface RetrieveOptions {
    * class it is in, the definitions of names near the cursor. Default 0: none.
    */
   declarationTokens?: number;
-  /** Drop retrieved lines that add no name beyond the editor window and the chunks before them (excerpt.ts `seen`). Default false. */
+  /**
+   * Drop retrieved lines (after a chunk's first) that add no name beyond the last 20 lines before
+   * the cursor and the chunks before them (excerpt.ts `seen`), and cut chunks to 30 lines instead
+   * of 20, so the budget carries more names the model has not seen. Default: on when `budgetTokens`
+   * is given (context for a completion), off otherwise (Find Related, hover, free-text queries).
+   */
   freshNames?: boolean;
 }
 

@@ -27,6 +27,16 @@ export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: 
   return cut(kept, queryTerms, opts);
 }
 
+/**
+ * The names of the last `lines` lines before the cursor: what the model surely sees next to the
+ * cursor (protocol C counts a name as needing retrieval when it is not there). Names further up the
+ * prefix stay worth carrying: the prompt's prefix may be cut before them.
+ */
+export function namesOnScreen(prefix: string, lines = 20): Set<string> {
+  const all = prefix.split('\n');
+  return new Set(all.slice(Math.max(0, all.length - lines - 1)).join('\n').match(IDENT) ?? []);
+}
+
 /** Adds the names of `text` to `seen`; returns `text`. */
 function remember(text: string, seen: Set<string>): string {
   for (const t of text.match(IDENT) ?? []) seen.add(t);

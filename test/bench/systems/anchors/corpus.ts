@@ -87,7 +87,7 @@ export class RepoCorpus {
     if (!all.length) return undefined;
     const imp = opts.via ?? here.chunked.imports.find((i) => i.local === name);
     if (imp) {
-      const hit = all.find((d) => importMatches(task.file, imp.source, d.file));
+      const hit = all.find((d) => this.imports(task.file, imp.source, d.file));
       if (hit) return hit;
       // An import from outside the repository (a library): a language server would go there, not here.
       if (!this.resolves(task.file, imp.source)) return undefined;
@@ -95,12 +95,17 @@ export class RepoCorpus {
     return nearest(task.file, all);
   }
 
+  /** The engine's import resolution, plus ES module specifiers written with their extension (`./utils.js`), as a language server resolves them. */
+  private imports(fromFile: string, source: string, file: string): boolean {
+    return importMatches(fromFile, source, file) || (/^\.{1,2}\//.test(source) && /\.[cm]?[jt]sx?$/.test(source) && importMatches(fromFile, source.replace(/\.[cm]?[jt]sx?$/, ''), file));
+  }
+
   private readonly resolved = new Map<string, boolean>();
   /** Whether an import specifier names any file of the repository. */
   private resolves(fromFile: string, source: string): boolean {
     const key = `${fromFile}\0${source}`;
     let r = this.resolved.get(key);
-    if (r === undefined) this.resolved.set(key, (r = [...this.files.keys()].some((f) => importMatches(fromFile, source, f))));
+    if (r === undefined) this.resolved.set(key, (r = [...this.files.keys()].some((f) => this.imports(fromFile, source, f))));
     return r;
   }
 
@@ -110,7 +115,7 @@ export class RepoCorpus {
     const out: string[] = [];
     for (const imp of here.chunked.imports) {
       for (const f of this.files.keys()) {
-        if (f !== task.file && !out.includes(f) && importMatches(task.file, imp.source, f)) out.push(f);
+        if (f !== task.file && !out.includes(f) && this.imports(task.file, imp.source, f)) out.push(f);
       }
     }
     return out;

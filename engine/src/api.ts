@@ -82,6 +82,19 @@ export interface RetrieveOptions {
    * Plain data, so it crosses the worker boundary with the other options.
    */
   hypothetical?: { text: string; weight?: number };
+  /**
+   * Tokens (4 characters each) of declaration lines of the names in play put before the retrieved
+   * code (retrieve/declarations.ts): the members of the classes used near the cursor and of the
+   * class it is in, the definitions of names near the cursor. Default 0: none.
+   */
+  declarationTokens?: number;
+  /**
+   * Drop retrieved lines (after a chunk's first) that add no name beyond the last 20 lines before
+   * the cursor and the chunks before them (excerpt.ts `seen`), and cut chunks to 30 lines instead
+   * of 20, so the budget carries more names the model has not seen. Default: on when `budgetTokens`
+   * is given (context for a completion), off otherwise (Find Related, hover, free-text queries).
+   */
+  freshNames?: boolean;
 }
 
 /**

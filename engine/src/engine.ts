@@ -16,7 +16,9 @@ import type { IndexTables } from './index/tables';
 import type { EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { boundNames, normalizedTerms } from './lexical/normalize';
-import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, packHits } from './retrieve/pack';
+import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
+import { namesOnScreen } from './retrieve/excerpt';
+import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { acquireWriterLock } from './store/lock';
@@ -34,6 +36,8 @@ export interface EngineTuning extends IndexTuning {
   maxPerFile?: number;
   /** Default for RetrieveOptions.novelty. */
   novelty?: number;
+  /** Default for RetrieveOptions.freshNames. */
+  freshNames?: boolean;
   /**
    * Replaces the require of onnxruntime-node (default: embed/onnxRuntime.ts's requireOnnxRuntime).
    * Tests pass one that throws, to open the engine as on a platform without the native runtime.
@@ -162,15 +166,25 @@ export class Engine {
     opts.signal?.throwIfAborted();
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    return packHits(hits, (file) => this.linesOf(file), {
+    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts).
+    const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
+    const out = packHits(hits, (file) => this.linesOf(file), {
       k,
       budgetTokens: opts.budgetTokens,
-      packing: { maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? DEFAULT_LINES_PER_HIT, compact: opts.compact ?? this.tuning.compact ?? DEFAULT_COMPACT, mode: opts.excerpt },
+      packing: {
+        maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? (fresh ? FRESH_LINES_PER_HIT : DEFAULT_LINES_PER_HIT),
+        compact: opts.compact ?? this.tuning.compact ?? DEFAULT_COMPACT,
+        mode: opts.excerpt,
+        seen: fresh ? namesOnScreen(state.prefix) : undefined,
+      },
       maxPerFile: opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity,
       novelty: opts.novelty ?? this.tuning.novelty ?? 0,
       queryTerms,
       window: q.window,
     });
+    // Declarations of the names in play, before the analogous code (retrieve/declarations.ts).
+    if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
+    return out;
   }
 
   /**

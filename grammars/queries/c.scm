@@ -1,4 +1,4 @@
-; C definitions and calls. `#include` binds no names, so there are no import patterns.
+; C definitions, calls and includes. `#include "x.h"` is an import of the file (no names bound by it).
 ; Capture conventions: see grammars/README.md.
 
 ; ---- definitions (the name sits inside nested declarators: pointers, parentheses)
@@ -13,3 +13,6 @@
 ; ---- calls
 (call_expression function: (identifier) @call)
 (call_expression function: (field_expression field: (field_identifier) @call))
+
+; ---- includes: `#include "a/b.h"` -> a module import of `a/b.h` (system `<...>` headers are not the repository's)
+(preproc_include path: (string_literal) @import.module)

@@ -1,4 +1,4 @@
-; C++ definitions and calls. `#include` binds no names, so there are no import patterns.
+; C++ definitions, calls and includes. `#include "x.h"` is an import of the file (no names bound by it).
 ; Capture conventions: see grammars/README.md. Out-of-class definitions (`void A::m() {}`)
 ; are methods of `A` through the @container capture.
 
@@ -38,3 +38,6 @@
 (call_expression function: (field_expression field: (template_method name: (field_identifier) @call)))
 (new_expression type: (type_identifier) @call)
 (new_expression type: (qualified_identifier name: (type_identifier) @call))
+
+; ---- includes: `#include "a/b.h"` -> a module import of `a/b.h` (system `<...>` headers are not the repository's)
+(preproc_include path: (string_literal) @import.module)

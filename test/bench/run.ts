@@ -27,6 +27,8 @@ interface Args {
   dumpFeatures?: string;
   /** --only-e: protocol E alone (line and API tasks), without ranking for A, B and C. */
   onlyE: boolean;
+  /** --budgets 512,1024,2048,4096: protocol C token budgets, each reported under C_budgets["N"]; C itself stays at 1,024. */
+  budgets: number[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -42,10 +44,13 @@ function parseArgs(argv: string[]): Args {
   const flags = new Set(argv.filter((a) => a.startsWith('--') && !argv[argv.indexOf(a) + 1]?.match(/^[^-]/)));
   // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
   const hypothesis = hypothesisProvider(argv);
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), onlyE: argv.includes('--only-e') };
+  const budgets = (get('budgets') ?? '1024').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), onlyE: argv.includes('--only-e'), budgets };
 }
 
 const enc = getEncoding('p50k_base');
+/** Protocol C's budget (the README's); `C` in the JSON is measured at it. */
+const C_BUDGET = 1024;
 
 /** Protocol C's budget: whole snippets while they fit, then the part of the next one that fits. */
 export function cutToBudget(snippets: string[], budgetTokens: number): string {
@@ -96,6 +101,8 @@ interface SystemAcc {
   ranksB: Map<string, number[]>;
   idRec: Map<string, number[]>;
   newIdRec: Map<string, number[]>;
+  /** Protocol C per budget (--budgets). */
+  byBudget: Map<number, { idRec: Map<string, number[]>; newIdRec: Map<string, number[]>; lat: Map<string, number[]> }>;
   latA: number[];
   latC: number[];
   /** Protocol C query latency per group (language, repository). */
@@ -141,7 +148,7 @@ async function main(): Promise<void> {
   const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
   const completionAcc = new Map<string, CompletionAcc>();
   const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
-    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0, perTask: {},
+    ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), byBudget: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0, perTask: {},
   }]));
   /** A system's answer per output name. */
   const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
@@ -183,16 +190,18 @@ async function main(): Promise<void> {
           if (sys.complete) await scoreCompletions(sys, task, groups, completionAcc, true);
           continue;
         }
+        const ranks = sys.ranksFragments !== false;
         // Protocol B: the corpus as indexed.
         const excludeB = (id: number) => excludedB(task, lookup(id));
-        for (const [o, rb] of perOutput(sys, await sys.rank(task, 40, excludeB), Array.isArray)) {
+        if (ranks) for (const [o, rb] of perOutput(sys, await sys.rank(task, 40, excludeB), Array.isArray)) {
           push(acc.get(o)!.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
         }
         // Protocol A: the task file split at the cursor.
         await sys.removeDocs(taskGrid.map((d) => d.id));
         await sys.addDocs(aDocs);
-        const t0 = performance.now();
         const excludeA = (id: number) => excludedA(task, lookup(id));
+        if (ranks) {
+        const t0 = performance.now();
         const ra = await sys.rank(task, 40, excludeA);
         const msA = performance.now() - t0;
         for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
@@ -203,35 +212,54 @@ async function main(): Promise<void> {
         }
         const explainer = dump !== undefined ? asFragmentSystem(sys) : undefined;
         if (explainer) dumpCandidates(dump!, sys.name, task, await explainer.explain(task, FEATURE_CANDIDATES, excludeA), lookup);
+        }
         await sys.removeDocs(aDocs.map((d) => d.id));
-        // Protocol C: leak-free editor state.
-        let snippets: Map<string, string[]>;
+        // Protocol C: leak-free editor state, at 1,024 tokens (`C`) and at each --budgets budget.
+        // A budget-aware system builds its context per budget; any other builds it once and is cut.
+        const budgets = [...new Set([C_BUDGET, ...args.budgets])].sort((a, b) => a - b);
+        const snippetsAt = new Map<number, Map<string, string[]>>();
         const latency = new Map<string, number>();
+        const latencyAt = new Map<number, Map<string, number>>();
         if (sys.context) {
-          const t1 = performance.now();
-          snippets = perOutput(sys, await sys.context(task, 1024), Array.isArray);
-          const whole = performance.now() - t1;
-          // A system that reports its query time alone (the engine: not its editor-state update) says so.
-          const ms = sys.lastQueryMs;
-          for (const o of snippets.keys()) latency.set(o, typeof ms === 'number' ? ms : ms?.[o] ?? whole);
+          for (const b of sys.budgetAware ? budgets : [C_BUDGET]) {
+            const t1 = performance.now();
+            const snips = perOutput(sys, await sys.context(task, b), Array.isArray);
+            const whole = performance.now() - t1;
+            snippetsAt.set(b, snips);
+            // The latency reported is the 1,024-token query's. A system that reports its query time
+            // alone (the engine: not its editor-state update) says so.
+            const ms = sys.lastQueryMs;
+            const lat = new Map([...snips.keys()].map((o) => [o, typeof ms === 'number' ? ms : ms?.[o] ?? whole]));
+            latencyAt.set(b, lat);
+            if (b === C_BUDGET) for (const [o, v] of lat) latency.set(o, v);
+          }
         } else {
           await sys.addDocs(cDocs);
           const t2 = performance.now();
           const rc = perOutput(sys, await sys.rank(task, 40, excludeA), Array.isArray);
           const ms = performance.now() - t2;
-          snippets = new Map([...rc].map(([o, ids]) => [o, ids.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text)]));
+          snippetsAt.set(C_BUDGET, new Map([...rc].map(([o, ids]) => [o, ids.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text)])));
           for (const o of rc.keys()) latency.set(o, ms / rc.size);
           await sys.removeDocs(cDocs.map((d) => d.id));
         }
-        for (const [o, snip] of snippets) {
+        for (const o of snippetsAt.get(C_BUDGET)!.keys()) {
           const a = acc.get(o)!;
           a.latC.push(latency.get(o) ?? 0);
           push(a.latCByGroup, groups, latency.get(o) ?? 0);
-          const sc = scoreContext(task, cutToBudget(snip, 1024));
-          if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
-          if (sc.newIdRecall !== undefined) {
-            push(a.newIdRec, groups, sc.newIdRecall);
-            (a.perTask[task.id] ??= {}).cNew = sc.newIdRecall;
+          for (const b of budgets) {
+            const snip = (snippetsAt.get(b) ?? snippetsAt.get(C_BUDGET)!).get(o)!;
+            const sc = scoreContext(task, cutToBudget(snip, b));
+            let bb = a.byBudget.get(b);
+            if (!bb) a.byBudget.set(b, (bb = { idRec: new Map(), newIdRec: new Map(), lat: new Map() }));
+            push(bb.lat, groups, (latencyAt.get(b) ?? latency).get(o) ?? 0);
+            if (sc.idRecall !== undefined) push(bb.idRec, groups, sc.idRecall);
+            if (sc.newIdRecall !== undefined) push(bb.newIdRec, groups, sc.newIdRecall);
+            if (b !== C_BUDGET) continue;
+            if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
+            if (sc.newIdRecall !== undefined) {
+              push(a.newIdRec, groups, sc.newIdRecall);
+              (a.perTask[task.id] ??= {}).cNew = sc.newIdRecall;
+            }
           }
         }
         await sys.addDocs(taskGrid);
@@ -254,11 +282,19 @@ async function main(): Promise<void> {
   const mean = (xs: number[] | undefined) => (xs?.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1000) / 1000 : 0);
   for (const name of systems.flatMap(outputsOf)) {
     const a = acc.get(name)!;
-    const groupKeys = [...a.ranksA.keys()];
+    // Groups in task order (a system that ranks no fragments has no A/B groups).
+    const groupKeys = [...new Set(tasks.flatMap(groupsOf))];
     const A: Record<string, RankMetrics> = {}, B: Record<string, RankMetrics> = {}, C: Record<string, unknown> = {};
+    const C_budgets: Record<string, Record<string, unknown>> = {};
+    for (const [b, bb] of [...a.byBudget].sort((x, y) => x[0] - y[0])) {
+      C_budgets[String(b)] = Object.fromEntries(groupKeys.map((g) => [g, {
+        id_recall: mean(bb.idRec.get(g)), new_id_recall: mean(bb.newIdRec.get(g)), n: bb.idRec.get(g)?.length ?? 0, n_new: bb.newIdRec.get(g)?.length ?? 0,
+        latency_ms: { p50: percentile(bb.lat.get(g) ?? [], 50), p95: percentile(bb.lat.get(g) ?? [], 95), p99: percentile(bb.lat.get(g) ?? [], 99) },
+      }]));
+    }
     for (const g of groupKeys) {
-      A[g] = rankMetrics(a.ranksA.get(g)!);
-      B[g] = rankMetrics(a.ranksB.get(g)!);
+      if (a.ranksA.has(g)) A[g] = rankMetrics(a.ranksA.get(g)!);
+      if (a.ranksB.has(g)) B[g] = rankMetrics(a.ranksB.get(g)!);
       const lat = a.latCByGroup.get(g) ?? [];
       C[g] = {
         id_recall: mean(a.idRec.get(g)), new_id_recall: mean(a.newIdRec.get(g)), n: a.idRec.get(g)?.length ?? 0, n_new: a.newIdRec.get(g)?.length ?? 0,
@@ -266,7 +302,7 @@ async function main(): Promise<void> {
       };
     }
     (result.systems as Record<string, unknown>)[name] = {
-      A, B, C,
+      A, B, C, C_budgets,
       latency_ms: { p50: percentile(a.latC, 50), p95: percentile(a.latC, 95), p99: percentile(a.latC, 99) },
       latency_a_ms: { p50: percentile(a.latA, 50), p95: percentile(a.latA, 95), p99: percentile(a.latA, 99) },
       index_s: Math.round(a.indexS * 10) / 10,

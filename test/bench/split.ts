@@ -26,7 +26,8 @@ export interface RepoFile {
 
 export interface Repo {
   name: string;
-  language: 'python' | 'typescript';
+  /** The language family (languageFamily): python, typescript, javascript, go, rust, java, c, cpp. */
+  language: LanguageFamily;
   root: string;
   files: RepoFile[];
   byPath: Map<string, RepoFile>;
@@ -37,13 +38,26 @@ import { splitLines } from '../../engine/src/util/lines';
 /** The benchmark's line rule is the engine's. */
 export { splitLines };
 
-export const LANGUAGE_EXTENSIONS: Record<string, string[]> = {
+/** Corpus extensions per language family (protocol step 1; ../bench-langs/README.md for the six added languages). */
+export const LANGUAGE_EXTENSIONS: Record<LanguageFamily, string[]> = {
   python: ['.py'],
   typescript: ['.ts', '.tsx', '.mts', '.cts'],
+  javascript: ['.js', '.mjs', '.cjs', '.jsx'],
+  go: ['.go'],
+  rust: ['.rs'],
+  java: ['.java'],
+  c: ['.c', '.h'],
+  cpp: ['.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx', '.h'],
 };
 
-export function languageFamily(lang: string): 'python' | 'typescript' {
-  return lang === 'python' ? 'python' : 'typescript';
+export type LanguageFamily = 'python' | 'typescript' | 'javascript' | 'go' | 'rust' | 'java' | 'c' | 'cpp';
+
+/** A task's reporting subset: its VS Code language id, with the React variants in their family. */
+export function languageFamily(lang: string): LanguageFamily {
+  if (lang === 'typescriptreact') return 'typescript';
+  if (lang === 'javascriptreact') return 'javascript';
+  if (lang in LANGUAGE_EXTENSIONS) return lang as LanguageFamily;
+  throw new Error(`unknown task language '${lang}'`);
 }
 
 function walk(dir: string, rel: string, exts: string[], out: string[]): void {
@@ -68,7 +82,7 @@ export function loadTasks(splitDir: string, opts: { limit?: number; repos?: stri
   return tasks;
 }
 
-export function loadRepo(splitDir: string, name: string, language: 'python' | 'typescript'): Repo {
+export function loadRepo(splitDir: string, name: string, language: LanguageFamily): Repo {
   const root = path.join(splitDir, 'repos', name);
   const rels: string[] = [];
   walk(root, '', LANGUAGE_EXTENSIONS[language], rels);

@@ -47,3 +47,42 @@ describe('call-graph enrichment', () => {
     assert.deepStrictEqual(t.lookup('f'), []);
   });
 });
+
+describe('import resolution per language (enrich/imports.ts)', () => {
+  it('Go: an import path names the directory its tail matches', () => {
+    assert.ok(importMatches('gin.go', 'github.com/gin-gonic/gin/binding', 'binding/json.go'));
+    assert.ok(importMatches('logger.go', 'go.uber.org/zap/zapcore', 'zapcore/core.go'));
+    assert.ok(!importMatches('gin.go', 'github.com/gin-gonic/gin/binding', 'render/json.go'));
+  });
+  it('Java: a package names its directory, a static import its class file', () => {
+    assert.ok(importMatches('gson/src/main/java/com/google/gson/Gson.java', 'com.google.gson.internal', 'gson/src/main/java/com/google/gson/internal/Excluder.java'));
+    assert.ok(importMatches('a/T.java', 'com.google.gson.internal.GsonTypes', 'src/com/google/gson/internal/GsonTypes.java'));
+    assert.ok(!importMatches('a/T.java', 'com.google.gson.internal', 'src/com/google/gson/Gson.java'));
+  });
+  it('Rust: crate::, self::, super:: and workspace crates name module files', () => {
+    assert.ok(importMatches('axum/src/routing/mod.rs', 'crate::extract', 'axum/src/extract/mod.rs'));
+    assert.ok(importMatches('axum/src/routing/mod.rs', 'crate::extract', 'axum/src/extract/path/mod.rs'));
+    assert.ok(importMatches('axum/src/routing/router.rs', 'super::method_routing', 'axum/src/routing/method_routing.rs'));
+    assert.ok(importMatches('axum/src/routing/mod.rs', 'self::future', 'axum/src/routing/future.rs'));
+    assert.ok(importMatches('axum/src/lib.rs', 'axum_core::extract', 'axum-core/src/extract/mod.rs'));
+    assert.ok(!importMatches('axum/src/lib.rs', 'std::collections', 'axum/src/collections.rs'));
+    assert.ok(!importMatches('axum/src/routing/mod.rs', 'crate::extract', 'axum/src/response.rs'));
+  });
+  it('C/C++: an include names the file its path ends with, the including directory first', () => {
+    assert.ok(importMatches('src/unix/core.c', 'internal.h', 'src/unix/internal.h'));
+    assert.ok(importMatches('test/test-fs.c', 'uv.h', 'include/uv.h'));
+    assert.ok(importMatches('src/format.cc', 'fmt/format.h', 'include/fmt/format.h'));
+    assert.ok(!importMatches('src/format.cc', 'fmt/format.h', 'include/fmt/core.h'));
+  });
+  it('resolves a Go call through the package it is imported from', () => {
+    const t = new DefinitionTable();
+    t.setFile('render/json.go', [{ name: 'WriteJSON', file: 'render/json.go', signature: 'func WriteJSON(w http.ResponseWriter, obj any) error', chunkId: 1 }]);
+    t.setFile('internal/json/json.go', [{ name: 'WriteJSON', file: 'internal/json/json.go', signature: 'func WriteJSON()', chunkId: 2 }]);
+    t.setFile('a/json.go', [{ name: 'WriteJSON', file: 'a/json.go', signature: 'func WriteJSON(x int)', chunkId: 3 }]);
+    t.setFile('b/json.go', [{ name: 'WriteJSON', file: 'b/json.go', signature: 'func WriteJSON(y int)', chunkId: 4 }]);
+    const callees = resolveCallees('context.go', ['render'], [{ local: 'render', imported: '*', source: 'github.com/gin-gonic/gin/render' }], t, new Set());
+    assert.deepStrictEqual(callees, [], 'a package name is not a callee');
+    const viaImport = t.first('WriteJSON', (f) => importMatches('context.go', 'github.com/gin-gonic/gin/render', f));
+    assert.strictEqual(viaImport?.file, 'render/json.go');
+  });
+});

@@ -204,7 +204,19 @@ describe('Chunker: languages', function () {
     assert.equal(byName(file, 'print_point').signature, 'static void print_point(const Point *p)');
     assert.equal(byName(file, 'print_point').doc, 'Prints a point.');
     assert.deepEqual(byName(file, 'main').calls, ['print_point']);
-    assert.deepEqual(file.imports, []);
+    // `#include "list.h"` is an import of that file (call graph, neighbouring files); `<stdio.h>` is not the repository's.
+    assert.deepEqual(file.imports, [{ local: 'list', imported: '*', source: 'list.h' }]);
+  });
+
+  it('C/C++ headers: a .h with C++ syntax is parsed as C++, a plain C header stays C', async () => {
+    const cpp = await chunker.chunk('include/ui/widget.h', fixture('widget.h'));
+    assert.equal(cpp.language, 'cpp');
+    assert.ok(cpp.definitions.some((d) => d.name === 'Widget' && d.kind === 'class'), 'the class is a definition');
+    assert.ok(cpp.definitions.some((d) => d.name === 'clamp_size'), 'the template function is a definition');
+    assert.deepEqual(cpp.imports, [{ local: 'base', imported: '*', source: 'base.h' }]);
+    const c = await chunker.chunk('src/plain.h', fixture('plain.h'));
+    assert.equal(c.language, 'c');
+    assert.ok(c.definitions.some((d) => d.name === 'node'));
   });
 
   it('C++: classes in namespaces, out-of-class template methods', async () => {

@@ -33,3 +33,14 @@ describe('selectNovel', () => {
     assert.strictEqual(selectNovel(ranked, window, 0.8, 2)[0].text, 'applyDiscount(total, couponCode)');
   });
 });
+
+describe('excerpt with names already seen', () => {
+  it('drops lines (after the first) that add no new name, and remembers the names it keeps', () => {
+    const seen = new Set(['a', 'x', 'return']);
+    const text = excerpt(['def f(a):', '    x = a', '    return x', '    y = new_name(a)'], new Set(), { maxLines: 20, compact: true, seen });
+    assert.strictEqual(text, 'def f(a):\n    y = new_name(a)');
+    assert.ok(seen.has('new_name') && seen.has('y') && seen.has('f'));
+    // A second chunk repeating those names keeps only its first line.
+    assert.strictEqual(excerpt(['def g():', '    y = new_name(x)'], new Set(), { maxLines: 20, compact: true, seen }), 'def g():');
+  });
+});

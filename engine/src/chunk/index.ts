@@ -4,7 +4,7 @@
 import type { ChunkedFile, LanguageId, RawChunk } from '../types';
 import { extract, type CallSite } from './extract';
 import { defaultGrammarDir, GrammarLoader, type LoadedGrammar } from './grammar';
-import { GRAMMARS, grammarOf, languageOfPath } from './languages';
+import { GRAMMARS, grammarOf, languageOfPath, refineLanguage } from './languages';
 import { layoutChunks } from './layout';
 import { LineIndex, lineWindows, type SizeLimits } from './lines';
 import { parseReusing } from './reparse';
@@ -100,7 +100,7 @@ export class Chunker {
    */
   async chunk(relPath: string, content: string, opts: ChunkOptions = {}): Promise<ChunkedFile> {
     const options = { ...DEFAULTS, ...opts };
-    const language = languageOfPath(relPath) ?? 'plaintext';
+    const language = refineLanguage(relPath, content, languageOfPath(relPath)) ?? 'plaintext';
     const grammarName = grammarOf(language);
     let reason: FallbackReason = 'no-grammar';
     let lines: LineIndex | undefined;
@@ -129,8 +129,9 @@ export class Chunker {
   }
 
   /** The grammar (parser, query) for a path's language, for callers that parse one file themselves (retrieve/symbols.ts). */
-  async grammarFor(relPath: string): Promise<LoadedGrammar | undefined> {
-    const name = grammarOf(languageOfPath(relPath) ?? 'plaintext');
+  async grammarFor(relPath: string, content?: string): Promise<LoadedGrammar | undefined> {
+    const byPath = languageOfPath(relPath);
+    const name = grammarOf((content === undefined ? byPath : refineLanguage(relPath, content, byPath)) ?? 'plaintext');
     return name ? this.loader.get(name) : undefined;
   }
 

@@ -131,3 +131,15 @@ export function languageOfPath(relPath: string): LanguageId | undefined {
 export function grammarOf(language: LanguageId | undefined): GrammarName | undefined {
   return language === undefined ? undefined : GRAMMAR_OF_LANGUAGE[language];
 }
+
+/**
+ * `.h` is C or C++ by what it holds: C++ headers (fmt's `include/fmt/*.h`, most C++ libraries)
+ * parsed with the C grammar lose their classes, templates and namespaces to error recovery. A
+ * header that uses C++-only syntax is C++; anything else stays C.
+ */
+const CPP_ONLY = /^\s*(?:namespace\s+[A-Za-z_]\w*\s*\{|template\s*<|using\s+namespace\b|(?:public|private|protected)\s*:|class\s+[A-Za-z_]\w*[^;()]*\{)|\b(?:constexpr|nullptr|static_cast|decltype|noexcept)\b|\bstd::/m;
+
+export function refineLanguage(relPath: string, content: string, language: LanguageId | undefined): LanguageId | undefined {
+  if (language !== 'c' || !/\.h$/i.test(relPath)) return language;
+  return CPP_ONLY.test(content) ? 'cpp' : language;
+}

@@ -5,6 +5,7 @@
 import * as path from 'path';
 import type { ImportBinding } from '../types';
 import { DefinitionTable, type DefinitionRef } from './definitionTable';
+import { languageImportMatches } from './imports';
 
 export { DefinitionTable, type DefinitionRef };
 
@@ -22,6 +23,9 @@ export const CALLEE_MARKER = '# calls: ';
 
 /** Whether the import specifier `source`, written in `fromFile`, plausibly names `targetFile`. */
 export function importMatches(fromFile: string, source: string, targetFile: string): boolean {
+  // Go, Java, Rust, C/C++ (enrich/imports.ts).
+  const byLanguage = languageImportMatches(fromFile, source, targetFile);
+  if (byLanguage !== undefined) return byLanguage;
   const noExt = targetFile.replace(/\.[^./]+$/, '');
   if (source.startsWith('.') && !/^\.+[A-Za-z_]/.test(source)) {
     // Relative path import (TS/JS): './util' from src/a.ts -> src/util(.ts|/index.ts)

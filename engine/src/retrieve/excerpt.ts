@@ -11,12 +11,39 @@ export interface ExcerptOptions {
   /** 'best': the declaration plus the window that shares most with the query (default);
    *  'head': the first lines (how the engine packed context before the query stages). */
   mode?: 'best' | 'head';
+  /**
+   * Names already in the context (the editor window, chunks packed before): a line after the first
+   * whose identifiers are all in it is dropped, and the kept lines' names join it. The budget then
+   * carries names the model has not seen instead of lines repeating them (issue 18 part 3).
+   */
+  seen?: Set<string>;
 }
 
 const COMMENT_ONLY = /^\s*(#|\/\/|\*|\/\*|\*\/)/;
 
 export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: ExcerptOptions): string {
   let kept = opts.compact ? lines.filter((l, i) => i === 0 || (l.trim() !== '' && !COMMENT_ONLY.test(l))) : lines;
+  if (opts.seen) return remember(cut(kept.filter((l, i) => i === 0 || (l.match(IDENT) ?? []).some((t) => !opts.seen!.has(t))), queryTerms, opts), opts.seen);
+  return cut(kept, queryTerms, opts);
+}
+
+/**
+ * The names of the last `lines` lines before the cursor: what the model surely sees next to the
+ * cursor (protocol C counts a name as needing retrieval when it is not there). Names further up the
+ * prefix stay worth carrying: the prompt's prefix may be cut before them.
+ */
+export function namesOnScreen(prefix: string, lines = 20): Set<string> {
+  const all = prefix.split('\n');
+  return new Set(all.slice(Math.max(0, all.length - lines - 1)).join('\n').match(IDENT) ?? []);
+}
+
+/** Adds the names of `text` to `seen`; returns `text`. */
+function remember(text: string, seen: Set<string>): string {
+  for (const t of text.match(IDENT) ?? []) seen.add(t);
+  return text;
+}
+
+function cut(kept: string[], queryTerms: ReadonlySet<string>, opts: ExcerptOptions): string {
   if (kept.length <= opts.maxLines) return kept.join('\n');
   if (opts.mode === 'head') return kept.slice(0, opts.maxLines).join('\n');
   // Best window by query-term hits per line, keeping the first line (the declaration).

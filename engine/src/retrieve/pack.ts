@@ -7,6 +7,8 @@ import type { Hit } from './hybrid';
 
 /** Lines per retrieved chunk: more chunks in the budget beat longer ones on protocol C (PARAMS.md). */
 export const DEFAULT_LINES_PER_HIT = 20;
+/** Lines per chunk when lines that add no new name are dropped (freshNames): room for more of the chunk (PARAMS.md). */
+export const FRESH_LINES_PER_HIT = 30;
 /**
  * Retrieved text drops blank and comment-only lines by default: more code fits (PARAMS.md). The
  * built-in completion asks for the lines as written, since it continues them.

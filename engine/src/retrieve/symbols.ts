@@ -122,7 +122,7 @@ export class SymbolLookup {
 
   /** The file's tree from the chunker's shared cache: the buffer being typed in was parsed a keystroke ago, by this or by its live update. */
   private async parse(relPath: string, text: string): Promise<ParsedFile | undefined> {
-    const grammar = await this.src.chunker.grammarFor(relPath);
+    const grammar = await this.src.chunker.grammarFor(relPath, text);
     if (!grammar) return undefined;
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
     const tree = this.src.chunker.trees.parse(relPath, grammar, text, () => Date.now() > deadline);
@@ -154,7 +154,7 @@ export class SymbolLookup {
     const key = `${file}\0${text.length}\0${quickHash(text)}`;
     const cached = this.defsCache.get(key);
     if (cached) return cached;
-    const grammar = await this.src.chunker.grammarFor(file);
+    const grammar = await this.src.chunker.grammarFor(file, text);
     if (!grammar) return [];
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
     const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);

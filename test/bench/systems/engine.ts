@@ -25,6 +25,9 @@ export class EngineSystem extends FragmentSystem {
 
   lastQueryMs: Record<string, number> = {};
 
+  /** Above 1,024 tokens the engine is asked for proportionally more chunks (20 per 1,024 tokens); at or below, the product's 20. */
+  readonly budgetAware = true;
+
   override async indexRepo(repo: Repo, docs: Parameters<FragmentSystem['indexRepo']>[1]): Promise<void> {
     await super.indexRepo(repo, docs);
     await this.leave();
@@ -72,17 +75,21 @@ export class EngineSystem extends FragmentSystem {
     this.editing = undefined;
   }
 
-  async context(task: Task): Promise<Record<string, string[]> | string[]> {
+  async context(task: Task, budgetTokens = 1024): Promise<Record<string, string[]> | string[]> {
+    const k = budgetTokens > 1024 ? Math.ceil((20 * budgetTokens) / 1024) : 20;
     const engine = await this.enter(task);
     const out: Record<string, string[]> = {};
     const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
     // Asked before the clock starts: the query latency is the engine's, the model's is reported apart.
     const guess = await this.hypothesisFor(task);
     for (const [name, variant] of this.weightSets) {
-      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, ...weights } = variant;
+      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, declarations, freshNames, ...weights } = variant;
+      // `declarations`: the share of the budget given to declaration lines (Engine.retrieve's declarationTokens).
+      // `freshNames` is on as in the completion pipeline, which always asks with a budget (`freshNames=0` turns it off).
+      const declarationTokens = declarations ? Math.round(declarations * budgetTokens) : undefined;
       const hypothetical = guess && (weights.hyde ?? 0) > 0 ? { text: guess } : undefined;
       const t0 = performance.now();
-      const hits = await engine.retrieve(state, { k: 20, maxLinesPerHit, compact, maxPerFile, excerpt, novelty, hypothetical }, { ...this.tuning.weights, ...weights });
+      const hits = await engine.retrieve(state, { k, maxLinesPerHit, compact, maxPerFile, excerpt, novelty, hypothetical, declarationTokens, freshNames: freshNames === undefined ? true : !!freshNames }, { ...this.tuning.weights, ...weights });
       this.lastQueryMs[name] = performance.now() - t0;
       // The same exclusion as every other system: nothing overlapping the query window.
       out[name] = hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);

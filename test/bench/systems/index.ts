@@ -7,6 +7,9 @@ import { OnnxEmbedder } from '../../../engine/src/embed';
 import { EmbeddingCache, FragmentSystem, type Variant } from './fragments';
 import { EngineSystem } from './engine';
 import { ABLATION_WEIGHTS, CORE_SIGNALS, CORE_WEIGHTS, STAGES, type FusionWeights } from '../../../engine/src/retrieve/weights';
+import { TabbySystem } from './anchors/tabby';
+import { ContinueSystem } from './anchors/continue';
+import { CopilotSystem } from './anchors/copilot';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
 import type { HypothesisProvider } from '../hyde';
 
@@ -123,7 +126,7 @@ class ConcatEmbedder {
   async embedQueries(texts: string[]): Promise<Float32Array[]> { return this.join(await this.a.embedQueries(texts), await this.b.embedQueries(texts)); }
 }
 
-export const SYSTEM_NAMES = ['bm25', 'jaccard', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref', 'engine-combo'];
+export const SYSTEM_NAMES = ['bm25', 'jaccard', 'tabby', 'continue', 'copilot', 'dense', 'engine', 'engine-nodense', 'dense-ref', 'engine-ref', 'engine-combo'];
 
 export async function createSystems(names: string[], opts: SystemFactoryOptions): Promise<BenchSystem[]> {
   const out: BenchSystem[] = [];
@@ -142,6 +145,10 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
   for (const n of names) {
     if (n === 'bm25') out.push(new Bm25System());
     else if (n === 'jaccard') out.push(new JaccardSystem());
+    // The anchors' pipelines (anchors/*.ts, test/bench/README.md): tabby embeds with the shipped model.
+    else if (n === 'tabby') out.push(new TabbySystem(await embeddings(model())));
+    else if (n === 'continue') out.push(new ContinueSystem());
+    else if (n === 'copilot') out.push(new CopilotSystem());
     else if (n === 'dense-ref') out.push(new FragmentSystem({ name: n, embeddings: await embeddings(opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL), weights: DENSE_ONLY }));
     else if (n === 'engine-ref') {
       const ref = opts.referenceModelDir ?? DEFAULT_REFERENCE_MODEL;

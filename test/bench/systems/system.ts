@@ -34,6 +34,13 @@ export interface BenchSystem {
    * (the engine does, through its product path). When absent the harness ranks fragments.
    */
   context?(task: Task, budgetTokens: number): Promise<string[] | Record<string, string[]>>;
+  /**
+   * Whether `rank` ranks the protocol's fragments (protocols A and B). False for systems whose
+   * pipeline has no such step (definition lookups, neighbour-file windows): they report C only.
+   */
+  readonly ranksFragments?: boolean;
+  /** Whether `context` depends on the budget (then it is asked once per --budgets budget, else once and cut). */
+  readonly budgetAware?: boolean;
   /** When set by `context`, the query time alone (excluding editor-state updates). */
   lastQueryMs?: number | Record<string, number>;
   /**

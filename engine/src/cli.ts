@@ -6,6 +6,7 @@ import * as path from 'path';
 import { Engine } from './engine';
 import { defaultIndexDir } from './indexLocation';
 import { teamMain } from './team/cli';
+import { flag, queryFromArgs } from './util/cliArgs';
 
 const USAGE = `usage:
   reporecall index DIR [--index-dir D] [--model DIR] [--no-dense]
@@ -15,10 +16,6 @@ const USAGE = `usage:
   reporecall query DIR --from postgres://USER@HOST/DB [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
   reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, dirArg] = argv;
@@ -58,23 +55,12 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const k = Number(flag(argv, 'k') ?? 5);
-    const text = flag(argv, 'text');
-    let hits;
-    if (text !== undefined) {
-      hits = await engine.retrieve(text, { k });
-    } else {
-      const file = flag(argv, 'file');
-      const line = Number(flag(argv, 'line'));
-      if (!file || !Number.isInteger(line) || line < 0) {
-        console.error('reporecall query: --file F and --line L (0-based) are required, or --text');
-        return 2;
-      }
-      const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
-      const content = fs.readFileSync(path.join(root, rel), 'utf8');
-      // The editor's view: the file up to the cursor line.
-      const prefix = content.split('\n').slice(0, line).join('\n') + '\n';
-      hits = await engine.retrieve({ file: rel.split(path.sep).join('/'), prefix, line }, { k });
+    const asked = queryFromArgs(argv, root);
+    if ('error' in asked) {
+      console.error(asked.error);
+      return 2;
     }
+    const hits = await engine.retrieve(asked.query, { k });
     if (json) console.log(JSON.stringify(hits, null, 1));
     else for (const h of hits) {
       const why = Object.entries(h.signals).map(([s, r]) => `${s}#${r}`).join(' ');

@@ -8,11 +8,8 @@ import { maskUrl, TeamIndexError } from './connection';
 import { TeamIndexReader } from './reader';
 import { teamRetrieve } from './retrieve';
 import { writeTeamIndex } from './writer';
+import { flag, queryFromArgs } from '../util/cliArgs';
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-}
 
 /** Runs a team command; undefined when `argv` is not one. */
 export async function teamMain(argv: string[]): Promise<number | undefined> {
@@ -44,22 +41,13 @@ export async function teamMain(argv: string[]): Promise<number | undefined> {
     const reader = await TeamIndexReader.open(from!, repo);
     try {
       const k = Number(flag(argv, 'k') ?? 5);
-      const text = flag(argv, 'text');
-      let state: Parameters<typeof teamRetrieve>[1];
-      if (text !== undefined) state = text;
-      else {
-        const file = flag(argv, 'file');
-        const line = Number(flag(argv, 'line'));
-        if (!file || !Number.isInteger(line) || line < 0) {
-          console.error('reporecall query: --file F and --line L (0-based) are required, or --text');
-          return 2;
-        }
-        const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
-        const content = fs.readFileSync(path.join(root, rel), 'utf8');
-        state = { file: rel.split(path.sep).join('/'), prefix: content.split('\n').slice(0, line).join('\n') + '\n', line };
+      const asked = queryFromArgs(argv, root);
+      if ('error' in asked) {
+        console.error(asked.error);
+        return 2;
       }
       // Lexical and symbol signals only from the CLI (no model is loaded here).
-      const hits = await teamRetrieve(reader, state, { k, weights: { dense: 0 } });
+      const hits = await teamRetrieve(reader, asked.query, { k, weights: { dense: 0 } });
       if (json) console.log(JSON.stringify(hits, null, 1));
       else for (const h of hits) {
         const why = Object.entries(h.signals).map(([s, r]) => `${s}#${r}`).join(' ');

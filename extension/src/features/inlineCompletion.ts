@@ -54,7 +54,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
       this.lastBackend = backend;
       this.debounce.reset();
     }
-    const docKey = `${doc.uri.toString()}|${backend}`;
+    const docKey = completionDocKey(doc, backend);
     const offset = doc.offsetAt(pos);
     const cached = this.cache.get(docKey, state.prefix, state.suffix ?? '', offset);
     if (cached) {
@@ -130,7 +130,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
     const rel = fi?.relPath(doc.uri);
     if (!fi || rel === undefined || !fi.canServeSoon) return;
     const state = editorState(doc, doc.positionAt(offset), rel, this.ctx.recentFiles());
-    const docKey = `${doc.uri.toString()}|${backend}`;
+    const docKey = completionDocKey(doc, backend);
     if (this.cache.get(docKey, state.prefix, state.suffix ?? '', offset)) return;
     // What the provider would still wait once VS Code asks, 50 ms from now: with the default debounce, nothing.
     const wait = this.debounce.nextDelay(VSCODE_INLINE_SUGGEST_DELAY_MS);
@@ -141,6 +141,11 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
         return result;
       }));
   }
+}
+
+/** A document's key in the cache and for the prefetch: completions of different sources never mix. */
+function completionDocKey(doc: vscode.TextDocument, backend: string): string {
+  return `${doc.uri.toString()}|${backend}`;
 }
 
 /** Changes when a folder's index is rebuilt or re-indexed or its engine changes state; not on single-file updates. */

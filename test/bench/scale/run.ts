@@ -162,17 +162,9 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
   return { n: edits, bytes_p50: percentile(bytes, 50), bytes_p95: percentile(bytes, 95), ms_p50: percentile(ms, 50), ms_p95: percentile(ms, 95), query_wait_max_ms: edits ? queryWaitMax : null };
 }
 
+/** Bytes of every file under `dir`, by path relative to it (forward slashes). */
 function dirBytes(dir: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  const walk = (d: string, prefix: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p, prefix + e.name + '/');
-      else out[prefix + e.name] = fs.statSync(p).size;
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir, '');
-  return out;
+  return Object.fromEntries([...dirFiles(dir)].map(([p, st]) => [path.relative(dir, p).split(path.sep).join('/'), st.size]));
 }
 
 const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;

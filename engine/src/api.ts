@@ -28,9 +28,39 @@ export interface EngineOptions {
    * query terms beyond it are dropped); default 250,000. Only large repositories reach it.
    */
   maxQueryPostings?: number;
+  /** Retrieval from a team index on PostgreSQL, with the local index answering for changed files (team/overlay.ts). */
+  team?: TeamIndexOptions;
+  /** Receives the team index's state when it changes (the worker forwards it to the extension). */
+  onTeamState?: (state: TeamState) => void;
   /** Receives human-readable log lines. */
   log?: (line: string) => void;
 }
+
+export interface TeamIndexOptions {
+  /** postgres://user@host:port/db, without a password. */
+  url: string;
+  /** The stored secret for exactly this URL (the extension's SecretStorage), if any. */
+  password?: string;
+  /** The repository's name in the team index (the writer's --repo; default the folder's name). */
+  repo: string;
+  /** A team request that has not answered after this long is abandoned for the local index (ms). */
+  timeoutMs: number;
+  /** After a failure, the server is tried again after this long (ms). */
+  retryMs: number;
+}
+
+export type TeamStateName = 'connecting' | 'team' | 'slow' | 'unreachable' | 'error';
+
+export interface TeamState {
+  state: TeamStateName;
+  /** What happened, for the status bar's tooltip (never a password). */
+  message?: string;
+  /** The committed generation served, while serving. */
+  generation?: number;
+  /** Files answered from the local index instead of the team's rows. */
+  overlayFiles?: number;
+}
+
 
 export interface IndexProgress {
   phase: 'scan' | 'parse' | 'embed' | 'save';
@@ -55,6 +85,8 @@ export interface IndexStats {
    * darwin-x64; modelDir is null and the engine uses its lexical and symbol signals only), if so.
    */
   modelWarning?: string;
+  /** The team index's state, when one is configured. */
+  team?: TeamState;
 }
 
 export interface RetrieveOptions {

@@ -24,6 +24,7 @@ export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { acquireWriterLock } from './store/lock';
 import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
+import { TeamOverlay } from './team/overlay';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
 export interface EngineTuning extends IndexTuning {
@@ -73,8 +74,12 @@ export class Engine {
     if ('heldBy' in lock) log(`the index at ${opts.indexDir} is written by process ${lock.heldBy.pid} on ${lock.heldBy.hostname}; this engine reads it and keeps its own changes in memory`);
     engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir), () => engine.tuning, 'heldBy' in lock ? undefined : lock);
     engine.ws.loadOrReset();
+    if (opts.team) engine.team = new TeamOverlay(opts.team, () => engine.tables.files, opts.onTeamState, log);
     return engine;
   }
+
+  /** The team index with the local index's changed files over it, when configured. */
+  team: TeamOverlay | undefined;
 
   /** The embedding model in use (undefined: dense off). */
   private model: LoadedModel | undefined;
@@ -95,6 +100,7 @@ export class Engine {
       seconds: this.ws.lastSeconds,
       modelDir: this.model?.dir ?? null,
       ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
+      ...(this.team ? { team: this.team.state } : {}),
     };
   }
 
@@ -106,6 +112,7 @@ export class Engine {
   /** Brings the index up to date with the workspace: only new or changed files are parsed and embedded. */
   async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
     await this.ws.indexAll(onProgress, signal);
+    this.team?.localIndexed();
     return this.stats();
   }
 
@@ -123,13 +130,15 @@ export class Engine {
    * Re-indexes one file: from `content` (an unsaved editor buffer) when given, else from disk.
    * A file that is now ignored, secret or unreadable leaves the index.
    */
-  updateFile(relPath: string, content?: string): Promise<void> {
-    return this.ws.updateFile(relPath, content);
+  async updateFile(relPath: string, content?: string): Promise<void> {
+    await this.ws.updateFile(relPath, content);
+    this.team?.localChanged(relPath);
   }
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
-  removeFile(relPath: string): Promise<void> {
-    return this.ws.removeFile(relPath);
+  async removeFile(relPath: string): Promise<void> {
+    await this.ws.removeFile(relPath);
+    this.team?.localChanged(relPath);
   }
 
   private get tables(): IndexTables {
@@ -164,7 +173,9 @@ export class Engine {
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
     opts.signal?.throwIfAborted();
-    const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
+    // The team index (with this index's changed files over it) when configured and answering in time; else this index.
+    const fromTeam = this.team && !q.hypothetical ? await this.team.search(this.index, { q, vec, k: Math.max(k, 10) * 3, weights, accept, exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined, signal: opts.signal }) : undefined;
+    const hits = fromTeam ?? this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
     // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts).
     const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
@@ -262,6 +273,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.team?.close();
     this.ws.flush();
     this.symbolLookup?.dispose();
     this.ws.close();

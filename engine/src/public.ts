@@ -4,6 +4,6 @@
 export { EngineClient, type CallTiming } from './rpc/client';
 export { isAbortError } from './rpc/protocol';
 export { isSecretPath } from './scan/secrets';
-export type { IndexProgress, IndexStats } from './api';
+export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
 export type { EditorState, RetrievedChunk } from './types';
 export type { SymbolDefinition, SymbolInfo } from './retrieve/symbols';

@@ -283,6 +283,9 @@ export class EngineClient extends ClientEvents {
       case 'log':
         this.emitLog(msg.line);
         break;
+      case 'team':
+        this.setTeamState(msg.state);
+        break;
       case 'pong':
         this.lastPong = Date.now();
         break;

@@ -1,5 +1,6 @@
 // The engine client's events (state, log lines, restarts, call timings): listener sets and the
 // state they report. EngineClient (client.ts) extends it.
+import type { TeamState } from '../api';
 import type { CallTiming, EngineClientState } from './clientOptions';
 
 export type Listener<T> = (value: T) => void;
@@ -11,6 +12,9 @@ export class ClientEvents {
   protected readonly logListeners = new Set<Listener<string>>();
   protected readonly restartListeners = new Set<Listener<void>>();
   protected readonly timingListeners = new Set<Listener<CallTiming>>();
+  protected readonly teamListeners = new Set<Listener<TeamState>>();
+  /** The team index's last reported state (undefined: none configured, or nothing reported yet). */
+  teamState: TeamState | undefined;
 
   get state(): EngineClientState {
     return this.currentState;
@@ -33,6 +37,16 @@ export class ClientEvents {
    */
   onTiming(listener: Listener<CallTiming>): Disposable {
     return this.subscribe(this.timingListeners, listener);
+  }
+
+  /** The team index's state as the engine reports it (serving, slow, unreachable: local answers). */
+  onTeamState(listener: Listener<TeamState>): Disposable {
+    return this.subscribe(this.teamListeners, listener);
+  }
+
+  protected setTeamState(state: TeamState): void {
+    this.teamState = state;
+    for (const l of this.teamListeners) l(state);
   }
 
   protected setState(state: EngineClientState): void {

@@ -2,12 +2,12 @@
 // Everything here crosses a worker_threads MessagePort or a child process IPC channel (advanced
 // serialization), so it must be structured-clonable:
 // AbortSignals travel as `cancel` messages and errors as plain objects.
-import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
+import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
-export type WorkerEngineOptions = Omit<EngineOptions, 'log'> & {
+export type WorkerEngineOptions = Omit<EngineOptions, 'log' | 'onTeamState'> & {
   /** Directory with the tree-sitter runtime wasm and grammars, when not the engine's default. */
   grammarDir?: string;
 };
@@ -56,6 +56,7 @@ export type FromWorker =
   | { type: 'result'; id: number; ok: false; error: SerializedError; ms?: number }
   | { type: 'progress'; id: number; progress: IndexProgress }
   | { type: 'log'; line: string }
+  | { type: 'team'; state: TeamState }
   | { type: 'pong'; id: number };
 
 export function serializeError(err: unknown): SerializedError {

@@ -42,7 +42,7 @@ function abortError(): Error {
   return err;
 }
 
-const opened: Promise<Engine> = Engine.open({ ...init.options, log: (line) => post({ type: 'log', line }) });
+const opened: Promise<Engine> = Engine.open({ ...init.options, log: (line) => post({ type: 'log', line }), onTeamState: (state) => post({ type: 'team', state }) });
 opened.then(
   (engine) => {
     post({ type: 'ready' });

@@ -9,6 +9,8 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
   /** Shown in pg_stat_activity. */
   applicationName?: string;
+  /** The password (the editor's stored secret), used with a URL that holds none. */
+  password?: string;
 }
 
 /** A failure the user can act on: `message` says what happened and what to do. */
@@ -47,11 +49,24 @@ export function maskUrl(url: string): string {
   }
 }
 
+/**
+ * The URL with a password from elsewhere (the editor's stored secret) put in, in memory only: a
+ * connection string's empty password would override node-postgres's separate `password`. A URL
+ * holding its own password keeps it.
+ */
+function withPassword(url: string, password: string | undefined): string {
+  if (!password) return url;
+  const u = new URL(url);
+  if (u.password) return url;
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
+
 /** Opens a client; failures become TeamIndexErrors with a clear message. */
 export async function connectTeam(url: string, opts: ConnectOptions = {}): Promise<Client> {
   parseTeamUrl(url);
   const config: ClientConfig = {
-    connectionString: url,
+    connectionString: withPassword(url, opts.password),
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     application_name: opts.applicationName ?? 'reporecall',
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),

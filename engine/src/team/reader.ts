@@ -16,7 +16,7 @@ import type { DocInfo } from '../retrieve/hybrid';
 import type { ChunkKind } from '../types';
 import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
 import { checkSchema, FIELD_LEXICAL, FIELD_NORMALIZED, hasVectorTable, SCHEMA, vectorTable } from './schema';
-import { vectorLiteral } from './writer';
+import { vectorLiteral } from './schema';
 import { l2Normalise } from '../embed/pooling';
 import { Int8Scorer } from '../vector/int8Kernel';
 
@@ -52,6 +52,8 @@ export interface TeamSearchRequest {
   vector?: Float32Array;
   /** Chunks of this file overlapping [from, to] are left out (what the user is typing or sees). */
   exclude?: { file: string; from: number; to: number };
+  /** Chunks of these files are left out (the editor's overlay answers for them: team/overlay.ts). */
+  excludePaths?: string[];
   /** Candidates per list. Default 100. */
   depth?: number;
   /** The lexical work budget (Bm25Options.maxQueryPostings). */
@@ -93,6 +95,17 @@ export class TeamIndexReader {
     const r = new TeamIndexReader(url, repo, opts);
     await r.run(async () => undefined);
     return r;
+  }
+
+  /**
+   * Drops the connection at once, without waiting for the server (one that hangs would never
+   * answer a clean close); a query in flight fails, and the next call connects again.
+   */
+  abandon(): void {
+    const c = this.client as (Client & { connection?: { stream?: { destroy(): void } } }) | undefined;
+    this.client = undefined;
+    c?.connection?.stream?.destroy();
+    void c?.end().catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -167,9 +180,13 @@ export class TeamIndexReader {
     const lists = new Map<string, number[]>();
     const values = new Map<string, Map<number, number>>();
     let excluded: number[] = [];
-    if (req.exclude) {
-      const e = req.exclude;
-      excluded = (await c.query(`SELECT id FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND path = $3 AND end_line >= $4 AND start_line <= $5`, [info.id, info.generation, e.file, e.from, e.to])).rows.map((r) => Number(r.id));
+    const paths = req.excludePaths ?? [];
+    if (req.exclude || paths.length) {
+      const e = req.exclude ?? { file: '', from: 0, to: -1 };
+      excluded = (await c.query(
+        `SELECT id FROM ${SCHEMA}.chunk WHERE repo = $1 AND gen <= $2 AND ((path = $3 AND end_line >= $4 AND start_line <= $5) OR path = ANY($6::text[]))`,
+        [info.id, info.generation, e.file, e.from, e.to, paths],
+      )).rows.map((r) => Number(r.id));
     }
     for (const l of req.lexical) {
       const scored = await this.bm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS);
@@ -215,10 +232,15 @@ export class TeamIndexReader {
   }
 
   /** Path and content hash of every file in the commit (for an editor's overlay of changed files). */
-  fileHashes(): Promise<Map<string, string>> {
+  async fileHashes(): Promise<Map<string, string>> {
+    return (await this.fileHashesAt()).hashes;
+  }
+
+  /** fileHashes with the generation they belong to. */
+  fileHashesAt(): Promise<{ generation: number; hashes: Map<string, string> }> {
     return this.run(async (c, info) => {
       const r = await c.query(`SELECT path, hash FROM ${SCHEMA}.file WHERE repo = $1 AND gen <= $2`, [info.id, info.generation]);
-      return new Map(r.rows.map((x) => [x.path as string, x.hash as string]));
+      return { generation: info.generation, hashes: new Map(r.rows.map((x) => [x.path as string, x.hash as string])) };
     });
   }
 

@@ -9,7 +9,7 @@ import { boundNames, normalizedTerms } from '../lexical/normalize';
 import { DEFAULT_WEIGHTS, type DocInfo, type FusionWeights } from '../retrieve/hybrid';
 import { fuse, type FusionInput } from '../retrieve/fusion';
 import { SIGNALS } from '../retrieve/registry';
-import { buildQuery, pathPrefix, type QueryOptions } from '../retrieve/query';
+import { buildQuery, pathPrefix, type QueryOptions, type RetrievalQuery } from '../retrieve/query';
 import type { TeamIndexReader, TeamListRequest } from './reader';
 
 export interface TeamHit extends DocInfo {
@@ -26,6 +26,16 @@ export interface TeamRetrieveOptions {
   maxQueryPostings?: number;
 }
 
+/** The lexical lists of a query with their terms, as the bm25, recent and normalized signals build them. */
+export function lexicalRequests(q: RetrievalQuery, w: FusionWeights): TeamListRequest[] {
+  const prefix = q.file ? `${q.file}\n` : '';
+  const lexical: TeamListRequest[] = [];
+  if (w.bm25 > 0) lexical.push({ name: 'bm25', field: 'lexical', terms: lexicalTerms(prefix + q.window) });
+  if (w.recent > 0) lexical.push({ name: 'recent', field: 'lexical', terms: lexicalTerms(prefix + q.trimmed) });
+  if (w.normalized > 0) lexical.push({ name: 'normalized', field: 'normalized', terms: normalizedTerms(q.trimmed, boundNames(q.window)) });
+  return lexical;
+}
+
 /** Ranked chunks (line ranges, no text) for an editor state or a free-text query, as Engine.retrieve ranks them. */
 export async function teamRetrieve(reader: TeamIndexReader, query: EditorState | string, opts: TeamRetrieveOptions = {}): Promise<TeamHit[]> {
   const k = opts.k ?? 10;
@@ -36,11 +46,7 @@ export async function teamRetrieve(reader: TeamIndexReader, query: EditorState |
   if (typeof query === 'string') q.trimmed = q.window;
   const windowStart = state.line - (opts.query?.windowLines ?? 60);
   const vec = w.dense === 0 || !opts.embedQuery ? undefined : await opts.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`);
-  const prefix = q.file ? `${q.file}\n` : '';
-  const lexical: TeamListRequest[] = [];
-  if (w.bm25 > 0) lexical.push({ name: 'bm25', field: 'lexical', terms: lexicalTerms(prefix + q.window) });
-  if (w.recent > 0) lexical.push({ name: 'recent', field: 'lexical', terms: lexicalTerms(prefix + q.trimmed) });
-  if (w.normalized > 0) lexical.push({ name: 'normalized', field: 'normalized', terms: normalizedTerms(q.trimmed, boundNames(q.window)) });
+  const lexical = lexicalRequests(q, w);
   const depth = 100;
   let top: { id: number; score: number; signals: Record<string, number> }[] = [];
   const res = await reader.search(

@@ -153,3 +153,8 @@ export async function hasVectorTable(client: Client, dim: number): Promise<boole
   const r = await client.query(`SELECT to_regclass($1) AS t`, [vectorTable(dim)]);
   return !!r.rows[0].t;
 }
+
+/** pgvector's text form; numbers printed in full so the stored float4 equals the engine's Float32. */
+export function vectorLiteral(v: ArrayLike<number>): string {
+  return `[${Array.from(v).join(',')}]`;
+}

@@ -14,7 +14,8 @@ import type { Client } from 'pg';
 import { Engine, type IndexedChunk, type IndexedSink } from '../engine';
 import type { DefinitionRef } from '../enrich/callgraph';
 import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
-import { ensureVectorExtension, ensureVectorTable, FIELD_LEXICAL, FIELD_NORMALIZED, LOCK_NAMESPACE, migrate, SCHEMA, vectorTable } from './schema';
+import { ensureVectorExtension, ensureVectorTable, FIELD_LEXICAL, FIELD_NORMALIZED, LOCK_NAMESPACE, migrate, SCHEMA, vectorLiteral, vectorTable } from './schema';
+export { vectorLiteral };
 import { fieldTermCounts } from './terms';
 import { l2Normalise } from '../embed/pooling';
 import { recordBytes, writeRecord } from '../vector/int8Kernel';
@@ -277,7 +278,3 @@ export function engineRecord(v: ArrayLike<number>, dim: number): { unit: Float32
   return { unit, q8: Array.from(new Int8Array(buf.buffer, buf.byteOffset + 8, dim)), scale: buf.readFloatLE(4) };
 }
 
-/** pgvector's text form; numbers printed in full so the stored float4 equals the engine's Float32. */
-export function vectorLiteral(v: ArrayLike<number>): string {
-  return `[${Array.from(v).join(',')}]`;
-}

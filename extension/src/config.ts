@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FIM_FAMILIES } from './backends/fim';
 import type { FimSetting } from './backends/openai';
+import { splitTeamUrl } from './teamIndexUrl';
 import { booleanSetting, declared, numberSetting, objectSetting, SECTION, stringArraySetting, stringSetting } from './settings';
 
 export type CompletionBackendKind = 'builtin' | 'openai' | 'llamacpp' | 'ollama' | 'vscode-lm';
@@ -93,6 +94,12 @@ export const config = {
     const expanded = raw === '~' || raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(1)) : raw;
     return path.resolve(folder.uri.fsPath, expanded);
   },
+  /** The team index URL as the user wrote it ('' : off); ctx.ts takes any password out of it (teamIndexUrl.ts). */
+  teamIndexUrl: (scope?: vscode.ConfigurationScope): string => str('teamIndex.url', scope).trim(),
+  /** The repository's name in the team index; '' : the folder's name. */
+  teamIndexRepository: (scope?: vscode.ConfigurationScope): string => str('teamIndex.repository', scope).trim(),
+  /** How long a retrieval waits for the team index before the local index answers. */
+  teamIndexTimeoutMs: (scope?: vscode.ConfigurationScope): number => num('teamIndex.timeoutMs', scope),
   /** Delay after the last edit before an unsaved buffer is re-indexed. */
   liveUpdateDelayMs: (): number => num('index.liveUpdateDelayMs'),
   /** `files.exclude` globs that are switched on, as gitignore-style patterns. */
@@ -111,6 +118,8 @@ export interface EngineSettings {
   secretPatterns: string[];
   maxFileBytes: number;
   dense: boolean;
+  /** The team index (URL without a password, repository, deadline), when configured. */
+  team: { url: string; repo: string; timeoutMs: number } | undefined;
 }
 
 export function engineSettings(folder: vscode.WorkspaceFolder): EngineSettings {
@@ -120,5 +129,14 @@ export function engineSettings(folder: vscode.WorkspaceFolder): EngineSettings {
     secretPatterns: config.secretPatterns(folder),
     maxFileBytes: config.maxFileBytes(folder),
     dense: config.denseEnabled(folder),
+    team: teamSettings(folder),
   };
+}
+
+function teamSettings(folder: vscode.WorkspaceFolder): EngineSettings['team'] {
+  const raw = config.teamIndexUrl(folder);
+  const split = raw ? splitTeamUrl(raw) : undefined;
+  // A URL that is not one still goes to the engine, which reports why it cannot connect (status bar).
+  const url = !split ? undefined : 'error' in split ? raw : split.url;
+  return url ? { url, repo: config.teamIndexRepository(folder) || folder.name, timeoutMs: config.teamIndexTimeoutMs(folder) } : undefined;
 }

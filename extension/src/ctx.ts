@@ -4,10 +4,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexStats } from '../../engine/src/public';
+import type { IndexStats, TeamState } from '../../engine/src/public';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
 import type { CompletionSwitches, RetrievedContextRecord } from './completionState';
 import { Timings } from './timings';
+import { engineSettings } from './config';
+import { loadTeamPasswords, moveEmbeddedPasswords } from './teamSecrets';
 
 export interface FolderReport {
   folder: string;
@@ -17,7 +19,12 @@ export interface FolderReport {
   /** The folder's engine process (it runs outside the extension host), and its client's state. */
   enginePid?: number;
   engineState: string;
+  /** The team index's state, where one is configured. */
+  team?: TeamState;
 }
+
+/** After the team index failed or was slow, the engine tries it again after this long. */
+const TEAM_RETRY_MS = 15_000;
 
 export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -46,9 +53,36 @@ export class Ctx implements vscode.Disposable {
     this.subscriptions.push(...disposables);
   }
 
+  /** Team index passwords by URL, read from the secret storage before the engines that need them open. */
+  private teamPasswords = new Map<string, string>();
+  /** Settles once the folders are open (a team index's password is read first). */
+  private started: Promise<void> = Promise.resolve();
+
+  /** Reopens the engines reading the team index at `url` (its password was set or cleared). */
+  async reopenTeamFolders(url: string): Promise<void> {
+    await moveEmbeddedPasswords(this.extension.secrets);
+    this.teamPasswords = await loadTeamPasswords(this.extension.secrets);
+    for (const fi of [...this.folders.values()]) {
+      if (engineSettings(fi.folder).team?.url !== url) continue;
+      this.log.info(`[${fi.folder.name}] team index password changed; reopening its engine`);
+      await this.removeFolder(fi.folder);
+      this.addFolder(fi.folder);
+    }
+  }
+
   /** Opens an engine per workspace folder and keeps the set in sync with the workspace. */
   startFolders(): void {
-    for (const folder of vscode.workspace.workspaceFolders ?? []) this.addFolder(folder);
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.some((f) => engineSettings(f).team)) {
+      // Only where a team index is configured: its password is read (and one typed into the URL moved) first.
+      this.started = moveEmbeddedPasswords(this.extension.secrets)
+        .then(() => loadTeamPasswords(this.extension.secrets))
+        .then((m) => void (this.teamPasswords = m))
+        .catch((e) => this.log.error(`reading the team index password: ${(e as Error).message}`))
+        .then(() => { for (const folder of folders) this.addFolder(folder); });
+    } else {
+      for (const folder of folders) this.addFolder(folder);
+    }
     this.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const f of e.removed) void this.removeFolder(f);
@@ -71,7 +105,8 @@ export class Ctx implements vscode.Disposable {
 
   private addFolder(folder: vscode.WorkspaceFolder): void {
     if (folder.uri.scheme !== 'file' || this.folders.has(folder.uri.toString())) return;
-    const fi = new FolderIndex(folder, this.paths, this.log);
+    const team = engineSettings(folder).team;
+    const fi = new FolderIndex(folder, this.paths, this.log, team && { ...team, password: this.teamPasswords.get(team.url), retryMs: TEAM_RETRY_MS });
     this.folders.set(folder.uri.toString(), fi);
     fi.onDidChange(() => this.foldersChanged.fire());
     fi.client.onTiming(this.timings.onEngineCall);
@@ -114,12 +149,13 @@ export class Ctx implements vscode.Disposable {
 
   /** Resolves when every folder finished its first indexing run; reports each folder. */
   async whenReady(): Promise<FolderReport[]> {
+    await this.started;
     await Promise.all(this.allFolders().map((fi) => fi.firstIndexDone));
     return this.report();
   }
 
   report(): FolderReport[] {
-    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error, enginePid: fi.client.enginePid, engineState: fi.client.state }));
+    return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error, enginePid: fi.client.enginePid, engineState: fi.client.state, ...(fi.client.teamState ? { team: fi.client.teamState } : {}) }));
   }
 
   async dispose(): Promise<void> {

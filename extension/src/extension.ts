@@ -12,6 +12,7 @@ import { registerInlineCompletions } from './features/inlineCompletion';
 import { registerShowContext, type RetrievedContextRecord } from './features/retrievedContext';
 import { registerStatusBar } from './features/statusBar';
 import { registerWarmUp } from './features/warmUp';
+import { registerTeamIndex } from './features/teamIndex';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they want. */
 export interface RepoRecallApi {
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   c.completions = completions;
   const status = registerStatusBar(c);
   registerCommands(c);
+  registerTeamIndex(c);
   registerDetectServer(c);
   const inline = registerInlineCompletions(c);
   explainOutcomes(c, completions, inline);

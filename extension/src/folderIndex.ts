@@ -3,7 +3,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexProgress, IndexStats } from '../../engine/src/public';
+import type { IndexProgress, IndexStats, TeamIndexOptions } from '../../engine/src/public';
 import { EngineClient } from '../../engine/src/public';
 import { isAbortError } from '../../engine/src/public';
 import { engineSettings } from './config';
@@ -53,7 +53,7 @@ export class FolderIndex implements vscode.Disposable {
     return JSON.stringify(engineSettings(this.folder)) !== this.openedWith;
   }
 
-  constructor(readonly folder: vscode.WorkspaceFolder, paths: FolderIndexPaths, private readonly log: vscode.LogOutputChannel) {
+  constructor(readonly folder: vscode.WorkspaceFolder, paths: FolderIndexPaths, private readonly log: vscode.LogOutputChannel, team?: TeamIndexOptions) {
     const hash = crypto.createHash('sha1').update(folder.uri.toString()).digest('hex').slice(0, 10);
     this.indexDir = path.join(paths.storageRoot.fsPath, 'index', `${folder.name.replace(/[^\w.-]/g, '_')}-${hash}`);
     this.firstIndexDone = new Promise((resolve) => (this.markFirstIndexDone = resolve));
@@ -74,6 +74,8 @@ export class FolderIndex implements vscode.Disposable {
           secretPatterns: settings.secretPatterns,
           maxFileBytes: settings.maxFileBytes,
           dense: settings.dense,
+          // The team index with its stored password (for this URL only): the engine connects, never this host.
+          ...(team ? { team } : {}),
         },
       },
     });
@@ -84,6 +86,7 @@ export class FolderIndex implements vscode.Disposable {
         if (s === 'failed') this.setState('error', this.client.error);
         this.changed.fire();
       }),
+      this.client.onTeamState(() => this.changed.fire()),
       // A replacement worker reopened the index from disk; bring it up to date with the files.
       this.client.onRestarted(() => void this.index({ notify: false })),
     );

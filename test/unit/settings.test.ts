@@ -76,6 +76,9 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'index.dense', read: () => config.denseEnabled(folder) },
   { key: 'model.directory', read: () => config.modelDirectory(folder), as: (v) => (v === '' ? undefined : v) },
   { key: 'index.liveUpdateDelayMs', read: () => config.liveUpdateDelayMs() },
+  { key: 'teamIndex.url', read: () => config.teamIndexUrl(folder) },
+  { key: 'teamIndex.repository', read: () => config.teamIndexRepository(folder) },
+  { key: 'teamIndex.timeoutMs', read: () => config.teamIndexTimeoutMs(folder) },
 ];
 
 describe('settings: package.json is the one place of defaults and bounds', () => {
@@ -153,6 +156,15 @@ describe('settings: package.json is the one place of defaults and bounds', () =>
       user.clear();
       user.set(`reporecall.${key}`, value);
       assert.notStrictEqual(JSON.stringify(engineSettings(folder)), before, key);
+    }
+    // The team index: its URL reaches the engine without a password, with the folder's name as the repository by default.
+    user.clear();
+    user.set('reporecall.teamIndex.url', 'postgres://dev:pw@db.example.com:5432/code');
+    assert.deepStrictEqual(engineSettings(folder).team, { url: 'postgres://dev@db.example.com:5432/code', repo: 'space', timeoutMs: DECLARED['reporecall.teamIndex.timeoutMs'].default });
+    for (const [key, value] of [['teamIndex.repository', 'web'], ['teamIndex.timeoutMs', 900]] as const) {
+      const withUrl = JSON.stringify(engineSettings(folder));
+      user.set(`reporecall.${key}`, value);
+      assert.notStrictEqual(JSON.stringify(engineSettings(folder)), withUrl, key);
     }
     user.clear();
     user.set('reporecall.completion.debounceMs', 5);

@@ -172,7 +172,7 @@ describe('team index in the editor: overlay of local changes, fallback and recov
         return engine.stats().team?.state === 'team' ? true : undefined;
       });
       assert.deepStrictEqual(await localRanking(engine, q), fromTeam);
-      assert.deepStrictEqual(states.map((s) => s.state).filter((s, i, a) => s !== a[i - 1]), ['team', 'slow', 'team', 'unreachable', 'team']);
+      assert.deepStrictEqual(states.map((s) => s.state).filter((s, i, a) => s !== a[i - 1]), ['connecting', 'team', 'slow', 'team', 'unreachable', 'team']);
     } finally {
       r.close();
       await engine.close();

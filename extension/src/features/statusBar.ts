@@ -7,6 +7,7 @@ import type { IndexProgress } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { progressLabel, type FolderIndex } from '../folderIndex';
+import { teamStateLabel } from './teamIndex';
 
 function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
@@ -15,7 +16,9 @@ function folderLine(fi: FolderIndex): string {
   const size = s ? `${s.files} files, ${s.chunks} chunks, ${model}` : 'no index yet';
   const progress = fi.progress ? ` (${progressLabel(fi.progress)})` : '';
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
-  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}`;
+  const t = fi.client.teamState;
+  const team = t ? `; ${teamStateLabel(t)}${t.state === 'team' ? ` (generation ${t.generation}, ${t.overlayFiles} changed files from the local index)` : t.message ? ` (${t.message})` : ''}` : '';
+  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}${team}`;
 }
 
 /** What the completion switches say, for the status bar text (empty when completions are on). */
@@ -57,6 +60,10 @@ export function registerStatusBar(ctx: Ctx): { text(): string; history(): string
       const files = folders.reduce((n, f) => n + (f.stats?.files ?? 0), 0);
       const chunks = folders.reduce((n, f) => n + (f.stats?.chunks ?? 0), 0);
       text = `$(database) RepoRecall: ${files} files · ${chunks} chunks`;
+      // The team index: serving, or the local index answering because it is slow, unreachable or refused us.
+      const states = folders.map((f) => f.client.teamState).filter((x) => x !== undefined);
+      const worst = states.find((x) => x.state !== 'team' && x.state !== 'connecting') ?? states.find((x) => x.state === 'connecting') ?? states[0];
+      if (worst) text = `${worst.state === 'team' || worst.state === 'connecting' ? '$(database)' : '$(warning)'} RepoRecall: ${files} files · ${chunks} chunks · ${teamStateLabel(worst)}`;
     }
     const note = completionNote(ctx);
     item.text = note ? `${text}${note}` : text;

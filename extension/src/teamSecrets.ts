@@ -1,0 +1,51 @@
+// The team index password in VS Code's SecretStorage (features/teamIndex.ts has the commands): read
+// for the URLs the folders use, and moved there from a URL setting that was given one.
+import * as vscode from 'vscode';
+import { config } from './config';
+import { SECTION } from './settings';
+import { splitTeamUrl, teamSecretKey } from './teamIndexUrl';
+
+/** The URL of the folder of the active editor, else of the first folder with one (without a password). */
+export function currentTeamUrl(): string | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const active = vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri);
+  for (const f of active ? [active, ...folders] : folders) {
+    const raw = config.teamIndexUrl(f);
+    const split = raw ? splitTeamUrl(raw) : undefined;
+    if (split && !('error' in split)) return split.url;
+  }
+  return undefined;
+}
+
+/** Moves a password written into reporecall.teamIndex.url (any scope) to the secret storage. */
+export async function moveEmbeddedPasswords(secrets: vscode.SecretStorage): Promise<void> {
+  const scopes: [vscode.ConfigurationTarget, vscode.WorkspaceFolder | undefined][] = [
+    [vscode.ConfigurationTarget.Global, undefined],
+    [vscode.ConfigurationTarget.Workspace, undefined],
+    ...(vscode.workspace.workspaceFolders ?? []).map((f): [vscode.ConfigurationTarget, vscode.WorkspaceFolder] => [vscode.ConfigurationTarget.WorkspaceFolder, f]),
+  ];
+  for (const [target, folder] of scopes) {
+    const section = vscode.workspace.getConfiguration(SECTION, folder);
+    const i = section.inspect<string>('teamIndex.url');
+    const value = target === vscode.ConfigurationTarget.Global ? i?.globalValue : target === vscode.ConfigurationTarget.Workspace ? i?.workspaceValue : i?.workspaceFolderValue;
+    if (typeof value !== 'string' || !value) continue;
+    const split = splitTeamUrl(value);
+    if ('error' in split || split.password === undefined) continue;
+    await secrets.store(teamSecretKey(split.url), split.password);
+    await section.update('teamIndex.url', split.url, target);
+    void vscode.window.showWarningMessage(`RepoRecall: reporecall.teamIndex.url held a password. It was moved to VS Code's secret storage (used only for ${split.url}) and the setting now holds the URL without it. Use "RepoRecall: Set Team Index Password" to change it.`);
+  }
+}
+
+/** The stored password of every configured team URL (ctx.ts hands them to the engines it opens). */
+export async function loadTeamPasswords(secrets: vscode.SecretStorage): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    const raw = config.teamIndexUrl(f);
+    const split = raw ? splitTeamUrl(raw) : undefined;
+    if (!split || 'error' in split || out.has(split.url)) continue;
+    const pw = await secrets.get(teamSecretKey(split.url));
+    if (pw) out.set(split.url, pw);
+  }
+  return out;
+}

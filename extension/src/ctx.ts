@@ -92,7 +92,11 @@ export class Ctx implements vscode.Disposable {
         for (const fi of [...this.folders.values()]) {
           if (fi.settingsChanged()) {
             this.log.info(`[${fi.folder.name}] index settings changed; reopening its engine`);
-            void this.removeFolder(fi.folder).then(() => this.addFolder(fi.folder));
+            // A team index URL may be new: its stored password is read before the engine opens.
+            void this.removeFolder(fi.folder)
+              .then(async () => void (this.teamPasswords = await loadTeamPasswords(this.extension.secrets)))
+              .catch((e) => this.log.error(`reading the team index password: ${(e as Error).message}`))
+              .then(() => this.addFolder(fi.folder));
           }
         }
       }),

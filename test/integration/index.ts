@@ -20,7 +20,9 @@ export function run(): Promise<void> {
   if (unlisted.length) {
     return Promise.reject(new Error(`test/integration/suites.ts does not list ${unlisted.join(', ')}: add them (or delete them)`));
   }
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
+  // REPORECALL_TEST_GREP: only the tests whose full title matches (a developer running one suite).
+  const grep = process.env.REPORECALL_TEST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec', ...(grep ? { grep } : {}) });
   for (const s of SUITES) mocha.addFile(path.join(__dirname, `${s}.js`));
   const passed: string[] = [];
   const failed: Array<{ title: string; error: string }> = [];

@@ -44,6 +44,8 @@ export class TeamOverlay {
   private localComplete = false;
   private current: TeamState = { state: 'connecting' };
   private closed = false;
+  /** MaxScore pruning of the team's lexical lists (bm25Sql.ts); the bench turns it off for its before. */
+  prune = true;
 
   constructor(
     readonly opts: TeamIndexOptions,
@@ -209,6 +211,7 @@ export class TeamOverlay {
           exclude: s.exclude && !overlay.has(s.exclude.file) ? s.exclude : undefined,
           excludePaths: [...overlay],
           depth: 100,
+          prune: this.prune,
         },
         (team) => {
           if (team.generation !== generation) return [];

@@ -10,12 +10,12 @@
 // Ties go to the lower id, as locally: a team index written in one run numbers chunks in the
 // engine's order. The dense list is pgvector's cosine search (HNSW) over the stored vectors.
 import type { Client } from 'pg';
-import { MIN_QUERY_TERMS } from '../lexical/bm25';
 import { DEFAULT_MAX_QUERY_POSTINGS } from '../lexical/bm25Segments';
 import type { DocInfo } from '../retrieve/hybrid';
 import type { ChunkKind } from '../types';
+import { teamBm25 } from './bm25Sql';
 import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
-import { checkSchema, FIELD_LEXICAL, FIELD_NORMALIZED, hasVectorTable, SCHEMA, vectorTable } from './schema';
+import { checkSchema, hasVectorTable, SCHEMA, vectorTable } from './schema';
 import { vectorLiteral } from './schema';
 import { l2Normalise } from '../embed/pooling';
 import { Int8Scorer } from '../vector/int8Kernel';
@@ -31,9 +31,7 @@ function engineQuery(vec: Float32Array, dim: number): { q16: number[]; queryScal
   return { q16: Array.from(s.q16), queryScale: s.queryScale };
 }
 
-/** Okapi parameters of the engine's Bm25Index (its defaults). */
-export const K1 = 1.2;
-export const B = 0.75;
+export { B, K1 } from './bm25Sql';
 
 export type TeamField = 'lexical' | 'normalized';
 
@@ -56,6 +54,8 @@ export interface TeamSearchRequest {
   excludePaths?: string[];
   /** Candidates per list. Default 100. */
   depth?: number;
+  /** MaxScore pruning of the lexical lists (bm25Sql.ts); false scores every posting. Default true. */
+  prune?: boolean;
   /** The lexical work budget (Bm25Options.maxQueryPostings). */
   maxQueryPostings?: number;
   /** Documents defining a name more often than this are no lead (hybrid.ts MAX_DEFINITIONS_PER_NAME). */
@@ -189,7 +189,7 @@ export class TeamIndexReader {
       )).rows.map((r) => Number(r.id));
     }
     for (const l of req.lexical) {
-      const scored = await this.bm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS);
+      const scored = await teamBm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS, req.prune !== false);
       lists.set(l.name, scored.map((s) => s.id));
       values.set(l.name, new Map(scored.map((s) => [s.id, s.score])));
     }
@@ -242,47 +242,6 @@ export class TeamIndexReader {
       const r = await c.query(`SELECT path, hash FROM ${SCHEMA}.file WHERE repo = $1 AND gen <= $2`, [info.id, info.generation]);
       return { generation: info.generation, hashes: new Map(r.rows.map((x) => [x.path as string, x.hash as string])) };
     });
-  }
-
-  /** Bm25Index.search, with the scoring done by the server. */
-  private async bm25(c: Client, info: TeamRepoInfo, l: TeamListRequest, k: number, excluded: number[], maxPostings: number): Promise<{ id: number; score: number }[]> {
-    const field = l.field === 'lexical' ? FIELD_LEXICAL : FIELD_NORMALIZED;
-    const qCounts = new Map<string, number>();
-    for (const t of l.terms) qCounts.set(t, (qCounts.get(t) ?? 0) + 1);
-    const N = info.nDocs;
-    if (qCounts.size === 0 || N === 0 || k <= 0) return [];
-    const totalLen = l.field === 'lexical' ? info.lenLexical : info.lenNormalized;
-    const avgLen = totalLen / N || 1;
-    const dfRows = await c.query(
-      `SELECT term, count(*) AS df FROM ${SCHEMA}.posting WHERE repo = $1 AND field = $2 AND gen <= $3 AND term = ANY($4::text[]) GROUP BY term`,
-      [info.id, field, info.generation, [...qCounts.keys()]],
-    );
-    const query = dfRows.rows.map((r) => {
-      const df = Number(r.df);
-      return { term: r.term as string, df, weight: Math.log(1 + (N - df + 0.5) / (df + 0.5)) * qCounts.get(r.term)! };
-    });
-    if (!query.length) return [];
-    // Rare terms first, ties by the term's bytes (the engine's dictionary order).
-    query.sort((x, y) => y.weight - x.weight || Buffer.compare(Buffer.from(x.term), Buffer.from(y.term)));
-    let postings = 0;
-    for (let t = 0; t < query.length; t++) {
-      postings += query[t].df;
-      if (postings > maxPostings && t >= MIN_QUERY_TERMS) {
-        query.length = t;
-        break;
-      }
-    }
-    // The engine's expression, operation for operation, summed in the query's order.
-    const r = await c.query(
-      `WITH q AS (SELECT * FROM unnest($4::text[], $5::float8[]) WITH ORDINALITY AS q(term, weight, ord))
-       SELECT p.chunk_id AS id,
-              sum((q.weight * p.tf::float8 * ($6::float8 + 1)) / (p.tf::float8 + $6::float8 * (1 - $7::float8 + ($7::float8 * p.len::float8) / $8::float8)) ORDER BY q.ord) AS score
-       FROM ${SCHEMA}.posting p JOIN q ON q.term = p.term
-       WHERE p.repo = $1 AND p.field = $2 AND p.gen <= $3 AND NOT (p.chunk_id = ANY($9::bigint[]))
-       GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT $10`,
-      [info.id, field, info.generation, query.map((q) => q.term), query.map((q) => q.weight), K1, B, avgLen, excluded, k],
-    );
-    return r.rows.map((x) => ({ id: Number(x.id), score: Number(x.score) }));
   }
 
   /** HybridIndex.symbolList: definers of each name in order, names defined too often skipped. */

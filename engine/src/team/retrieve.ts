@@ -24,6 +24,8 @@ export interface TeamRetrieveOptions {
   /** Embeds the query text as the engine does (its query side); absent: no dense signal. */
   embedQuery?: (text: string) => Promise<Float32Array | undefined>;
   maxQueryPostings?: number;
+  /** MaxScore pruning of the lexical lists (default true). */
+  prune?: boolean;
 }
 
 /** The lexical lists of a query with their terms, as the bm25, recent and normalized signals build them. */
@@ -57,6 +59,7 @@ export async function teamRetrieve(reader: TeamIndexReader, query: EditorState |
       exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined,
       depth,
       maxQueryPostings: opts.maxQueryPostings,
+      prune: opts.prune,
     },
     (got) => {
       // The lists in registry order, as HybridIndex.search fuses them (the order only matters for

@@ -1,4 +1,4 @@
-// `npm run bench:team -- [--split DIR] [--out F.json] [--url postgres://… | --postgres] [--limit N] [--repos a,b] [--no-dense]`
+// `npm run bench:team -- [--split DIR] [--out F.json] [--url postgres://… | --postgres] [--limit N] [--repos a,b] [--no-dense] [--compare-pruning]`
 // The team index beside the local engine on the split's repositories, one Engine per repository
 // reading the team index through the editor's path (team/overlay.ts) and, with the team switched
 // off, its own local index: both answer the same tasks in the same run.
@@ -9,9 +9,11 @@
 //    buffer: for the team index that file is the local overlay), the context is what `retrieve`
 //    returns for a 1,024-token budget (k = 20, fresh names), the query window excluded;
 //    new-identifier recall.
-//  - Latency: the editor's `retrieve` from the team index (protocol A's queries), p50/p95, over
-//    loopback; identical top-10 counts how often the team's ranking equals the local one.
+//  - Latency: the editor's `retrieve` from the team index and from the local index (protocol A's
+//    queries, the query embedding included where dense is on), p50/p95, over loopback; identical top-10 counts how often the team's ranking equals the local one.
 //  - Write time, rows and bytes of the team index in PostgreSQL.
+//  - --compare-pruning: each protocol A query also without MaxScore pruning (bm25Sql.ts), in
+//    turn with the pruned one: both latencies from the same run, and whether any ranking differs.
 // Without --url it starts its own PGlite with pgvector behind the wire protocol; --postgres starts
 // Debian's PostgreSQL server as the tests do (no pgvector there: use --no-dense).
 import * as fs from 'fs';
@@ -20,6 +22,7 @@ import * as path from 'path';
 import { Client } from 'pg';
 import { Engine } from '../../engine/src/engine';
 import { SCHEMA } from '../../engine/src/team/schema';
+import { pruningCounts } from '../../engine/src/team/bm25Sql';
 import { writeTeamIndex } from '../../engine/src/team/writer';
 import type { EditorState } from '../../engine/src/types';
 import { cursorAlignedFragments, gridFragments, percentile, rankMetrics, rankOfPositive, scoreContext, type Fragment } from './protocols';
@@ -77,6 +80,9 @@ async function main(): Promise<void> {
   const result: Record<string, unknown> = {};
   const teamLatency: number[] = [];
   const localLatency: number[] = [];
+  const unprunedLatency: number[] = [];
+  const comparePruning = process.argv.includes('--compare-pruning');
+  let unprunedDiffer = 0;
   const local: Scores = { a: [], c: [] };
   const team: Scores = { a: [], c: [] };
   let identical = 0, total = 0, fallbacks = 0, writeSeconds = 0;
@@ -97,12 +103,12 @@ async function main(): Promise<void> {
         return n;
       };
       /** `retrieve` from the team index (with the local overlay) or, with `localOnly`, from the local index alone. */
-      const retrieve = async (localOnly: boolean, ...args: Parameters<Engine['retrieve']>) => {
+      const retrieve = async (localOnly: boolean, timed: boolean, ...args: Parameters<Engine['retrieve']>) => {
         engine.team = localOnly ? undefined : overlay;
         try {
           const t0 = performance.now();
           const hits = await engine.retrieve(...args);
-          (localOnly ? localLatency : teamLatency).push(performance.now() - t0);
+          if (timed) (localOnly ? localLatency : overlay.prune ? teamLatency : unprunedLatency).push(performance.now() - t0);
           if (!localOnly && overlay.state.state !== 'team') fallbacks++;
           return hits;
         } finally {
@@ -116,8 +122,14 @@ async function main(): Promise<void> {
         const repoScores = { local: { a: [] as number[], c: [] as number[] }, team: { a: [] as number[], c: [] as number[] } };
         for (const t of ts) {
           const state: EditorState = { file: t.file, prefix: t.prefix_lines.join('\n') + '\n', line: t.cursor.line };
-          const [l, m] = [await retrieve(true, state, { k: 30 }), await retrieve(false, state, { k: 30 })];
+          const [l, m] = [await retrieve(true, true, state, { k: 30 }), await retrieve(false, true, state, { k: 30 })];
           if (JSON.stringify(l.slice(0, 10).map(row)) === JSON.stringify(m.slice(0, 10).map(row))) same++;
+          if (comparePruning) {
+            // The same query without MaxScore pruning (the team index before it): its time, and the same ranking.
+            overlay.prune = false;
+            const u = await retrieve(false, true, state, { k: 30 }).finally(() => (overlay.prune = true));
+            if (JSON.stringify(u.map(row)) !== JSON.stringify(m.map(row))) unprunedDiffer++;
+          }
           repoScores.local.a.push(rankOfPositive(fragmentsOf(l, t, lineCount), t, 'A'));
           repoScores.team.a.push(rankOfPositive(fragmentsOf(m, t, lineCount), t, 'A'));
         }
@@ -126,7 +138,7 @@ async function main(): Promise<void> {
           await engine.updateFile(t.file, t.left_context);
           const state = { file: t.file, language: t.language, prefix: t.left_context, line: t.cursor.line };
           for (const [side, scores] of [[true, repoScores.local], [false, repoScores.team]] as const) {
-            const hits = await retrieve(side, state, { k: 20, budgetTokens: 1024, freshNames: true });
+            const hits = await retrieve(side, false, state, { k: 20, budgetTokens: 1024, freshNames: true });
             const context = hits.filter((h) => !(h.file === t.file && h.endLine >= t.context_start_line && h.startLine <= t.cursor.line - 1)).map((h) => h.text).join('\n');
             const x = scoreContext(t, context).newIdRecall;
             if (x !== undefined) scores.c.push(x);
@@ -162,6 +174,8 @@ async function main(): Promise<void> {
         A_mrr10: rankMetrics(team.a).mrr10, C_new_id_recall: mean(team.c), latency_ms: ms(teamLatency),
         write_s: Number(writeSeconds.toFixed(2)), rows: Object.values(rowsByTable).reduce((x, y) => x + y, 0), bytes: sizes.reduce((a, s) => a + Number(s.b), 0),
         rows_by_table: rowsByTable, identical_top10: identical, tasks: total, fallbacks,
+        ...(comparePruning ? { unpruned: { latency_ms: ms(unprunedLatency), rankings_differing: unprunedDiffer } } : {}),
+        pruned_lists: pruningCounts,
       },
       server, dense, split, limit: limit ?? null,
       protocols: 'A through the product path (retrieved chunks -> the fragments they overlap), C as EngineSystem (task file = left context)',

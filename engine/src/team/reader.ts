@@ -13,7 +13,7 @@ import type { Client } from 'pg';
 import { DEFAULT_MAX_QUERY_POSTINGS } from '../lexical/bm25Segments';
 import type { DocInfo } from '../retrieve/hybrid';
 import type { ChunkKind } from '../types';
-import { teamBm25 } from './bm25Sql';
+import { TermStatsCache, teamBm25 } from './bm25Sql';
 import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
 import { checkSchema, hasVectorTable, SCHEMA, vectorTable } from './schema';
 import { vectorLiteral } from './schema';
@@ -83,6 +83,8 @@ export interface TeamRepoInfo {
 
 export class TeamIndexReader {
   private client: Client | undefined;
+  /** Term statistics of the committed generation, between queries (bm25Sql.ts). */
+  private readonly termStats = new TermStatsCache();
 
   private constructor(
     private readonly url: string,
@@ -189,7 +191,7 @@ export class TeamIndexReader {
       )).rows.map((r) => Number(r.id));
     }
     for (const l of req.lexical) {
-      const scored = await teamBm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS, req.prune !== false);
+      const scored = await teamBm25(c, info, l, depth, excluded, req.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS, req.prune !== false, req.prune === false ? undefined : this.termStats);
       lists.set(l.name, scored.map((s) => s.id));
       values.set(l.name, new Map(scored.map((s) => [s.id, s.score])));
     }

@@ -109,6 +109,12 @@ export class Engine {
     };
   }
 
+  /** Every indexed file's content hash and language (the team index writer compares them with the team's). */
+  fileHashes(): Map<string, { hash: string; language: string }> {
+    const files = this.tables.files;
+    return new Map(files.relPaths().map((rel) => { const f = files.get(rel)!; return [rel, { hash: f.hash, language: f.language ?? '' }]; }));
+  }
+
   /** Files the last scan passed over, with reasons. */
   skippedFiles(): readonly SkippedFile[] {
     return this.ws.lastSkipped;

@@ -166,6 +166,36 @@ describe('team index on PostgreSQL', function () {
     }
   });
 
+  it('a writer keeping its local index between runs parses only changed files and writes what a fresh writer writes', async () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-cache-'));
+    try {
+      const first = await write({ repo: 'engine-cached', localIndexDir: cache });
+      assert.strictEqual(first.parsedFiles, first.files);
+      const unchanged = await write({ repo: 'engine-cached', localIndexDir: cache });
+      assert.strictEqual(unchanged.parsedFiles, 0);
+      assert.strictEqual(unchanged.committed, false);
+      fs.appendFileSync(path.join(root, 'util/newHelper.ts'), '\nexport function clampToUnit(value: number): number {\n  return Math.min(1, Math.max(0, value));\n}\n');
+      const inc = await write({ repo: 'engine-cached', localIndexDir: cache });
+      assert.strictEqual(inc.parsedFiles, 1);
+      assert.strictEqual(inc.changedFiles, 1);
+      assert.ok(inc.committed);
+      // A writer that parses everything, into a repository of its own.
+      const fresh = await write({ repo: 'engine-fresh' });
+      assert.strictEqual(fresh.parsedFiles, fresh.files);
+      const [cached, full] = [await TeamIndexReader.open(pg.url(), 'engine-cached'), await TeamIndexReader.open(pg.url(), 'engine-fresh')];
+      try {
+        for (const q of [...queriesFor(root).slice(0, 10), 'clamp value to unit']) {
+          assert.deepStrictEqual(await teamRanking(cached, q), await teamRanking(full, q), typeof q === 'string' ? q : `${q.file}:${q.line}`);
+        }
+      } finally {
+        await cached.close();
+        await full.close();
+      }
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
   it('two writers: the second fails cleanly or waits; readers during a write see the last commit', async () => {
     const reader = await TeamIndexReader.open(pg.url(), 'engine');
     const queries = queriesFor(root).slice(0, 8);

@@ -1,5 +1,5 @@
 // The CLI's team-index commands (cli.ts hands them over):
-//   reporecall index DIR --to URL [--repo NAME] [--wait SECONDS] [--model DIR] [--no-dense] [--json]
+//   reporecall index DIR --to URL [--repo NAME] [--wait SECONDS] [--model DIR] [--no-dense] [--local-index CACHE_DIR] [--json]
 //   reporecall query DIR --from URL [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
 // The password is best given in PGPASSWORD (or ~/.pgpass), not in the URL: messages mask it anyway.
 import * as fs from 'fs';
@@ -28,13 +28,13 @@ export async function teamMain(argv: string[]): Promise<number | undefined> {
     if (cmd === 'index') {
       const wait = Number(flag(argv, 'wait') ?? 0);
       const s = await writeTeamIndex({
-        root, url: to!, repo, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'),
+        root, url: to!, repo, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'), localIndexDir: flag(argv, 'local-index'),
         waitMs: Number.isFinite(wait) && wait > 0 ? wait * 1000 : 0, log: (l) => console.error(l),
       });
       if (json) console.log(JSON.stringify(s));
       else {
         const what = s.committed ? `committed generation ${s.generation}` : `already up to date at generation ${s.generation}`;
-        console.log(`team index ${maskUrl(to!)} repository ${s.repo}: ${s.files} files, ${s.changedFiles} changed, ${s.removedFiles} removed, ${s.chunksWritten} chunks written; ${what}; vectors ${s.vectors ? 'stored' : 'not stored'}; ${s.seconds.toFixed(2)} s`);
+        console.log(`team index ${maskUrl(to!)} repository ${s.repo}: ${s.files} files, ${s.changedFiles} changed, ${s.removedFiles} removed, ${s.chunksWritten} chunks written, ${s.parsedFiles} files parsed; ${what}; vectors ${s.vectors ? 'stored' : 'not stored'}; ${s.seconds.toFixed(2)} s`);
       }
       return 0;
     }

@@ -35,6 +35,11 @@ export interface TeamWriteOptions extends ConnectOptions {
   /** How long to wait for another writer of the same repository (ms). Default 0: fail at once. */
   waitMs?: number;
   log?: (line: string) => void;
+  /**
+   * A local index kept between runs (a CI cache directory): only files whose content changed since
+   * are parsed and embedded. Default: a throwaway index, every file parsed.
+   */
+  localIndexDir?: string;
   /** Tests: called after each batch transaction has committed. */
   afterBatch?: (batch: number) => Promise<void> | void;
 }
@@ -48,6 +53,8 @@ export interface TeamWriteStats {
   changedFiles: number;
   removedFiles: number;
   chunksWritten: number;
+  /** Files the writer's local index parsed in this run (all of them without a kept local index). */
+  parsedFiles: number;
   /** Whether vectors are stored (pgvector present and the dense signal on). */
   vectors: boolean;
   vectorNote?: string;
@@ -64,7 +71,7 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
   const log = opts.log ?? (() => undefined);
   const repoName = opts.repo ?? path.basename(path.resolve(opts.root));
   const client = await connectTeam(opts.url, opts);
-  const tmpIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-team-write-'));
+  const tmpIndex = opts.localIndexDir ? path.resolve(opts.localIndexDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-team-write-'));
   let locked = false;
   let engine: Engine | undefined;
   try {
@@ -145,9 +152,29 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
       { root: path.resolve(opts.root), indexDir: tmpIndex, modelDir: opts.modelDir, dense: vectorsOn, secretPatterns: opts.secretPatterns, excludePatterns: opts.excludePatterns, maxFileBytes: opts.maxFileBytes, extensions: opts.extensions, log },
       { onIndexed: sink, allFields: false },
     );
+    // A kept local index: its files whose hash is not the team's (changed since its last run, or
+    // written there by a run that never committed) are dropped so indexAll parses and hands them over.
+    let reused = 0;
+    if (opts.localIndexDir) {
+      for (const [rel, f] of engine.fileHashes()) {
+        if (known.get(rel) === f.hash) reused++;
+        else await engine.removeFile(rel);
+      }
+    }
     const stats = await engine.indexAll();
+    // Files the kept index did not parse again are the team's as they are.
+    for (const [rel, f] of engine.fileHashes()) if (!seen.has(rel)) seen.set(rel, { hash: f.hash, language: f.language, defs: [] });
     await engine.close();
     engine = undefined;
+    if (rewriteAll && reused > 0) {
+      // Another model than the stored one: every file is rewritten, so every file must be parsed.
+      log('the kept local index cannot rewrite every file for another model; rebuilding it');
+      await client.query('SELECT pg_advisory_unlock_all()');
+      locked = false;
+      await client.end();
+      fs.rmSync(tmpIndex, { recursive: true, force: true });
+      return writeTeamIndex(opts);
+    }
     // A first batch may never come (no chunks at all): the model is still checked here.
     if (!modelChecked) await sink.chunks([], undefined);
 
@@ -155,7 +182,7 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     const removed = [...known.keys()].filter((rel) => !seen.has(rel));
     const result: TeamWriteStats = {
       repo: repoName, generation: committedGen, committed: false, files: seen.size, changedFiles: changed.length, removedFiles: removed.length,
-      chunksWritten, vectors: !!model, vectorNote, seconds: 0,
+      chunksWritten, parsedFiles: stats.changedFiles, vectors: !!model, vectorNote, seconds: 0,
     };
     if (changed.length || removed.length || (rewriteAll && known.size)) {
       await inTransaction(client, async () => {
@@ -196,7 +223,7 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     throw describePgError(e, opts.url);
   } finally {
     await engine?.close().catch(() => undefined);
-    fs.rmSync(tmpIndex, { recursive: true, force: true });
+    if (!opts.localIndexDir) fs.rmSync(tmpIndex, { recursive: true, force: true });
     if (locked) await client.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
     await client.end().catch(() => undefined);
   }

@@ -1,4 +1,4 @@
-// `npm run bench:team -- [--split DIR] [--out F.json] [--url postgres://… | --postgres] [--limit N] [--repos a,b] [--no-dense] [--compare-pruning]`
+// `npm run bench:team -- [--split DIR] [--out F.json] [--url postgres://… | --postgres] [--limit N] [--repos a,b] [--no-dense] [--compare-pruning] [--generated N [--queries Q]]`
 // The team index beside the local engine on the split's repositories, one Engine per repository
 // reading the team index through the editor's path (team/overlay.ts) and, with the team switched
 // off, its own local index: both answer the same tasks in the same run.
@@ -12,6 +12,7 @@
 //  - Latency: the editor's `retrieve` from the team index and from the local index (protocol A's
 //    queries, the query embedding included where dense is on), p50/p95, over loopback; identical top-10 counts how often the team's ranking equals the local one.
 //  - Write time, rows and bytes of the team index in PostgreSQL.
+//  - --generated N: the scale bench's generated repository of N files instead (teamGenerated.ts).
 //  - --compare-pruning: each protocol A query also without MaxScore pruning (bm25Sql.ts), in
 //    turn with the pruned one: both latencies from the same run, and whether any ranking differs.
 // Without --url it starts its own PGlite with pgvector behind the wire protocol; --postgres starts
@@ -23,6 +24,7 @@ import { Client } from 'pg';
 import { Engine } from '../../engine/src/engine';
 import { SCHEMA } from '../../engine/src/team/schema';
 import { pruningCounts } from '../../engine/src/team/bm25Sql';
+import { generatedRun } from './teamGenerated';
 import { writeTeamIndex } from '../../engine/src/team/writer';
 import type { EditorState } from '../../engine/src/types';
 import { cursorAlignedFragments, gridFragments, percentile, rankMetrics, rankOfPositive, scoreContext, type Fragment } from './protocols';
@@ -73,6 +75,18 @@ async function main(): Promise<void> {
     url = s.url;
     server = 'PGlite + pgvector over the wire protocol (loopback)';
     stopServer = s.stop;
+  }
+  if (arg('generated')) {
+    // The generated repository alone (teamGenerated.ts).
+    try {
+      const generated = await generatedRun(url, Number(arg('generated')), Number(arg('queries') ?? 40), process.argv.includes('--compare-pruning'));
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, JSON.stringify({ server, generated }, null, 1));
+      console.log(JSON.stringify(generated));
+    } finally {
+      await stopServer?.();
+    }
+    return;
   }
   const tasks = loadTasks(split, { limit, repos });
   const byRepo = new Map<string, Task[]>();

@@ -49,7 +49,8 @@ describe('the team index setting', function () {
       return r.team?.state === 'team' ? r : undefined;
     }, 90_000);
     assert.ok((serving.team?.generation ?? 0) >= 1, JSON.stringify(serving.team));
-    assert.match(api.statusHistory().slice(-1)[0] ?? '', /team index/);
+    // The status bar says so once the folder's own indexing run is over (it shows that first).
+    await eventually('the status bar to name the team index', async () => (/ · team index$/.test(api.statusHistory().slice(-1)[0] ?? '') ? true : undefined));
     const hits = await api.retrieve(fileUri('src/geometry/hull.ts'), 'convexHullMonotoneChain', 3);
     assert.ok(hits.some((h) => h.file === 'src/geometry/hull.ts'), JSON.stringify(hits.map((h) => h.file)));
     // The engine's own connection, seen by the server, authenticated by the stored password.
@@ -68,6 +69,6 @@ describe('the team index setting', function () {
       return r.team?.state === 'unreachable' ? local : undefined;
     });
     assert.ok(down.some((h) => h.file === 'src/geometry/hull.ts'));
-    assert.match(api.statusHistory().slice(-1)[0] ?? '', /team index unreachable, local/);
+    await eventually('the status bar to say so', async () => (/team index unreachable, local/.test(api.statusHistory().slice(-1)[0] ?? '') ? true : undefined));
   });
 });

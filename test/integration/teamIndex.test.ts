@@ -50,7 +50,7 @@ describe('the team index setting', function () {
     }, 90_000);
     assert.ok((serving.team?.generation ?? 0) >= 1, JSON.stringify(serving.team));
     // The status bar says so once the folder's own indexing run is over (it shows that first).
-    await eventually('the status bar to name the team index', async () => (/ · team index$/.test(api.statusHistory().slice(-1)[0] ?? '') ? true : undefined));
+    await eventually('the status bar to name the team index', async () => (/ · team index( ·|$)/.test(api.statusHistory().slice(-1)[0] ?? '') ? true : undefined));
     const hits = await api.retrieve(fileUri('src/geometry/hull.ts'), 'convexHullMonotoneChain', 3);
     assert.ok(hits.some((h) => h.file === 'src/geometry/hull.ts'), JSON.stringify(hits.map((h) => h.file)));
     // The engine's own connection, seen by the server, authenticated by the stored password.

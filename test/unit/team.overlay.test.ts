@@ -119,6 +119,15 @@ describe('team index in the editor: overlay of local changes, fallback and recov
       assert.ok((await teamRanking(reader, 'BM25 score of a document')).some((r) => r.startsWith(gone + ':')));
       assert.strictEqual(states[states.length - 1].state, 'team');
       assert.strictEqual(states[states.length - 1].overlayFiles, 2);
+
+      // A new commit (the deleted file gone from the team index too): the next query sees the new
+      // generation and recomputes the overlay against it; the unsaved edit stays local.
+      const w2 = await writeTeamIndex({ root, url: pg.url(), repo: 'engine', dense: false });
+      assert.strictEqual(w2.removedFiles, 1);
+      const afterCommit = await engine.retrieve('zebra quux frobnicate tokens', { k: 5 });
+      assert.strictEqual(afterCommit[0]?.file, edited);
+      assert.deepStrictEqual(engine.team!.overlayPaths(), [edited]);
+      assert.strictEqual(engine.stats().team?.generation, w2.generation);
     } finally {
       await reader.close();
       await engine.close();

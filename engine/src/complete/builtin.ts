@@ -10,10 +10,11 @@
 // the first line is right (rank.ts). Distinct continuations are returned best first (rank.ts).
 import type { CompletionAlternative, CompletionResult } from '../api';
 import type { EditorState } from '../types';
-import { matchSource, userContext, type Match } from './align';
+import { matchSource, userContext, type Match, type UserContext } from './align';
 import { defaultIdf, MAX_LINES, type CompletionSource } from './lines';
 import { groupMatches, MIN_RESEMBLING_CONFIDENCE, rankGroups, type Group } from './rank';
 import { render } from './render';
+import { guessCloser } from './closer';
 
 export { MAX_LINES, type CompletionSource };
 
@@ -48,6 +49,14 @@ export interface CompleteOptions {
 export function completeFromSources(state: EditorState, sources: CompletionSource[], opts: CompleteOptions = {}): CompletionResult | null {
   const user = userContext(state);
   if (!user) return null;
+  const found = completeMatches(state, sources, opts, user);
+  if (found?.text.trim()) return found;
+  // Nothing copied fits: a closing line where the file's bracket structure calls for one (closer.ts).
+  const closer = guessCloser(state.prefix.split('\n').slice(0, -1), user.typed, user.python);
+  return closer ? { text: closer.text, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 } : found;
+}
+
+function completeMatches(state: EditorState, sources: CompletionSource[], opts: CompleteOptions, user: UserContext): CompletionResult | null {
   const idf = opts.idf ?? defaultIdf;
   const minEvidence = opts.minEvidence ?? MIN_EVIDENCE;
   const prefixLines = state.prefix.split('\n');

@@ -15,6 +15,7 @@ import { defaultIdf, MAX_LINES, type CompletionSource } from './lines';
 import { groupMatches, MIN_RESEMBLING_CONFIDENCE, rankGroups, type Group } from './rank';
 import { render } from './render';
 import { guessCloser } from './closer';
+import { guessUsualLine } from './shapes';
 
 export { MAX_LINES, type CompletionSource };
 
@@ -52,8 +53,13 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const found = completeMatches(state, sources, opts, user);
   if (found?.text.trim()) return found;
   // Nothing copied fits: a closing line where the file's bracket structure calls for one (closer.ts).
-  const closer = guessCloser(state.prefix.split('\n').slice(0, -1), user.typed, user.python);
-  return closer ? { text: closer.text, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 } : found;
+  const before = state.prefix.split('\n').slice(0, -1);
+  const closer = guessCloser(before, user.typed, user.python);
+  if (closer) return { text: closer.text, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 };
+  // …or the line that followed the same two line shapes earlier in the file (shapes.ts).
+  const usual = guessUsualLine(before, user.typed);
+  if (usual) return { text: usual.text, confidence: Math.round(usual.share * 1000) / 1000, evidence: 0 };
+  return found;
 }
 
 function completeMatches(state: EditorState, sources: CompletionSource[], opts: CompleteOptions, user: UserContext): CompletionResult | null {

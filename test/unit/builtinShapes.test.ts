@@ -20,6 +20,13 @@ const DOCS = [
   'export function getNonce(client: Client) {}',
   '',
   '/**',
+  ' * Returns the chain id.',
+  ' *',
+  ' * @param client - Client to use',
+  ' */',
+  'export function getChainId(client: Client) {}',
+  '',
+  '/**',
   ' * Returns the code stored at an address.',
 ];
 
@@ -36,10 +43,16 @@ describe('built-in completion: lines from the file\'s own structure', () => {
   });
 
   it('abstains where the earlier places disagree or are too few', () => {
-    const mixed = ['switch (k) {', "  case 'a':", '    x = 1;', '    break;', "  case 'b':", '    x = 2;', '    return x;', "  case 'c':", '    x = 3;'];
+    const mixed = ['switch (k) {', "  case 'a':", '    x = 1;', '    break;', "  case 'b':", '    x = 2;', '    return x;', "  case 'c':", '    x = 3;', '    return y;', "  case 'd':", '    x = 4;'];
     assert.strictEqual(guessUsualLine(mixed, ''), undefined);
-    const agreeing = ['switch (k) {', "  case 'a':", '    x = 1;', '    break;', "  case 'b':", '    x = 2;', '    break;', "  case 'c':", '    x = 3;'];
+    const agreeing = ['switch (k) {', "  case 'a':", '    x = 1;', '    break;', "  case 'b':", '    x = 2;', '    break;', "  case 'c':", '    x = 3;', '    break;', "  case 'd':", '    x = 4;'];
     assert.strictEqual(guessUsualLine(agreeing, '')?.text, '    break;');
-    assert.strictEqual(guessUsualLine(agreeing.slice(0, 6), ''), undefined);
+    assert.strictEqual(guessUsualLine(agreeing.slice(0, 9), ''), undefined); // two places are too few
+  });
+  it('counts the places in the retrieved chunks too, where the file has none yet', () => {
+    const chunk = DOCS.slice(0, 20);
+    const prefix = "import type { Client } from './client';\n\n/**\n * Returns the gas price.\n";
+    const r = completeFromSources({ file: 'src/gas.ts', prefix, line: 4, language: 'typescript' }, [{ file: 'src/code.ts', lines: chunk, from: 0, to: chunk.length }], { idf: () => 0 });
+    assert.strictEqual(r?.text, ' *', JSON.stringify(r));
   });
 });

@@ -57,7 +57,7 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const closer = guessCloser(before, user.typed, user.python);
   if (closer) return { text: closer.text, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 };
   // …or the line that followed the same two line shapes earlier in the file (shapes.ts).
-  const usual = guessUsualLine(before, user.typed);
+  const usual = guessUsualLine(before, user.typed, sources.filter((src) => src.file !== state.file));
   if (usual) return { text: usual.text, confidence: Math.round(usual.share * 1000) / 1000, evidence: 0 };
   return found;
 }

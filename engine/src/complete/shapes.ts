@@ -1,13 +1,13 @@
-// A line predicted from what followed the same two line shapes earlier in the current file, when
-// most of those places agree on the very same line: after a JSDoc summary this file writes ` *`,
-// after a `case` arm's assignment `break;`, after a call's arguments `this.logger,`. A line's shape
-// is its tokens with names, numbers and strings folded (a comment line: its marker, its `@tag`,
-// whether it has text).
-// Used where no copy elsewhere continues the lines (builtin.ts); evidence in PARAMS.md.
-import { isBlank, isName, tokensOf } from './lines';
+// A line predicted from what followed the same two line shapes earlier in the current file and in
+// the chunks retrieved for these lines, when most of those places agree on the very same line:
+// after a JSDoc summary ` *`, after a `case` arm's assignment `break;`, after a call's arguments
+// `this.logger,`. A line's shape is its tokens with names, numbers and strings folded (a comment
+// line: its marker, its `@tag`, whether it has text). Used where no copy continues the lines
+// (builtin.ts); evidence in PARAMS.md.
+import { isBlank, isName, MAX_LINES, tokensOf, type CompletionSource } from './lines';
 
 /** Places with the same shape before the cursor that a prediction needs, and the share of them that must agree (PARAMS.md). */
-export const MIN_SHAPE_PLACES = 2;
+export const MIN_SHAPE_PLACES = 3;
 export const MIN_SHAPE_SHARE = 0.6;
 /** Earlier lines of the file read at most. */
 const MAX_SHAPE_LINES = 3000;
@@ -23,24 +23,31 @@ export function shapeOf(line: string): string {
 }
 
 /** The line that usually follows a line shaped like the one before the cursor, re-indented, or undefined. */
-export function guessUsualLine(prefixLines: string[], typed: string): { text: string; share: number; places: number } | undefined {
+export function guessUsualLine(prefixLines: string[], typed: string, others: CompletionSource[] = []): { text: string; share: number; places: number } | undefined {
   if (typed.trim()) return undefined;
   const lines = prefixLines.slice(Math.max(0, prefixLines.length - MAX_SHAPE_LINES));
   const prev = lines.length - 1;
   if (prev < 1 || isBlank(lines[prev])) return undefined;
   // The shapes of the two lines before (one line's shape alone recurs with too many continuations).
-  const shapes = lines.map(shapeOf);
-  const key = (i: number) => (shapes[i - 1] ?? '') + '|' + shapes[i];
-  const want = key(prev);
+  const shapes = lines.map(memoShape);
+  const want = { before: shapes[prev - 1], last: shapes[prev] };
   const next = new Map<string, { n: number; indent: number }>();
   let places = 0;
-  for (let i = 0; i < prev; i++) {
-    if (isBlank(lines[i + 1]) || key(i) !== want) continue;
-    places++;
-    const t = lines[i + 1].trim();
-    const e = next.get(t) ?? { n: 0, indent: indentOf(lines[i + 1]).length - indentOf(lines[i]).length };
-    e.n++;
-    next.set(t, e);
+  const count = (ls: string[], shape: (i: number) => string, from: number, end: number) => {
+    for (let i = from; i < end; i++) {
+      if (isBlank(ls[i + 1]) || shape(i) !== want.last || (i > 0 ? shape(i - 1) : '') !== want.before) continue;
+      places++;
+      const t = ls[i + 1].trim();
+      const e = next.get(t) ?? { n: 0, indent: indentOf(ls[i + 1]).length - indentOf(ls[i]).length };
+      e.n++;
+      next.set(t, e);
+    }
+  };
+  count(lines, (i) => shapes[i], 0, prev);
+  // …and in the chunks retrieved for these lines.
+  for (const o of others) {
+    const end = Math.min(o.limit ?? o.lines.length, o.lines.length, o.to + MAX_LINES) - 1;
+    count(o.lines, (i) => memoShape(o.lines[i]), Math.max(0, o.from - 2), end);
   }
   if (places < MIN_SHAPE_PLACES) return undefined;
   const best = [...next.entries()].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))[0];
@@ -51,5 +58,17 @@ export function guessUsualLine(prefixLines: string[], typed: string): { text: st
   const indent = (cols <= base.length ? base.slice(0, cols) : base + unit.repeat(cols - base.length)).slice(Math.min(cols, typed.length));
   return { text: indent + best[0], share: best[1].n / places, places };
 }
+
+const memo = new Map<string, string>();
+/** A line's shape, remembered by its text (the same lines come back on every keystroke); forgets all past MEMO_LINES. */
+function memoShape(line: string): string {
+  let v = memo.get(line);
+  if (v === undefined) {
+    if (memo.size >= MEMO_LINES) memo.clear();
+    memo.set(line, (v = shapeOf(line)));
+  }
+  return v;
+}
+const MEMO_LINES = 50_000;
 
 const indentOf = (line: string) => line.slice(0, line.length - line.trimStart().length);

@@ -242,4 +242,12 @@ describe('built-in completion', function () {
     const r = completeFromSources({ file: 't.py', prefix, line: 3, language: 'python' }, [{ file: 'u.py', lines: copy, from: 0, to: copy.length }], { idf: () => 3 });
     assert.strictEqual(r?.text, '        assert rep_scipy[i + 1, i] == sqrt(i + 1)', JSON.stringify(r));
   });
+  it('declines a well-evidenced continuation when the places that continue the lines disagree (calibrated confidence under MIN_CONFIDENCE)', () => {
+    const places = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((f, i) => ({ file: `${f}.ts`, lines: ['const total = items.length;', `report${i}(total);`], from: 0, to: 2 }));
+    const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };
+    const r = completeFromSources(state, places, { idf: () => 3 });
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', /8 places .* confidence 0\.\d+ < 0\.1/, JSON.stringify(r));
+    assert.ok(completeFromSources(state, places, { idf: () => 3, minConfidence: 0 })?.text, 'offered without the threshold');
+  });
 });

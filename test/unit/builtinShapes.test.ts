@@ -2,7 +2,7 @@
 // offered by the built-in completion when no repository copy continues the lines before the cursor.
 import * as assert from 'assert';
 import { completeFromSources } from '../../engine/src/complete/builtin';
-import { guessUsualLine, shapeOf } from '../../engine/src/complete/shapes';
+import { guessUsualLine, nextLines, shapeOf } from '../../engine/src/complete/shapes';
 
 const DOCS = [
   '/**',
@@ -44,10 +44,10 @@ describe('built-in completion: lines from the file\'s own structure', () => {
 
   it('abstains where the earlier places disagree or are too few', () => {
     const mixed = ['switch (k) {', "  case 'a':", '    x = 1;', '    break;', "  case 'b':", '    x = 2;', '    return x;', "  case 'c':", '    x = 3;', '    return y;', "  case 'd':", '    x = 4;'];
-    assert.strictEqual(guessUsualLine(mixed, ''), undefined);
+    assert.strictEqual(guessUsualLine(mixed, '', nextLines(mixed, [])), undefined);
     const agreeing = ['switch (k) {', "  case 'a':", '    x = 1;', '    break;', "  case 'b':", '    x = 2;', '    break;', "  case 'c':", '    x = 3;', '    break;', "  case 'd':", '    x = 4;'];
-    assert.strictEqual(guessUsualLine(agreeing, '')?.text, '    break;');
-    assert.strictEqual(guessUsualLine(agreeing.slice(0, 9), ''), undefined); // two places are too few
+    assert.strictEqual(guessUsualLine(agreeing, '', nextLines(agreeing, []))?.text, '    break;');
+    assert.strictEqual(guessUsualLine(agreeing.slice(0, 9), '', nextLines(agreeing.slice(0, 9), [])), undefined); // two places are too few
   });
   it('counts the places in the retrieved chunks too, where the file has none yet', () => {
     const chunk = DOCS.slice(0, 20);

@@ -22,9 +22,28 @@ export function shapeOf(line: string): string {
   return tokensOf(folded).map((x) => (isName(x) ? 'a' : /^\d/.test(x) ? '0' : x)).join(' ');
 }
 
+/** What followed the two line shapes before the cursor: each next line (trimmed) with its count and indentation change, and the number of places. */
+export interface NextLines {
+  next: Map<string, { n: number; indent: number }>;
+  places: number;
+}
+
 /** The line that usually follows a line shaped like the one before the cursor, re-indented, or undefined. */
-export function guessUsualLine(prefixLines: string[], typed: string, others: CompletionSource[] = []): { text: string; share: number; places: number } | undefined {
-  if (typed.trim()) return undefined;
+export function guessUsualLine(prefixLines: string[], typed: string, seen: NextLines | undefined): { text: string; share: number; places: number } | undefined {
+  if (typed.trim() || !seen) return undefined;
+  const { next, places } = seen;
+  if (places < MIN_SHAPE_PLACES) return undefined;
+  const best = [...next.entries()].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best || best[1].n / places < MIN_SHAPE_SHARE) return undefined;
+  const base = indentOf(prefixLines[prefixLines.length - 1]);
+  const unit = base.startsWith('\t') ? '\t' : ' ';
+  const cols = Math.max(0, base.length + best[1].indent);
+  const indent = (cols <= base.length ? base.slice(0, cols) : base + unit.repeat(cols - base.length)).slice(Math.min(cols, typed.length));
+  return { text: indent + best[0], share: best[1].n / places, places };
+}
+
+/** Counts what followed the last two lines' shapes at the earlier places of the file and in `others`; undefined after a blank line. */
+export function nextLines(prefixLines: string[], others: CompletionSource[]): NextLines | undefined {
   const lines = prefixLines.slice(Math.max(0, prefixLines.length - MAX_SHAPE_LINES));
   const prev = lines.length - 1;
   if (prev < 1 || isBlank(lines[prev])) return undefined;
@@ -49,14 +68,7 @@ export function guessUsualLine(prefixLines: string[], typed: string, others: Com
     const end = Math.min(o.limit ?? o.lines.length, o.lines.length, o.to + MAX_LINES) - 1;
     count(o.lines, (i) => memoShape(o.lines[i]), Math.max(0, o.from - 2), end);
   }
-  if (places < MIN_SHAPE_PLACES) return undefined;
-  const best = [...next.entries()].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))[0];
-  if (!best || best[1].n / places < MIN_SHAPE_SHARE) return undefined;
-  const base = indentOf(lines[prev]);
-  const unit = base.startsWith('\t') ? '\t' : ' ';
-  const cols = Math.max(0, base.length + best[1].indent);
-  const indent = (cols <= base.length ? base.slice(0, cols) : base + unit.repeat(cols - base.length)).slice(Math.min(cols, typed.length));
-  return { text: indent + best[0], share: best[1].n / places, places };
+  return { next, places };
 }
 
 const memo = new Map<string, string>();

@@ -247,7 +247,7 @@ describe('built-in completion', function () {
     const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };
     const r = completeFromSources(state, places, { idf: () => 3 });
     assert.ok(r && !r.text, JSON.stringify(r));
-    assert.match(r.abstained ?? '', /8 places .* confidence 0\.\d+ < 0\.1/, JSON.stringify(r));
+    assert.match(r.abstained ?? '', /8 places .*confidence 0\.\d+ < 0\.1/, JSON.stringify(r));
     assert.ok(completeFromSources(state, places, { idf: () => 3, minConfidence: 0 })?.text, 'offered without the threshold');
   });
 });

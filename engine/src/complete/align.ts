@@ -132,7 +132,7 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
       const u = user.tokens[user.tokens.length - 1 - depth], c = toks(nb[q - 1 - depth]);
       if (!al.line(u, c)) {
         // The first line that differs may still say which of the copy's names the user renamed.
-        if (similarity(u, c, tokenWeight(idf)) >= MIN_RENAMING_SIMILARITY) for (const [cn, un] of substitutions(u, c)) if (user.bound.has(un)) al.pair(cn, un);
+        if (u.some((t) => user.bound.has(t) && !c.includes(t)) && similarity(u, c, tokenWeight(idf)) >= MIN_RENAMING_SIMILARITY) for (const [cn, un] of substitutions(u, c)) if (user.bound.has(un)) al.pair(cn, un);
         break;
       }
       depth++;

@@ -17,8 +17,8 @@ export interface CloserGuess {
   rate: number;
 }
 
-/** Lines scanned at most before the cursor (brackets are assumed balanced before them). */
-const MAX_SCAN_LINES = 3000;
+/** Lines scanned at most before the cursor (brackets are assumed balanced before them; held-out projects: 1,000 and 3,000 give the same EM). */
+const MAX_SCAN_LINES = 1000;
 /** A rule is used where its in-file rate reaches this (held-out projects: 0.5 kept 10 of 13 closers offered; at 0 it offered 14 more, 3 right). */
 export const MIN_IN_FILE_RATE = 0.5;
 /** Prior of the in-file rate: PRIOR_HITS closers in PRIOR_PLACES places. */

@@ -4,7 +4,7 @@
 // `this.logger,`. A line's shape is its tokens with names, numbers and strings folded (a comment
 // line: its marker, its `@tag`, whether it has text). Used where no copy continues the lines
 // (builtin.ts); evidence in PARAMS.md.
-import { isBlank, isName, MAX_LINES, tokensOf, type CompletionSource } from './lines';
+import { isBlank, isName, isWordChar, MAX_LINES, tokensOf, type CompletionSource } from './lines';
 
 /** Places with the same shape before the cursor that a prediction needs, and the share of them that must agree (PARAMS.md). */
 export const MIN_SHAPE_PLACES = 3;
@@ -48,13 +48,15 @@ export function nextLines(prefixLines: string[], others: CompletionSource[]): Ne
   const prev = lines.length - 1;
   if (prev < 1 || isBlank(lines[prev])) return undefined;
   // The shapes of the two lines before (one line's shape alone recurs with too many continuations).
-  const shapes = lines.map(memoShape);
-  const want = { before: shapes[prev - 1], last: shapes[prev] };
+  const edge = edgeOf(lines[prev]);
+  const shape = (ls: string[], i: number) => (i < 0 ? '' : memoShape(ls[i]));
+  const want = { before: shape(lines, prev - 1), last: shape(lines, prev) };
   const next = new Map<string, { n: number; indent: number }>();
   let places = 0;
-  const count = (ls: string[], shape: (i: number) => string, from: number, end: number) => {
+  const count = (ls: string[], from: number, end: number) => {
     for (let i = from; i < end; i++) {
-      if (isBlank(ls[i + 1]) || shape(i) !== want.last || (i > 0 ? shape(i - 1) : '') !== want.before) continue;
+      // A cheap filter first: lines of one shape begin (and, outside comments, end) alike.
+      if (edgeOf(ls[i]) !== edge || isBlank(ls[i + 1]) || shape(ls, i) !== want.last || shape(ls, i - 1) !== want.before) continue;
       places++;
       const t = ls[i + 1].trim();
       const e = next.get(t) ?? { n: 0, indent: indentOf(ls[i + 1]).length - indentOf(ls[i]).length };
@@ -62,13 +64,21 @@ export function nextLines(prefixLines: string[], others: CompletionSource[]): Ne
       next.set(t, e);
     }
   };
-  count(lines, (i) => shapes[i], 0, prev);
+  count(lines, 0, prev);
   // …and in the chunks retrieved for these lines.
   for (const o of others) {
     const end = Math.min(o.limit ?? o.lines.length, o.lines.length, o.to + MAX_LINES) - 1;
-    count(o.lines, (i) => memoShape(o.lines[i]), Math.max(0, o.from - 2), end);
+    count(o.lines, Math.max(0, o.from - 2), end);
   }
   return { next, places };
+}
+
+/** First and (outside comments) last non-blank characters, word characters and quotes folded: equal for lines of one shape. */
+function edgeOf(line: string): string {
+  const t = line.trim();
+  if (!t) return '';
+  const fold = (c: string) => (isWordChar(c) ? 'w' : c === "'" || c === '`' ? '"' : c);
+  return /^[*/#]/.test(t) ? t[0] : fold(t[0]) + fold(t[t.length - 1]);
 }
 
 const memo = new Map<string, string>();

@@ -236,4 +236,18 @@ describe('built-in completion', function () {
     assert.ok(lone && !lone.text, JSON.stringify(lone));
     assert.match(lone.abstained ?? '', /evidence 3\.5 < 6, and confidence 0\.\d+ < 0\.4/, JSON.stringify(lone));
   });
+  it('adapts a name the user renamed on a context line that differs from the copy\'s (an earlier test in the same file)', () => {
+    const copy = ['def test_numpy():', "    rep_numpy = represent(op, basis=N, fmt='numpy')", '    for i in range(ndim - 1):', '        assert rep_numpy[i + 1, i] == sqrt(i + 1)'];
+    const prefix = "def test_scipy():\n    rep_scipy = represent(op, basis=N, fmt='scipy.sparse', spm='lil')\n    for i in range(ndim - 1):\n";
+    const r = completeFromSources({ file: 't.py', prefix, line: 3, language: 'python' }, [{ file: 'u.py', lines: copy, from: 0, to: copy.length }], { idf: () => 3 });
+    assert.strictEqual(r?.text, '        assert rep_scipy[i + 1, i] == sqrt(i + 1)', JSON.stringify(r));
+  });
+  it('declines a well-evidenced continuation when the places that continue the lines disagree (calibrated confidence under MIN_CONFIDENCE)', () => {
+    const places = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((f, i) => ({ file: `${f}.ts`, lines: ['const total = items.length;', `report${i}(total);`], from: 0, to: 2 }));
+    const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };
+    const r = completeFromSources(state, places, { idf: () => 3 });
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', /8 places .*confidence 0\.\d+ < 0\.1/, JSON.stringify(r));
+    assert.ok(completeFromSources(state, places, { idf: () => 3, minConfidence: 0 })?.text, 'offered without the threshold');
+  });
 });

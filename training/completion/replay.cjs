@@ -1,6 +1,6 @@
 // Replays tasks captured by capture.cjs through the compiled built-in completion (out/) and scores
 // protocol E as the bench does (EM, ES, offered, precision per subset and repository), in seconds.
-// node training/completion/replay.cjs CAPTURE.jsonl [--half a|b] [--kind line|api] [--minconf X] [--minev X]
+// node training/completion/replay.cjs CAPTURE.jsonl [--half a|b] [--kind line|api] [--minconf X] [--minev X] [--dump OUT.jsonl]
 //   [--show N [--filter right|wrong|abstain]]   (prints context, target, offer and alternatives per task)
 // The latency it prints is the completion alone (no retrieval), not the bench's keystroke-to-items.
 const fs = require('fs'), path = require('path');
@@ -14,6 +14,7 @@ const half = get('half'); // 'a' | 'b': repos by index parity
 const show = Number(get('show') ?? 0);
 const filter = get('filter'); // 'miss' | 'wrong' | 'abstain' | 'right'
 const kindOnly = get('kind');
+const dump = get('dump') ? fs.createWriteStream(get('dump')) : undefined; // per-task outcome, one JSON line each
 const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const files = {}, ridf = {};
 for (const l of lines) if (l.repoFiles) { files[l.repoFiles] = l.files; ridf[l.repoFiles] = l.idf; }
@@ -42,6 +43,7 @@ for (const t of tasks) {
   for (const g of groups) add(g, s, offered);
   add('repo:' + t.repo + (t.kind === 'api' ? ':api' : ''), s, offered);
   const cat = !offered ? 'abstain' : s.em ? 'right' : 'wrong';
+  dump?.write(JSON.stringify({ id: t.id, kind: t.kind, cat, offer: text.split('\n')[0], target: t.target, confidence: r?.confidence, evidence: r?.evidence }) + '\n');
   if (shown < show && (!filter || filter === cat) && t.kind === 'line') {
     shown++;
     const ctx = leftLines.slice(-6).join('\n');

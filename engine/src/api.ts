@@ -99,7 +99,8 @@ export interface RetrieveOptions {
   maxLinesPerHit?: number;
   /** How a long chunk is cut: 'best' window for the query (default) or its 'head'. */
   excerpt?: 'best' | 'head';
-  /** Drop blank and comment-only lines from retrieved text (denser prompts). Default true. */
+  /** Drop blank and comment-only lines from retrieved text (denser prompts). Default true, false
+   *  with freshNames (which drops blank lines and those adding no name anyway). */
   compact?: boolean;
   /** At most this many chunks from one file (more files in the same budget). Default unlimited. */
   maxPerFile?: number;
@@ -127,6 +128,12 @@ export interface RetrieveOptions {
    * is given (context for a completion), off otherwise (Find Related, hover, free-text queries).
    */
   freshNames?: boolean;
+  /**
+   * How many of the best hits are also searched for the line most like the cursor's last line, the
+   * lines after it put before the retrieved code (retrieve/continuation.ts): what follows the
+   * analogous code is what the next line most likely needs. Default 3 with freshNames, else 0.
+   */
+  continuations?: number;
 }
 
 /**

@@ -16,8 +16,9 @@ import type { IndexTables } from './index/tables';
 import type { EditorState, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { boundNames, normalizedTerms } from './lexical/normalize';
-import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
+import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
 import { namesOnScreen } from './retrieve/excerpt';
+import { continuationChunks, DEFAULT_CONTINUATION } from './retrieve/continuation';
 import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
@@ -39,6 +40,8 @@ export interface EngineTuning extends IndexTuning {
   novelty?: number;
   /** Default for RetrieveOptions.freshNames. */
   freshNames?: boolean;
+  /** Default for RetrieveOptions.continuations. */
+  continuations?: number;
   /**
    * Replaces the require of onnxruntime-node (default: embed/onnxRuntime.ts's requireOnnxRuntime).
    * Tests pass one that throws, to open the engine as on a platform without the native runtime.
@@ -188,16 +191,24 @@ export class Engine {
     const fromTeam = this.team && !q.hypothetical ? await this.team.search(this.index, { q, vec, k: Math.max(k, 10) * 3, weights, accept, exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined, signal: opts.signal }) : undefined;
     const hits = fromTeam ?? this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts).
+    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts),
+    // comments carrying new names kept, and the best hits continued (retrieve/continuation.ts).
     const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
-    const out = packHits(hits, (file) => this.linesOf(file), {
+    const seen = fresh ? namesOnScreen(state.prefix) : undefined;
+    // The lines after where the best hits resemble the cursor's last line, before the hits themselves (retrieve/continuation.ts).
+    const continuations = opts.continuations ?? this.tuning.continuations ?? (fresh ? FRESH_CONTINUATIONS : 0);
+    const continued = continuations > 0 && typeof query !== 'string'
+      ? continuationChunks(hits, continuations, (file) => this.linesOf(file), { file: state.file, prefix: state.prefix, windowStart }, DEFAULT_CONTINUATION, seen)
+      : [];
+    const packed = packHits(hits, (file) => this.linesOf(file), {
       k,
-      budgetTokens: opts.budgetTokens,
+      // The continuations come out of the same budget (4 characters a token).
+      budgetTokens: opts.budgetTokens === undefined ? undefined : Math.max(0, opts.budgetTokens - Math.ceil(continued.reduce((n, c) => n + c.text.length, 0) / 4)),
       packing: {
         maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? (fresh ? FRESH_LINES_PER_HIT : DEFAULT_LINES_PER_HIT),
-        compact: opts.compact ?? this.tuning.compact ?? DEFAULT_COMPACT,
+        compact: opts.compact ?? this.tuning.compact ?? (fresh ? FRESH_COMPACT : DEFAULT_COMPACT),
         mode: opts.excerpt,
-        seen: fresh ? namesOnScreen(state.prefix) : undefined,
+        seen,
       },
       maxPerFile: opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity,
       novelty: opts.novelty ?? this.tuning.novelty ?? 0,
@@ -205,6 +216,7 @@ export class Engine {
       window: q.window,
     });
     // Declarations of the names in play, before the analogous code (retrieve/declarations.ts).
+    const out = [...continued, ...packed];
     if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
     return out;
   }

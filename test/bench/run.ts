@@ -23,6 +23,8 @@ interface Args {
   systems: string[];
   repos?: string[];
   factory: SystemFactoryOptions;
+  /** --dump-context FILE: per protocol C task and system output, the context at 1,024 tokens and the new identifiers it holds (JSONL). */
+  dumpContext?: string;
   /** --dump-features FILE: per protocol A task, each fragment system's fused candidates with their signals (JSONL). */
   dumpFeatures?: string;
   /** --only-e: protocol E alone (line and API tasks), without ranking for A, B and C. */
@@ -45,7 +47,7 @@ function parseArgs(argv: string[]): Args {
   // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
   const hypothesis = hypothesisProvider(argv);
   const budgets = (get('budgets') ?? '1024').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), onlyE: argv.includes('--only-e'), budgets };
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), dumpContext: get('dump-context'), onlyE: argv.includes('--only-e'), budgets };
 }
 
 const enc = getEncoding('p50k_base');
@@ -155,6 +157,7 @@ async function main(): Promise<void> {
     isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
   const repoStats: Record<string, Record<string, number>> = {};
   const dump = args.dumpFeatures ? fs.openSync(args.dumpFeatures, 'w') : undefined;
+  const dumpC = args.dumpContext ? fs.openSync(args.dumpContext, 'w') : undefined;
   console.log(`bench: ${tasks.length} tasks (+${apiTasks.length} API tasks for protocol E), ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
 
   for (const repoName of repoNames) {
@@ -255,6 +258,7 @@ async function main(): Promise<void> {
             if (sc.idRecall !== undefined) push(bb.idRec, groups, sc.idRecall);
             if (sc.newIdRecall !== undefined) push(bb.newIdRec, groups, sc.newIdRecall);
             if (b !== C_BUDGET) continue;
+            if (dumpC !== undefined) fs.writeSync(dumpC, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, language: task.language, system: o, newIdRecall: sc.newIdRecall, context: cutToBudget(snip, b), snippets: snip.length }) + '\n');
             if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
             if (sc.newIdRecall !== undefined) {
               push(a.newIdRec, groups, sc.newIdRecall);

@@ -9,6 +9,10 @@ import type { Hit } from './hybrid';
 export const DEFAULT_LINES_PER_HIT = 20;
 /** Lines per chunk when lines that add no new name are dropped (freshNames): room for more of the chunk (PARAMS.md). */
 export const FRESH_LINES_PER_HIT = 30;
+/** With freshNames, comment lines stay when they carry a new name (blank ones never do); docs name what the code uses (PARAMS.md). */
+export const FRESH_COMPACT = false;
+/** With freshNames, the best hits continued past the line like the cursor's last (retrieve/continuation.ts, PARAMS.md). */
+export const FRESH_CONTINUATIONS = 3;
 /**
  * Retrieved text drops blank and comment-only lines by default: more code fits (PARAMS.md). The
  * built-in completion asks for the lines as written, since it continues them.

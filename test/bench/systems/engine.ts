@@ -83,13 +83,13 @@ export class EngineSystem extends FragmentSystem {
     // Asked before the clock starts: the query latency is the engine's, the model's is reported apart.
     const guess = await this.hypothesisFor(task);
     for (const [name, variant] of this.weightSets) {
-      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, declarations, freshNames, ...weights } = variant;
+      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, declarations, freshNames, continuations, ...weights } = variant;
       // `declarations`: the share of the budget given to declaration lines (Engine.retrieve's declarationTokens).
       // `freshNames` is on as in the completion pipeline, which always asks with a budget (`freshNames=0` turns it off).
       const declarationTokens = declarations ? Math.round(declarations * budgetTokens) : undefined;
       const hypothetical = guess && (weights.hyde ?? 0) > 0 ? { text: guess } : undefined;
       const t0 = performance.now();
-      const hits = await engine.retrieve(state, { k, maxLinesPerHit, compact, maxPerFile, excerpt, novelty, hypothetical, declarationTokens, freshNames: freshNames === undefined ? true : !!freshNames }, { ...this.tuning.weights, ...weights });
+      const hits = await engine.retrieve(state, { k, maxLinesPerHit, compact, maxPerFile, excerpt, novelty, hypothetical, declarationTokens, continuations, freshNames: freshNames === undefined ? true : !!freshNames }, { ...this.tuning.weights, ...weights });
       this.lastQueryMs[name] = performance.now() - t0;
       // The same exclusion as every other system: nothing overlapping the query window.
       out[name] = hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);

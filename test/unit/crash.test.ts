@@ -9,12 +9,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { decodeTables, TABLES_FILE } from '../../engine/src/index/tables';
+import { readCommittedTables } from '../../engine/src/index/indexStore';
 import { generateRepo, prng } from '../bench/scale/generate';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 
-/** The index's file table and chunk records, as IndexStore wrote them (engine/src/index/tables.ts), in plain objects. */
+/** The index's file table and chunk records as its commit holds them (tables base + delta segments), in plain objects. */
 interface ChunksJson {
   files: Record<string, { chunkIds: number[]; hash: string }>;
   chunks: Array<{ id: number; file: string; startLine: number; endLine: number; kind: string; name?: string }>;
@@ -64,7 +64,7 @@ function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: 
 }
 
 function readChunks(indexDir: string): ChunksJson {
-  const t = decodeTables(fs.readFileSync(path.join(indexDir, TABLES_FILE)));
+  const t = readCommittedTables(indexDir);
   const files: ChunksJson['files'] = {};
   for (const rel of t.files.relPaths()) files[rel] = { chunkIds: t.chunks.idsOfFile(rel), hash: t.files.get(rel)!.hash };
   return { files, chunks: [...t.chunks.all()] };

@@ -136,6 +136,8 @@ export class WorkspaceIndex {
       return;
     }
     this.tables = loaded.tables;
+    // Files of saves that never committed (a crash mid-save) or that a merge replaced.
+    if (this.lock) this.store.collectGarbage();
     this.omittedForSize = new Set(OPTIONAL_FIELDS.filter((f) => loaded.omittedForSize.includes(f)));
     this.index = new HybridIndex(undefined, { ...loaded, docs: this.tables.chunks }, this.textOfDoc, this.fields);
     this.log(`index loaded: ${this.tables.files.count} files, ${this.tables.chunks.size} chunks`);

@@ -96,6 +96,10 @@ export abstract class Bm25Merging extends Bm25Segments {
     this.base = writer.finish(ids);
     base.close(); // the merged base is in memory until the next save
     this.resetMutable();
+    // Everything is in the new base, which no commit holds yet (the next save writes it).
+    this.baseCommitted = false;
+    this.committedMut = 0;
+    this.removedSinceCommit = [];
   }
 
   /** After a merge or load: empty mutable part, no dead slots, vocabulary = base terms. */
@@ -119,6 +123,7 @@ export abstract class Bm25Merging extends Bm25Segments {
     this.mtMaxTf = new Uint16Array(256);
     this.mtMinLen = new Uint32Array(256);
     this.mtCount = 0;
+    this.mtTid = new Int32Array(256);
     // Scratch is sized to the slot count; drop it if the index shrank a lot.
     if (this.acc.length > 2 * Math.max(1024, this.base.nDocs)) {
       this.acc = new Float64Array(0);

@@ -195,14 +195,14 @@ export class IndexStore {
   }
 
   /**
-   * Commits the index as it is now: new files for what changed since the last commit (a delta
+   * Commits the index as it is now (returns the index files it wrote, vectors/ aside): new files for what changed since the last commit (a delta
    * segment; a base for a component that is new or due a merge), then the manifest, then the
    * files no longer listed are deleted.
    */
   save(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[] = [],
-  ): void {
+  ): string[] {
     fs.mkdirSync(this.dir, { recursive: true });
     const prev = this.committed;
     const seq = (prev?.seq ?? 0) + 1;
@@ -218,7 +218,7 @@ export class IndexStore {
     if (rebaseTables) {
       const name = baseFileName('tables', seq);
       const buf = encodeTables(tables);
-      writeFileAtomic(path.join(this.dir, name), buf);
+      writeFileAtomic(path.join(this.dir, name), buf, { syncDir: false }); // the manifest's write syncs the directory
       digests[name] = sha256(buf);
       bases.tables = { file: name, from: seq };
     } else {
@@ -243,7 +243,7 @@ export class IndexStore {
     if (delta.tables || Object.keys(delta.lexical).length) {
       const name = deltaFileName(seq);
       const buf = encodeDelta(delta);
-      writeFileAtomic(path.join(this.dir, name), buf);
+      writeFileAtomic(path.join(this.dir, name), buf, { syncDir: false }); // the manifest's write syncs the directory
       digests[name] = sha256(buf);
       deltas.push({ seq, file: name });
     }
@@ -270,6 +270,7 @@ export class IndexStore {
     tables.files.changed.clear();
     for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) lexical[field].markCommitted();
     this.collectGarbage();
+    return Object.keys(digests);
   }
 
   /**

@@ -308,8 +308,10 @@ export class WorkspaceIndex {
 
   save(): void {
     if (!this.lock) return;
-    this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
+    const t0 = performance.now();
+    const written = this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
     this.dirty = false;
+    this.log(`index saved in ${(performance.now() - t0).toFixed(0)} ms: ${written.join(', ')}`);
   }
 
   /**

@@ -10,6 +10,7 @@ import { Engine } from '../../engine/src/engine';
 import { committedFiles, IndexStore, type LexicalFields } from '../../engine/src/index/indexStore';
 import { emptyTables, type IndexTables } from '../../engine/src/index/tables';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
+import { generateRepo } from '../bench/scale/generate';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
 const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
@@ -149,6 +150,63 @@ describe('index segments', function () {
     assert.ok(seen.bases.size >= 8, `merges wrote new bases: ${[...seen.bases].join(' ')}`);
   });
 
+  it('a merge in slices, with adds, removes, replaces and searches between its slices, scores like exhaustive BM25 throughout and after', () => {
+    const rand = rng(11);
+    const idx = new Bm25Index({ mergeMinDocs: 1 << 30 }); // merges only when asked
+    const live = new Map<number, string[]>();
+    const mutate = (ops: number) => {
+      for (let o = 0; o < ops; o++) {
+        const id = Math.floor(rand() * 300);
+        if (rand() < 0.35) assert.strictEqual(idx.remove(id), live.delete(id));
+        else {
+          const doc = Array.from({ length: 1 + Math.floor(rand() * 20) }, () => zipfTerm(rand, 80));
+          idx.add(id, doc);
+          live.set(id, doc);
+        }
+      }
+    };
+    const check = (what: string) => {
+      assert.strictEqual(idx.size, live.size, what);
+      for (let q = 0; q < 3; q++) {
+        const query = Array.from({ length: 1 + Math.floor(rand() * 12) }, () => zipfTerm(rand, 90));
+        const k = 1 + Math.floor(rand() * 10);
+        assertSameRanking(idx.search(query, k), reference(live, query, k), what);
+      }
+    };
+    let slices = 0;
+    for (let round = 0; round < 12; round++) {
+      mutate(60);
+      const steps = idx.mergeSteps(4);
+      for (let r = steps.next(); !r.done; r = steps.next()) {
+        slices++;
+        assert.ok(idx.mergeRunning, 'the merge runs between its slices');
+        assert.throws(() => idx.compact(), /already running/);
+        mutate(3);
+        check(`round ${round}, during the merge`);
+      }
+      assert.ok(!idx.mergeRunning);
+      check(`round ${round}, after the merge`);
+      // What the merge left pending (changes made during it) is small, and a second merge folds it.
+      idx.compact();
+      assert.strictEqual(idx.pendingDocs, 0);
+      check(`round ${round}, merged again`);
+    }
+    assert.ok(slices > 100, `${slices} slices`);
+    idx.close();
+  });
+
+  it('a cold build with checkpoints ends with everything in bases: no delta left to replay or fold', async () => {
+    const root = path.join(work, 'gen');
+    generateRepo(root, { files: 160, seed: 9 });
+    const indexDir = path.join(work, 'gen-index');
+    const logs: string[] = [];
+    const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { checkpointMs: 1, lexicalMergeMinDocs: 64 });
+    await engine.indexAll();
+    await engine.close();
+    assert.ok(logs.filter((l) => /^index saved/.test(l)).length >= 3, `checkpoints: ${logs.join('\n')}`);
+    assert.deepStrictEqual(committedFiles(indexDir).deltas, [], logs.join('\n'));
+  });
+
   describe('through the engine', () => {
     let root: string;
     let indexDir: string;
@@ -181,6 +239,29 @@ describe('index segments', function () {
       const { engine: again } = await open();
       assert.deepStrictEqual(await again.retrieve('loyalty bonus points', { k: 3 }), expected, 'the reopened index replays the delta');
       assert.strictEqual(expected[0].name, 'loyaltyBonus');
+      await again.close();
+    });
+
+    it('merges in the background once pending documents pass the minimum; the next save commits the new bases', async () => {
+      const logs: string[] = [];
+      const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { lexicalMergeMinDocs: 4 });
+      await engine.indexAll();
+      const before = committedFiles(indexDir).bases.lexical;
+      for (let i = 0; i < 6; i++) {
+        fs.appendFileSync(path.join(root, 'src/cart.ts'), `\nexport function extraStep${i}(total: number): number {\n  return total + ${i};\n}\n`);
+        await engine.updateFile('src/cart.ts');
+        engine.flush();
+      }
+      for (let t = 0; t < 500 && !logs.some((l) => /background merge done/.test(l)); t++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(logs.some((l) => /background merge done/.test(l)), logs.join('\n'));
+      const expected = await engine.retrieve('extra step total', { k: 5 });
+      engine.flush();
+      const after = committedFiles(indexDir);
+      assert.notStrictEqual(after.bases.lexical, before, 'the merged base was committed');
+      await engine.close();
+      const { engine: again } = await open();
+      assert.deepStrictEqual(await again.retrieve('extra step total', { k: 5 }), expected);
+      assert.ok(expected.length === 5 && expected.every((h) => h.name?.startsWith('extraStep')), JSON.stringify(expected.map((h) => h.name)));
       await again.close();
     });
 

@@ -25,15 +25,20 @@ export abstract class Bm25Deltas extends Bm25Merging {
     return this.baseCommitted;
   }
 
+  /** Whether a sliced merge (mergeSteps) is running. */
+  get mergeRunning(): boolean {
+    return this.merging;
+  }
+
   /** Mutable documents and dead base slots: what a merge would fold into the base. */
   get pendingDocs(): number {
     return this.mutIds.length + this.deadLog.length;
   }
 
   /**
-   * Whether a save should merge into a new base rather than add a delta: once the pending
-   * documents exceed the merge minimum, so a reopened index searches a packed base (as fast as
-   * a fresh build) and the deltas stay small.
+   * Whether a background merge is due (indexer/workspaceIndex.ts): once the pending documents
+   * exceed the merge minimum, so the mutable segment and the deltas stay small and a reopened
+   * index searches mostly a packed base.
    */
   get saveMergeDue(): boolean {
     return this.pendingDocs > this.mergeMinDocs;
@@ -107,10 +112,12 @@ export abstract class Bm25Deltas extends Bm25Merging {
   }
 
   /**
-   * Merges everything into the packed base and writes it to `file` (a new name: files a commit
-   * refers to are never modified), reading postings from it from then on.
+   * Writes the packed base as it is to `file` (a new name: files a commit refers to are never
+   * modified), reading postings from it from then on — except during a merge, which reads the
+   * base it started from. The mutable documents and dead marks go in the commit's delta
+   * (deltaPart(true)).
    */
   saveBase(file: string): FileDigest {
-    return this.save(file);
+    return this.writeBase(file, !this.merging);
   }
 }

@@ -94,6 +94,9 @@ export abstract class Bm25Segments {
   protected baseCommitted = false;
   /** Set while a delta segment is replayed: no merge midway (the replay must end as it was saved). */
   protected replaying = false;
+  /** Set while a sliced merge runs (bm25Merge.ts); removals meanwhile are applied to its output. */
+  protected merging = false;
+  protected removedDuringMerge: number[] = [];
 
   // Query scratch, sized to the slot count and reused (cleared after each search).
   protected acc = new Float64Array(0);
@@ -214,8 +217,11 @@ export abstract class Bm25Segments {
 
   remove(id: number): boolean {
     const m = this.mutSlotById.get(id);
-    if (m !== undefined) {
+    if (m !== undefined || this.liveBaseSlot(id) >= 0) {
       this.removedSinceCommit.push(id);
+      if (this.merging) this.removedDuringMerge.push(id);
+    }
+    if (m !== undefined) {
       this.mutSlotById.delete(id);
       for (let e = this.mutStart[m]; e < this.mutStart[m + 1]; e++) this.mtDf[this.poolMt[e]]--;
       this.liveDocs--;
@@ -228,7 +234,6 @@ export abstract class Bm25Segments {
     if (s < 0) return false;
     this.baseDead[s] = 1;
     this.deadLog.push(s);
-    this.removedSinceCommit.push(id);
     this.liveDocs--;
     this.totalLen -= this.base.lens[s];
     this.maybeMerge();
@@ -236,9 +241,11 @@ export abstract class Bm25Segments {
   }
 
   protected maybeMerge(): void {
-    if (this.replaying) return;
+    if (this.replaying || this.merging) return;
     const pending = this.mutIds.length + this.deadLog.length;
-    if (pending > this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs) this.compact();
+    // A backstop at twice the background merge's minimum (saveMergeDue): a cold build, which
+    // saves rarely, merges here; after single-file saves the background merge comes first.
+    if (pending > 2 * this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs) this.compact();
   }
 
   /** Live documents containing term `tid`. */

@@ -75,7 +75,7 @@ export class Engine {
     fs.mkdirSync(opts.indexDir, { recursive: true });
     const lock = acquireWriterLock(opts.indexDir);
     if ('heldBy' in lock) log(`the index at ${opts.indexDir} is written by process ${lock.heldBy.pid} on ${lock.heldBy.hostname}; this engine reads it and keeps its own changes in memory`);
-    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir), () => engine.tuning, 'heldBy' in lock ? undefined : lock);
+    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'heldBy' in lock ? undefined : lock);
     engine.ws.loadOrReset();
     if (opts.team) {
       engine.team = new TeamOverlay(opts.team, () => engine.tables.files, opts.onTeamState, log);

@@ -9,12 +9,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { decodeTables, TABLES_FILE } from '../../engine/src/index/tables';
+import { committedFiles, readCommittedTables } from '../../engine/src/index/indexStore';
 import { generateRepo, prng } from '../bench/scale/generate';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 
-/** The index's file table and chunk records, as IndexStore wrote them (engine/src/index/tables.ts), in plain objects. */
+/** The index's file table and chunk records as its commit holds them (tables base + delta segments), in plain objects. */
 interface ChunksJson {
   files: Record<string, { chunkIds: number[]; hash: string }>;
   chunks: Array<{ id: number; file: string; startLine: number; endLine: number; kind: string; name?: string }>;
@@ -64,7 +64,7 @@ function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: 
 }
 
 function readChunks(indexDir: string): ChunksJson {
-  const t = decodeTables(fs.readFileSync(path.join(indexDir, TABLES_FILE)));
+  const t = readCommittedTables(indexDir);
   const files: ChunksJson['files'] = {};
   for (const rel of t.files.relPaths()) files[rel] = { chunkIds: t.chunks.idsOfFile(rel), hash: t.files.get(rel)!.hash };
   return { files, chunks: [...t.chunks.all()] };
@@ -231,6 +231,71 @@ describe('crash safety (SIGKILL during indexing)', function () {
   it('dense index: 6 random kills, then it equals a clean build, rankings included', async () => {
     const summary = await killThenVerify(true, 200, 6, 202, false);
     console.log(`      kills ${summary.kills}, finished ${summary.finished}, after a kill: ${JSON.stringify(summary.outcomes)}`);
+  });
+
+  it('killed during single-file saves and the background merges they start: every kill leaves a loadable, consistent index', async () => {
+    const root = path.join(work, 'repo');
+    generateRepo(root, { files: 120, seed: 404 });
+    const indexDir = path.join(work, 'index');
+    const files = fs.readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => path.relative(root, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)));
+    // A low merge minimum: nearly every save starts a background merge (slices yield every 20 ms).
+    const script = (seed: number) => `
+      const fs = require('fs'), path = require('path');
+      const { Engine } = require(${JSON.stringify(ENGINE_MODULE)});
+      (async () => {
+        const engine = await Engine.open({ root: ${JSON.stringify(root)}, indexDir: ${JSON.stringify(indexDir)}, dense: false }, { lexicalMergeMinDocs: 6 });
+        await engine.indexAll();
+        const files = ${JSON.stringify(files)};
+        let s = ${seed};
+        const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+        for (let i = 0; i < 400; i++) {
+          const rel = files[Math.floor(r() * files.length)];
+          fs.appendFileSync(path.join(${JSON.stringify(root)}, rel), '\\nexport function merged' + ${seed} + '_' + i + '(x: number): number { return x + ' + i + '; }\\n');
+          await engine.updateFile(rel);
+          engine.flush();
+          await new Promise((res) => setTimeout(res, 2));
+        }
+        process.stdout.write('done');
+      })().catch((e) => { console.error(e); process.exit(3); });`;
+    const r = prng(405);
+    let kills = 0, loaded = 0;
+    const lexicalBases = new Set<string>();
+    for (let i = 0; i < 8; i++) {
+      const child = spawn(process.execPath, ['-e', script(i + 1)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d));
+      // Past the cold build (the first run) or the load, into the saves and merges.
+      const delay = (i === 0 ? 2500 : 600) + r() * 1500;
+      const timer = setTimeout(() => child.kill('SIGKILL'), delay);
+      const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
+      clearTimeout(timer);
+      if (signal !== 'SIGKILL') assert.fail(`the child finished before its kill at ${Math.round(delay)} ms: ${err}`);
+      kills++;
+      const logs: string[] = [];
+      const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) });
+      await engine.close();
+      const rebuilt = logs.find((l) => /cannot be used/.test(l));
+      assert.ok(!rebuilt, `a kill during saves and merges lost the index: ${rebuilt}`);
+      if (logs.some((l) => /^index loaded/.test(l))) {
+        loaded++;
+        checkConsistent(root, readChunks(indexDir));
+        lexicalBases.add(committedFiles(indexDir).bases.lexical);
+      }
+    }
+    assert.strictEqual(kills, 8);
+    assert.strictEqual(loaded, kills, 'every kill left an index that loads');
+    assert.ok(lexicalBases.size >= 3, `merges were committed between kills: ${[...lexicalBases].join(' ')}`);
+    // The workspace's final state, indexed from there, equals a clean build of it.
+    const engine = await Engine.open({ root, indexDir, dense: false });
+    await engine.indexAll();
+    await engine.close();
+    const cleanDir = path.join(work, 'clean');
+    const clean = await Engine.open({ root, indexDir: cleanDir, dense: false });
+    await clean.indexAll();
+    await clean.close();
+    assert.deepStrictEqual(layout(readChunks(indexDir)), layout(readChunks(cleanDir)));
+    console.log(`      kills ${kills}, loaded ${loaded}, lexical bases seen after kills: ${[...lexicalBases].join(' ')}`);
   });
 
   it('after a kill late in a cold build, the next run resumes from the last checkpoint', async () => {

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
+import { committedFiles } from '../../engine/src/index/indexStore';
 import type { EngineOptions } from '../../engine/src/api';
 import { defaultModelDir } from '../../engine/src/modelPaths';
 import { requireOnnxRuntime, type OnnxRuntimeLoader } from '../../engine/src/embed';
@@ -72,7 +73,7 @@ describe('Engine', function () {
 
   it('a large repository leaves out the normalized field, and the decision survives reopening and shrinking', async () => {
     const manifest = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { fields: string[]; omittedForSize?: string[] };
-    const normBytes = (dir: string) => fs.statSync(path.join(dir, 'lexical-norm.bin')).size;
+    const normBytes = (dir: string) => fs.statSync(path.join(dir, committedFiles(dir).bases.normalized)).size;
     // Small: the default weights' normalized field is built.
     const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-small-'));
     const small = await Engine.open({ root, indexDir: smallDir, dense: false });
@@ -150,12 +151,12 @@ describe('Engine', function () {
       await engine.indexAll();
       const expected = await fingerprint(engine, ['discount code price']);
       await engine.close();
-      const target = path.join(indexDir, 'lexical.bin');
+      const target = path.join(indexDir, committedFiles(indexDir).bases.lexical);
       const buf = fs.readFileSync(target);
       if (damage === 'truncate') fs.writeFileSync(target, buf.subarray(0, buf.length >> 1));
       else { buf[buf.length - 3] ^= 0xff; fs.writeFileSync(target, buf); }
       const { engine: again, logs } = await open(root, indexDir);
-      assert.ok(logs.some((l) => /lexical\.bin does not match its checksum.*rebuilding/.test(l)), logs.join('\n'));
+      assert.ok(logs.some((l) => /lexical-\d+\.bin does not match its checksum.*rebuilding/.test(l)), logs.join('\n'));
       const stats = await again.indexAll();
       assert.strictEqual(stats.changedFiles, 4, 'every file is indexed again');
       assert.deepStrictEqual(await fingerprint(again, ['discount code price']), expected);
@@ -205,11 +206,17 @@ describe('Engine', function () {
     const before = await fingerprint(first, queries);
     const { engine: second } = await open(root, indexDir);
     assert.deepStrictEqual(await fingerprint(second, queries), before, 'the reader, from the files');
-    const lexical = path.join(indexDir, 'lexical.bin');
-    const inode = fs.statSync(lexical).ino;
+    const lexical = path.join(indexDir, committedFiles(indexDir).bases.lexical);
     await first.updateFile('lib/pricing.ts', 'export function warehouseDiscount() { return 0; }\n');
     first.flush();
-    assert.notStrictEqual(fs.statSync(lexical).ino, inode, 'the writer saved a new file over the old one');
+    assert.strictEqual(path.join(indexDir, committedFiles(indexDir).bases.lexical), lexical, 'one edit adds a delta segment, the base stays');
+    assert.strictEqual(committedFiles(indexDir).deltas.length, 1);
+    // A merge gives the writer a new base; the commit after it deletes the old file.
+    first['index'].lexical.compact();
+    await first.updateFile('lib/pricing.ts', 'export function warehouseDiscount() { return 1; }\n');
+    first.flush();
+    assert.notStrictEqual(path.join(indexDir, committedFiles(indexDir).bases.lexical), lexical, 'the writer saved a new base');
+    assert.ok(!fs.existsSync(lexical), 'the replaced base was deleted after the commit');
     assert.deepStrictEqual(await fingerprint(second, queries), before, 'the reader still reads the file it opened');
     assert.notDeepStrictEqual(await fingerprint(first, queries), before, 'the writer reads its new file');
     await second.close();
@@ -223,8 +230,8 @@ describe('Engine', function () {
   it('a lexical file truncated while in use fails the query with an error instead of wrong results', async () => {
     const { engine } = await open(root, indexDir);
     await engine.indexAll();
-    fs.truncateSync(path.join(indexDir, 'lexical.bin'), 100); // in place: the open descriptor sees it
-    await assert.rejects(engine.retrieve('discount code price', { k: 3 }), /lexical\.bin ended early|outside/);
+    fs.truncateSync(path.join(indexDir, committedFiles(indexDir).bases.lexical), 100); // in place: the open descriptor sees it
+    await assert.rejects(engine.retrieve('discount code price', { k: 3 }), /lexical-\d+\.bin ended early|outside/);
     await engine.close();
   });
 

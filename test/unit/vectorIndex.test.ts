@@ -346,6 +346,24 @@ describe('VectorIndex', function () {
     index.close();
   });
 
+  it('two rebuildAsync runs overlapping (the indexer\'s and a background merge\'s) leave every vector findable under its id', async () => {
+    const dim = 32;
+    const vectors = clusteredVectors(2600, dim, 40, 41);
+    const index = new VectorIndex({ dim, modelId: 'm', flatThreshold: 400, nprobe: 1000 });
+    for (let i = 0; i < 2000; i++) index.add(i, vectors[i]);
+    for (let i = 2000; i < 2300; i++) index.add(i, vectors[i]); // pending
+    const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+    await Promise.all([index.rebuildAsync(tick, 128), index.rebuildAsync(tick, 256)]);
+    assert.strictEqual(index.size, 2300);
+    for (let i = 0; i < 2300; i += 23) assert.strictEqual(index.search(vectors[i], 1)[0]?.id, i, `vector ${i}`);
+    index.save(tmp);
+    const back = VectorIndex.load(tmp, { dim, modelId: 'm' });
+    if ('error' in back) throw new Error(back.error);
+    assert.strictEqual(back.size, 2300);
+    back.close();
+    index.close();
+  });
+
   it('normalises vectors in cosine space', () => {
     const index = new VectorIndex({ dim: 3, modelId: 'm' });
     index.add(1, [10, 0, 0]);

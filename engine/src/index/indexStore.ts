@@ -1,15 +1,18 @@
-// One index directory per workspace:
-//   manifest.json   format version, model id, counts, and the sha256 of every other file (written last)
-//   tables.bin      the engine's bookkeeping as binary columns (tables.ts): string pools (paths,
-//                   names, signatures), the file table (hash, size, mtime), chunk rows (file, range,
-//                   kind, name, defines, 8-byte content hash) and the definitions the call graph
-//                   resolves against — no chunk text: the text is read from the file on demand
-//   lexical.bin, lexical-doc.bin, lexical-norm.bin
-//                   the BM25 fields: code, names/signatures/docs, normalised structure (bm25.ts format);
-//                   a loaded index keeps each file open and reads its postings from it per query
-//   vectors/        the vector index (engine/src/vector, its own checksummed header)
-// Every file is written atomically (temp + fsync + rename). The manifest is the commit point: a
-// directory whose files do not match the manifest's digests is reported and rebuilt, never trusted.
+// One index directory per workspace, as immutable segments under one commit point:
+//   manifest.json        the commit point (manifest.ts): base file and delta range per component,
+//                        the delta segments, the sha256 of every listed file; written last
+//   tables-<seq>.bin     tables base (tables.ts): string pools, file table, chunk rows, definitions
+//   lexical-<seq>.bin, lexical-doc-<seq>.bin, lexical-norm-<seq>.bin
+//                        packed BM25 base per field (bm25Format.ts); a loaded index keeps each file
+//                        open and reads its postings from it per query
+//   delta-<seq>.bin      one save's changes (deltaFile.ts): files re-set or gone with their rows and
+//                        definitions, and per lexical field the ids removed and documents added
+//   vectors/             the vector index (engine/src/vector, its own checksummed header; it already
+//                        writes only its small pending file while its lists are unchanged)
+// A save writes only new files (a delta, plus a base for a component that was merged) and then the
+// manifest; a crash before the manifest's rename leaves the previous commit whole. Files the new
+// manifest no longer lists are deleted after it. A directory whose files do not match the
+// manifest's digests is reported and rebuilt, never trusted.
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -17,36 +20,31 @@ import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
 import { writeFileAtomic } from '../store/atomic';
 import { LOCK_FILE_NAME } from '../store/lock';
-import { decodeTables, encodeTables, TABLES_FILE, type IndexTables } from './tables';
+import { decodeTables, encodeTables, type IndexTables } from './tables';
+import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
+import { applyTablesDelta, tablesDelta } from './tablesDelta';
+import {
+  baseFileName, COMPONENTS, STORE_FORMAT_VERSION, deltaFileName, LEXICAL_FILES, listedFiles, MANIFEST_FILE, parseManifest, STORE_FILE_PATTERN,
+  type BaseRef, type Component, type LexicalField, type Manifest,
+} from './manifest';
 
-/**
- * Bump when the layout of tables.bin or the manifest changes; older indexes are rebuilt.
- * 4: tables.bin (binary columns) replaces chunks.json.
- * 5: chunk rows lose the unused 8-byte content hash (3.5 MB of memory at 100k files).
- */
-export const STORE_FORMAT_VERSION = 5;
+export { STORE_FORMAT_VERSION, LEXICAL_FILES } from './manifest';
+export type LexicalFields = Record<LexicalField, Bm25Index>;
 
-interface Manifest {
-  format: number;
-  modelId: string | null;
-  dim: number;
-  files: number;
-  chunks: number;
-  savedAt: string;
-  digests: Record<string, string>;
-  /** Optional lexical fields this index was built with (a config that needs another one rebuilds). */
-  fields: string[];
-  /**
-   * Optional fields the settings asked for but the first build left out because the repository
-   * was large (engine.ts, LARGE_REPO_FILES). Kept with the index so that reopening it, or the
-   * repository crossing the threshold later, never flips the decision and forces a rebuild.
-   */
-  omittedForSize?: string[];
+// Merge policy: PARAMS.md (Index segments).
+/** More delta segments than this are folded into one (each component's changes since its base). */
+export const MAX_DELTAS = 16;
+/** The tables base is rewritten once files changed since it exceed this share of the files... */
+export const TABLES_REBASE_FRACTION = 0.125;
+/** ...and this many. */
+export const TABLES_REBASE_MIN_FILES = 1024;
+
+export interface StorePolicy {
+  maxDeltas?: number;
+  tablesRebaseMinFiles?: number;
+  /** Given to the lexical fields a load opens (Bm25Options.mergeMinDocs). */
+  lexicalMergeMinDocs?: number;
 }
-
-/** The lexical fields and the file each is stored in. */
-export const LEXICAL_FILES = { lexical: 'lexical.bin', docField: 'lexical-doc.bin', normalized: 'lexical-norm.bin' } as const;
-export type LexicalFields = Record<keyof typeof LEXICAL_FILES, Bm25Index>;
 
 export interface LoadedStore extends LexicalFields {
   tables: IndexTables;
@@ -66,8 +64,32 @@ function readInto(fd: number, into: Buffer): Buffer | string {
   return into;
 }
 
+/** The current file of each component and the delta segments, from a directory's manifest (tests, benches). */
+export function committedFiles(dir: string): { bases: Record<Component, string>; deltas: string[] } {
+  const m = parseManifest(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
+  if (typeof m === 'string') throw new Error(m);
+  const bases = Object.fromEntries(COMPONENTS.map((c) => [c, m.bases[c].file])) as Record<Component, string>;
+  return { bases, deltas: m.deltas.map((d) => d.file) };
+}
+
 export class IndexStore {
-  constructor(readonly dir: string) {}
+  /** The manifest this process last loaded or wrote: what a save builds on. */
+  private committed: Manifest | undefined;
+  /** Files changed since the tables base, most recent last (a folded delta records them all). */
+  private tablesSinceBase = new Set<string>();
+  private rebaseTables = false;
+
+  private readonly maxDeltas: number;
+  private readonly tablesRebaseMinFiles: number;
+
+  constructor(
+    readonly dir: string,
+    /** Tests lower the merge thresholds to cross them with a few files. */
+    private readonly policy: StorePolicy = {},
+  ) {
+    this.maxDeltas = policy.maxDeltas ?? MAX_DELTAS;
+    this.tablesRebaseMinFiles = policy.tablesRebaseMinFiles ?? TABLES_REBASE_MIN_FILES;
+  }
 
   /** Bytes on disk of everything in the index directory. */
   diskBytes(): number {
@@ -89,33 +111,28 @@ export class IndexStore {
    * truncated). The caller rebuilds on any `error`.
    */
   load(expect: { modelId: string | null; dim: number; fields: string[] }): LoadedStore | { error: string; missing?: boolean } {
-    const manifestPath = path.join(this.dir, 'manifest.json');
+    const manifestPath = path.join(this.dir, MANIFEST_FILE);
     if (!fs.existsSync(manifestPath)) return { error: 'no index yet', missing: true };
-    let manifest: Manifest;
-    try {
-      manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
-    } catch (e) {
-      return { error: `manifest.json is unreadable (${(e as Error).message})` };
-    }
-    if (manifest.format !== STORE_FORMAT_VERSION) return { error: `index format ${manifest.format}, this version uses ${STORE_FORMAT_VERSION}` };
+    const manifest = parseManifest(fs.readFileSync(manifestPath, 'utf8'));
+    if (typeof manifest === 'string') return { error: manifest };
     const omittedForSize = manifest.omittedForSize ?? [];
     const missingFields = expect.fields.filter((f) => !(manifest.fields ?? []).includes(f) && !omittedForSize.includes(f));
     if (missingFields.length) return { error: `index was built without the ${missingFields.join(', ')} field(s) the settings now use` };
     if (manifest.modelId !== expect.modelId) return { error: `index was built with model ${manifest.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}` };
-    // Every file is read into one scratch buffer, sized for the largest: the decoders copy what
+    // Every base is read into one scratch buffer, sized for the largest: the decoders copy what
     // they keep, so the buffer is reused instead of each file's read (27 + 59 MB at 100k files)
     // piling up until the next GC.
-    const names = [TABLES_FILE, ...Object.values(LEXICAL_FILES)];
+    const names = COMPONENTS.map((c) => manifest.bases[c].file);
     const sizes = new Map(names.map((name) => [name, fs.statSync(path.join(this.dir, name), { throwIfNoEntry: false })?.size ?? -1]));
     const scratch = Buffer.allocUnsafeSlow(Math.max(0, ...sizes.values()));
     /** Reads and checks a file; `use` gets its bytes and the open file, which it may keep (returning true). */
-    const read = (name: string, use: (buf: Buffer, fd: number, file: string) => boolean): string | undefined => {
+    const read = (name: string, use: (buf: Buffer, fd: number, file: string) => boolean, into?: Buffer): string | undefined => {
       const p = path.join(this.dir, name);
-      const size = sizes.get(name)!;
+      const size = into ? sizes.get(name)! : fs.statSync(p, { throwIfNoEntry: false })?.size ?? -1;
       if (size < 0) return `${name} is missing`;
       let fd: number | undefined = fs.openSync(p, 'r');
       try {
-        const buf = readInto(fd, scratch.subarray(0, size));
+        const buf = readInto(fd, into ? into.subarray(0, size) : Buffer.allocUnsafe(size));
         if (typeof buf === 'string') return `${name} ${buf}`;
         if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
         if (use(buf, fd, p)) fd = undefined;
@@ -132,17 +149,35 @@ export class IndexStore {
       vectors?.close();
       return { error };
     };
+    const sinceBase = new Set<string>();
     try {
-      const tablesError = read(TABLES_FILE, (buf) => ((tables = decodeTables(buf)), false));
+      const tablesError = read(manifest.bases.tables.file, (buf) => ((tables = decodeTables(buf)), false), scratch);
       if (tablesError) return { error: tablesError };
-      const chunkCount = tables!.chunks.size;
-      for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
+      for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
         // The index keeps the file open and reads its postings from it; the scratch is reused.
-        const problem = read(name, (buf, fd, file) => ((fields[field] = Bm25Index.deserialize(buf, { fd, path: file })), true));
+        const name = manifest.bases[field].file;
+        const problem = read(name, (buf, fd, file) => ((fields[field] = Bm25Index.deserialize(buf, { fd, path: file }, { mergeMinDocs: this.policy.lexicalMergeMinDocs })), true), scratch);
         if (problem) return fail(problem);
+      }
+      for (const d of manifest.deltas) {
+        let delta: DeltaSegment | undefined;
+        const problem = read(d.file, (buf) => ((delta = decodeDelta(buf, d.file)), false));
+        if (problem) return fail(problem);
+        if (delta!.seq !== d.seq) return fail(`${d.file} holds save ${delta!.seq}, the manifest lists ${d.seq}`);
+        if (delta!.tables && d.seq >= manifest.bases.tables.from) {
+          applyTablesDelta(tables!, delta!.tables);
+          for (const f of delta!.tables.files) sinceBase.delete(f.rel), sinceBase.add(f.rel);
+        }
+        for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
+          const part = delta!.lexical[field];
+          if (part && d.seq >= manifest.bases[field].from) fields[field]!.applyDelta(part);
+        }
+      }
+      const chunkCount = tables!.chunks.size;
+      for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
         // Optional fields the index does not fill hold no documents.
         const filled = field === 'lexical' || (manifest.fields ?? []).includes(field);
-        if (filled && fields[field]!.size !== chunkCount) return fail(`${name} holds ${fields[field]!.size} documents for ${chunkCount} chunks`);
+        if (filled && fields[field]!.size !== chunkCount) return fail(`the ${field} field holds ${fields[field]!.size} documents for ${chunkCount} chunks`);
       }
     } catch (e) {
       return fail(`index files are inconsistent (${(e as Error).message})`);
@@ -153,24 +188,71 @@ export class IndexStore {
       vectors = v;
       if (vectors.size !== tables!.chunks.size) return fail(`vector index holds ${vectors.size} vectors for ${tables!.chunks.size} chunks`);
     }
+    for (const f of Object.values(fields)) f.markCommitted();
+    tables!.files.changed.clear();
+    this.committed = manifest;
+    this.tablesSinceBase = sinceBase;
     return { tables: tables!, ...(fields as LexicalFields), vectors, omittedForSize };
   }
 
+  /**
+   * Commits the index as it is now (returns the index files it wrote, vectors/ aside): new files for what changed since the last commit (a delta
+   * segment; a base for a component that is new or due a merge), then the manifest, then the
+   * files no longer listed are deleted.
+   */
   save(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[] = [],
-  ): void {
+  ): string[] {
     fs.mkdirSync(this.dir, { recursive: true });
-    // Invalidate first: a crash between the writes below leaves a manifest that no longer matches.
-    const manifestPath = path.join(this.dir, 'manifest.json');
-    const tablesBuf = encodeTables(tables);
-    const digests: Record<string, string> = { [TABLES_FILE]: sha256(tablesBuf) };
+    const prev = this.committed;
+    const seq = (prev?.seq ?? 0) + 1;
+    const fold = (prev?.deltas.length ?? 0) + 1 > this.maxDeltas;
+    const digests: Record<string, string> = {};
+    const bases = {} as Record<Component, BaseRef>;
+    const delta: DeltaSegment = { seq, lexical: {} };
     if (vectors) vectors.save(path.join(this.dir, 'vectors'));
-    writeFileAtomic(path.join(this.dir, TABLES_FILE), tablesBuf);
-    for (const [field, name] of Object.entries(LEXICAL_FILES) as [keyof LexicalFields, string][]) {
-      // Streams the file, then reads its postings from the new file.
-      digests[name] = lexical[field].save(path.join(this.dir, name)).sha256;
+
+    const changedSinceBase = new Set(this.tablesSinceBase);
+    for (const rel of tables.files.changed) changedSinceBase.delete(rel), changedSinceBase.add(rel);
+    const rebaseTables = !prev || this.rebaseTables || changedSinceBase.size > Math.max(this.tablesRebaseMinFiles, TABLES_REBASE_FRACTION * tables.files.count);
+    if (rebaseTables) {
+      const name = baseFileName('tables', seq);
+      const buf = encodeTables(tables);
+      writeFileAtomic(path.join(this.dir, name), buf, { syncDir: false }); // the manifest's write syncs the directory
+      digests[name] = sha256(buf);
+      bases.tables = { file: name, from: seq };
+    } else {
+      // Nothing since the base (or all of it in this delta, folding): earlier deltas are not needed.
+      bases.tables = fold || changedSinceBase.size === 0 ? { file: prev.bases.tables.file, from: seq } : prev.bases.tables;
+      const rels = fold ? changedSinceBase : tables.files.changed;
+      if (rels.size) delta.tables = tablesDelta(tables, rels);
     }
+    for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
+      const index = lexical[field];
+      const rebase = !prev || !index.baseIsCommitted;
+      if (rebase) {
+        // A new or merged base: streams the file, then reads its postings from the new file. What
+        // is not in it (documents added since the merge, dead marks) goes in this save's delta.
+        const name = baseFileName(field, seq);
+        digests[name] = index.saveBase(path.join(this.dir, name)).sha256;
+        bases[field] = { file: name, from: seq };
+      } else {
+        bases[field] = fold || index.pendingDocs === 0 ? { file: prev.bases[field].file, from: seq } : prev.bases[field];
+      }
+      const part = index.deltaPart(fold || rebase);
+      // An empty part is left out, also when folding: the component's base then holds it all.
+      if (part.removed.length || part.ids.length) delta.lexical[field] = part;
+    }
+    const deltas = [...(prev?.deltas ?? [])];
+    if (delta.tables || Object.keys(delta.lexical).length) {
+      const name = deltaFileName(seq);
+      const buf = encodeDelta(delta);
+      writeFileAtomic(path.join(this.dir, name), buf, { syncDir: false }); // the manifest's write syncs the directory
+      digests[name] = sha256(buf);
+      deltas.push({ seq, file: name });
+    }
+    const from = Math.min(...COMPONENTS.map((c) => bases[c].from));
     const manifest: Manifest = {
       format: STORE_FORMAT_VERSION,
       modelId,
@@ -178,19 +260,66 @@ export class IndexStore {
       files: tables.files.count,
       chunks: tables.chunks.size,
       savedAt: new Date().toISOString(),
-      digests,
+      seq,
+      bases,
+      deltas: deltas.filter((d) => d.seq >= from),
+      digests: {},
       fields,
       ...(omittedForSize.length ? { omittedForSize } : {}),
     };
-    writeFileAtomic(manifestPath, JSON.stringify(manifest, null, 1));
+    for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? prev!.digests[name];
+    writeFileAtomic(path.join(this.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+    // Committed: what the manifest holds is no longer pending.
+    this.committed = manifest;
+    this.tablesSinceBase = rebaseTables ? new Set() : changedSinceBase;
+    this.rebaseTables = false;
+    tables.files.changed.clear();
+    for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) lexical[field].markCommitted();
+    this.collectGarbage();
+    return Object.keys(digests);
+  }
+
+  /**
+   * The next save writes a tables base whatever changed since the last (after a cold build, whose
+   * last files would otherwise ride along in every folded delta: 3.4 MB at 100k files).
+   */
+  rebaseTablesAtNextSave(): void {
+    this.rebaseTables = true;
+  }
+
+  /**
+   * Deletes the index files the committed manifest does not list (replaced bases, folded deltas,
+   * temp files of an interrupted save). Only the writer calls it; a reader that opened a deleted
+   * file keeps reading it through its descriptor.
+   */
+  collectGarbage(): void {
+    if (!this.committed || !fs.existsSync(this.dir)) return;
+    const listed = new Set(listedFiles(this.committed));
+    for (const name of fs.readdirSync(this.dir)) {
+      if (STORE_FILE_PATTERN.test(name) && !listed.has(name)) fs.rmSync(path.join(this.dir, name), { force: true });
+    }
   }
 
   /** Removes every index file (before a rebuild), but not the writer lock. */
   clear(): void {
+    this.committed = undefined;
+    this.tablesSinceBase = new Set();
     if (!fs.existsSync(this.dir)) return;
     for (const name of fs.readdirSync(this.dir)) {
       if (name === LOCK_FILE_NAME) continue;
       fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
     }
   }
+}
+
+/** The tables a directory's commit holds (its base and deltas; digests unchecked): tests and benches inspect them. */
+export function readCommittedTables(dir: string): IndexTables {
+  const m = parseManifest(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
+  if (typeof m === 'string') throw new Error(m);
+  const tables = decodeTables(fs.readFileSync(path.join(dir, m.bases.tables.file)));
+  for (const d of m.deltas) {
+    const delta = decodeDelta(fs.readFileSync(path.join(dir, d.file)), d.file);
+    if (delta.tables && d.seq >= m.bases.tables.from) applyTablesDelta(tables, delta.tables);
+  }
+  return tables;
 }

@@ -5,12 +5,13 @@
 /** Quiet period after single-file updates before the index is written. */
 export const SAVE_DELAY_MS = 2000;
 /**
- * A save rewrites the whole index while queries wait, so large indexes wait longer: this many ms
+ * A save writes a delta segment (tens of ms, index/indexStore.ts), but one that is due a merge
+ * still rewrites a base while queries wait, so large indexes wait a little longer: this many ms
  * per 1,000 chunks, up to MAX_SAVE_DELAY_MS (PARAMS.md). Nothing is lost by waiting: files changed
  * on disk since the last save are found again by the next scan (size/mtime, then content hash).
  */
 export const SAVE_DELAY_MS_PER_1K_CHUNKS = 100;
-export const MAX_SAVE_DELAY_MS = 120_000;
+export const MAX_SAVE_DELAY_MS = 10_000;
 
 /** How long an index of `chunks` chunks waits after an update before it is written. */
 export function saveDelayMs(chunks: number): number {

@@ -23,6 +23,7 @@ import { contentChange, statUnchanged } from './changes';
 import { definitionRefs, documentItems, type DocumentItem } from './documents';
 import type { IndexedSink } from './indexedSink';
 import { VectorReuse } from './vectorReuse';
+import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
 
 /** What the indexing reads of the engine's tuning (EngineTuning). */
@@ -34,6 +35,8 @@ export interface IndexTuning {
   largeRepoFiles?: number;
   /** How often a long indexAll saves its progress (ms). Default 30 s. */
   checkpointMs?: number;
+  /** Overrides the lexical fields' merge minimum (Bm25Options.mergeMinDocs; tests cross merges with a few files). */
+  lexicalMergeMinDocs?: number;
   /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
   onIndexed?: IndexedSink;
 }
@@ -130,14 +133,18 @@ export class WorkspaceIndex {
       if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
       if (this.lock) this.store.clear();
       this.omittedForSize = new Set();
-      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields);
+      this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields, { mergeMinDocs: this.tuning.lexicalMergeMinDocs });
+      if (this.index.vectors) this.index.vectors.rebuildOnSave = false; // SegmentMerges does it, in slices
       this.tables = emptyTables(this.index.docs);
       this.applyQueryBudget();
       return;
     }
     this.tables = loaded.tables;
+    // Files of saves that never committed (a crash mid-save) or that a merge replaced.
+    if (this.lock) this.store.collectGarbage();
     this.omittedForSize = new Set(OPTIONAL_FIELDS.filter((f) => loaded.omittedForSize.includes(f)));
     this.index = new HybridIndex(undefined, { ...loaded, docs: this.tables.chunks }, this.textOfDoc, this.fields);
+    if (this.index.vectors) this.index.vectors.rebuildOnSave = false;
     this.log(`index loaded: ${this.tables.files.count} files, ${this.tables.chunks.size} chunks`);
     this.applyQueryBudget();
   }
@@ -201,6 +208,12 @@ export class WorkspaceIndex {
     await this.addPending(pending, onProgress, signal);
     this.lastSkipped = skipped;
     this.lastChanged = pending.length;
+    // A cold build (or many changes) ends merged, in bases only: nothing to replay or fold (PARAMS.md).
+    if (pending.length && pending.length * 8 >= this.tables.files.count) {
+      await this.merges.run(this.index, 'all', signal);
+      this.store.rebaseTablesAtNextSave();
+      this.dirty = true;
+    }
     if (this.dirty) this.save();
     this.lastSeconds = (performance.now() - t0) / 1000;
   }
@@ -283,6 +296,7 @@ export class WorkspaceIndex {
     await flush();
   }
 
+  private readonly merges = new SegmentMerges(BREATHE_EVERY_MS, (line) => this.log(line));
   private readonly vectorReuse = new VectorReuse();
   private readonly saves = new SaveSchedule(() => {
     if (this.dirty) this.save();
@@ -306,8 +320,13 @@ export class WorkspaceIndex {
 
   save(): void {
     if (!this.lock) return;
-    this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
+    const t0 = performance.now();
+    const written = this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
     this.dirty = false;
+    this.log(`index saved in ${(performance.now() - t0).toFixed(0)} ms: ${written.join(', ')}`);
+    // Merges what is due in the background; the save after it commits the new bases.
+    const index = this.index;
+    this.merges.background(index, () => this.index === index && ((this.dirty = true), this.scheduleSave()));
   }
 
   /**
@@ -372,6 +391,7 @@ export class WorkspaceIndex {
 
   /** Writes pending changes, releases the index files and the writer lock. */
   close(): void {
+    this.merges.close();
     this.flush();
     this.index.close();
     this.lock?.release();

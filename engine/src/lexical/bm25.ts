@@ -17,7 +17,7 @@
 import { MAX_SLOTS } from './postingCodec';
 import { readBm25 } from './bm25Format';
 import { TopK, type ScoredId } from '../util/topK';
-import { Bm25Merging } from './bm25Merge';
+import { Bm25Deltas } from './bm25Delta';
 import type { Bm25Options } from './bm25Segments';
 
 export type { Bm25Options, ScoredId };
@@ -39,7 +39,7 @@ interface QueryTerm {
   df: number;
 }
 
-export class Bm25Index extends Bm25Merging {
+export class Bm25Index extends Bm25Deltas {
   /**
    * Scores every document against the query terms (repeats in the query weigh the term more,
    * as in Okapi BM25 over a token list) and returns the best `k`, optionally filtered; ties go

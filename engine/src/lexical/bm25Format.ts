@@ -96,8 +96,9 @@ export interface Bm25File {
  * reads of its file; in memory: dense terms encoded twice).
  */
 export function bm25File(k1: number, b: number, dict: TermDictionary, seg: PackedSegment): Bm25File {
-  if (dict.size !== seg.nTerms) throw new Error(`lexical index inconsistent: ${dict.size} terms, ${seg.nTerms} postings lists`);
-  const vocab = dict.toBytes();
+  // The segment's terms are the dictionary's first nTerms (terms of later documents follow them).
+  if (dict.size < seg.nTerms) throw new Error(`lexical index inconsistent: ${dict.size} terms, ${seg.nTerms} postings lists`);
+  const vocab = dict.toBytes(seg.nTerms);
   const ids = new VarintWriter();
   if (seg.nDocs > 0) {
     const first = seg.ids[0];
@@ -124,7 +125,7 @@ export function bm25File(k1: number, b: number, dict: TermDictionary, seg: Packe
   header.writeDoubleLE(k1, 8);
   header.writeDoubleLE(b, 16);
   header.writeUInt32LE(seg.nDocs, 24);
-  header.writeUInt32LE(dict.size, 28);
+  header.writeUInt32LE(seg.nTerms, 28);
   for (let i = 0; i < SECTIONS - 1; i++) header.writeUInt32LE(sections[i].length, 32 + 4 * i);
   header.writeUInt32LE(postingsLength, 32 + 4 * (SECTIONS - 1));
   header.writeUInt32LE(h >>> 0, 32 + 4 * SECTIONS);

@@ -79,9 +79,24 @@ export abstract class Bm25Segments {
   protected mtCount = 0;
   /** Scratch for counting a document's terms. */
   protected docTids = new Int32Array(256);
+  protected docTfs = new Uint16Array(256);
 
   protected liveDocs = 0;
   protected totalLen = 0;
+
+  // What the last commit (index/indexStore.ts) holds, so a save writes only what changed since
+  // (bm25Delta.ts): mutable slots below committedMut are in committed delta segments, ids removed
+  // since are listed, and baseCommitted says whether the packed base is a committed file.
+  /** Term id of mutable term mt (the inverse of mutTermOf), to write mutable documents back out. */
+  protected mtTid = new Int32Array(256);
+  protected committedMut = 0;
+  protected removedSinceCommit: number[] = [];
+  protected baseCommitted = false;
+  /** Set while a delta segment is replayed: no merge midway (the replay must end as it was saved). */
+  protected replaying = false;
+  /** Set while a sliced merge runs (bm25Merge.ts); removals meanwhile are applied to its output. */
+  protected merging = false;
+  protected removedDuringMerge: number[] = [];
 
   // Query scratch, sized to the slot count and reused (cleared after each search).
   protected acc = new Float64Array(0);
@@ -129,9 +144,26 @@ export abstract class Bm25Segments {
       this.docTids[len++] = this.dict.intern(t);
     }
     const tids = this.docTids.subarray(0, len).sort();
+    // Run-length in place: distinct term ids to the front, their counts in docTfs.
     let distinct = 0;
-    for (let i = 0; i < len; i++) if (i === 0 || tids[i] !== tids[i - 1]) distinct++;
-    const need = this.poolLength + distinct;
+    this.docTfs = grow(this.docTfs, len + 1);
+    for (let i = 0; i < len; ) {
+      const tid = tids[i];
+      let j = i + 1;
+      while (j < len && tids[j] === tid) j++;
+      tids[distinct] = tid;
+      this.docTfs[distinct++] = Math.min(j - i, 65535);
+      i = j;
+    }
+    this.addCounted(id, this.docTids, this.docTfs, distinct, len);
+  }
+
+  /**
+   * Adds a document (its id absent) by its `n` distinct term ids and their counts (1..65535),
+   * `len` its length in terms: add()'s second half, and how a saved delta segment is replayed.
+   */
+  protected addCounted(id: number, tids: ArrayLike<number>, tfs: ArrayLike<number>, n: number, len: number): void {
+    const need = this.poolLength + n;
     if (need > this.poolMt.length) {
       this.poolMt = grow(this.poolMt, need);
       this.poolTf = grow(this.poolTf, need);
@@ -139,24 +171,23 @@ export abstract class Bm25Segments {
       this.poolDoc = grow(this.poolDoc, need);
     }
     const m = this.mutIds.length;
-    for (let i = 0; i < len; ) {
+    for (let i = 0; i < n; i++) {
       const tid = tids[i];
-      let j = i + 1;
-      while (j < len && tids[j] === tid) j++;
-      const tf = Math.min(j - i, 65535);
-      i = j;
+      const tf = tfs[i];
       let mt = this.mutTermOf.get(tid);
       if (mt === undefined) {
         mt = this.mtCount++;
         if (mt >= this.mtHead.length) {
-          const n = mt + 1;
-          this.mtHead = grow(this.mtHead, n);
-          this.mtTail = grow(this.mtTail, n);
-          this.mtDf = grow(this.mtDf, n);
-          this.mtMaxTf = grow(this.mtMaxTf, n);
-          this.mtMinLen = grow(this.mtMinLen, n);
+          const cap = mt + 1;
+          this.mtHead = grow(this.mtHead, cap);
+          this.mtTail = grow(this.mtTail, cap);
+          this.mtDf = grow(this.mtDf, cap);
+          this.mtMaxTf = grow(this.mtMaxTf, cap);
+          this.mtMinLen = grow(this.mtMinLen, cap);
         }
+        this.mtTid = grow(this.mtTid, mt + 1);
         this.mutTermOf.set(tid, mt);
+        this.mtTid[mt] = tid;
         this.mtHead[mt] = -1;
         this.mtTail[mt] = -1;
         this.mtDf[mt] = 0;
@@ -186,6 +217,10 @@ export abstract class Bm25Segments {
 
   remove(id: number): boolean {
     const m = this.mutSlotById.get(id);
+    if (m !== undefined || this.liveBaseSlot(id) >= 0) {
+      this.removedSinceCommit.push(id);
+      if (this.merging) this.removedDuringMerge.push(id);
+    }
     if (m !== undefined) {
       this.mutSlotById.delete(id);
       for (let e = this.mutStart[m]; e < this.mutStart[m + 1]; e++) this.mtDf[this.poolMt[e]]--;
@@ -206,8 +241,11 @@ export abstract class Bm25Segments {
   }
 
   protected maybeMerge(): void {
+    if (this.replaying || this.merging) return;
     const pending = this.mutIds.length + this.deadLog.length;
-    if (pending > this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs) this.compact();
+    // A backstop at twice the background merge's minimum (saveMergeDue): a cold build, which
+    // saves rarely, merges here; after single-file saves the background merge comes first.
+    if (pending > 2 * this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs) this.compact();
   }
 
   /** Live documents containing term `tid`. */

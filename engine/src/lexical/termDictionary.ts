@@ -141,16 +141,16 @@ export class TermDictionary {
     return out;
   }
 
-  /** Serialized form: varint byte length of each term, then all term bytes. */
-  toBytes(): { lengths: Uint8Array; bytes: Uint8Array } {
-    const lengths = new Uint8Array(this.count * 5);
+  /** Serialized form of the first `n` terms: varint byte length of each term, then their bytes. */
+  toBytes(n = this.count): { lengths: Uint8Array; bytes: Uint8Array } {
+    const lengths = new Uint8Array(n * 5);
     let p = 0;
-    for (let t = 0; t < this.count; t++) {
+    for (let t = 0; t < n; t++) {
       let v = this.offsets[t + 1] - this.offsets[t];
       while (v >= 128) { lengths[p++] = (v & 127) | 128; v >>>= 7; }
       lengths[p++] = v;
     }
-    return { lengths: lengths.subarray(0, p), bytes: this.bytes.subarray(0, this.byteLength) };
+    return { lengths: lengths.subarray(0, p), bytes: this.bytes.subarray(0, this.offsets[n]) };
   }
 
   /** Inverse of toBytes(); throws on malformed input or duplicate terms. */

@@ -4,7 +4,7 @@
 //
 // The signals, each in its own file under signals/ (where each idea comes from), are listed in
 // registry.ts; fusion.ts fuses their lists and rerank.ts boosts files near the current one.
-import { Bm25Index } from '../lexical/bm25';
+import { Bm25Index, type Bm25Options } from '../lexical/bm25';
 import { normalizedTerms } from '../lexical/normalize';
 import { lexicalTerms } from '../lexical/tokenize';
 import { VectorIndex } from '../vector';
@@ -79,18 +79,20 @@ export class HybridIndex {
     readonly textOf?: (doc: DocInfo) => string | undefined,
     /** Optional fields to fill (an unfilled field costs no memory and finds nothing). Default: all. */
     fields: ReadonlySet<OptionalField> = new Set(OPTIONAL_FIELDS),
+    /** Options of the lexical fields this creates (a loaded index brings its own). */
+    private readonly lexicalOptions: Bm25Options = {},
   ) {
     this.filled = new Set(fields);
-    this.lexical = parts?.lexical ?? new Bm25Index();
-    this.docField = parts?.docField ?? new Bm25Index();
-    this.normalized = parts?.normalized ?? new Bm25Index();
+    this.lexical = parts?.lexical ?? new Bm25Index(lexicalOptions);
+    this.docField = parts?.docField ?? new Bm25Index(lexicalOptions);
+    this.normalized = parts?.normalized ?? new Bm25Index(lexicalOptions);
     this.vectors = parts ? parts.vectors : dense ? new VectorIndex({ dim: dense.dim, modelId: dense.modelId }) : undefined;
     this.docs = parts?.docs ?? new ChunkTable();
     // An unfilled field holds no documents at all (e.g. one the settings no longer read).
     for (const f of OPTIONAL_FIELDS) {
       if (this.filled.has(f) || this[f].size === 0) continue;
       this[f].close();
-      this[f] = new Bm25Index();
+      this[f] = new Bm25Index(this.lexicalOptions);
     }
   }
 
@@ -105,7 +107,7 @@ export class HybridIndex {
   emptyField(field: OptionalField): void {
     if (!this.filled.delete(field)) return;
     this[field].close();
-    this[field] = new Bm25Index();
+    this[field] = new Bm25Index(this.lexicalOptions);
   }
 
   /** Releases the index files the lexical fields and the vector lists read from. */

@@ -41,18 +41,22 @@ export function tempPathFor(target: string): string {
   return `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Makes a fully written temp file durable and moves it over `target` in one step. */
-export function commitTempFile(tmp: string, target: string): void {
+/**
+ * Makes a fully written temp file durable and moves it over `target` in one step. `syncDir`
+ * false leaves the rename's durability to a later write in the same directory that syncs it (the
+ * index's segment files, committed by the manifest written after them: one fsync less each).
+ */
+export function commitTempFile(tmp: string, target: string, syncDir = true): void {
   fsyncPath(tmp);
   fs.renameSync(tmp, target);
-  fsyncPath(path.dirname(target));
+  if (syncDir) fsyncPath(path.dirname(target));
 }
 
-export function writeFileAtomic(target: string, data: Buffer | string): void {
+export function writeFileAtomic(target: string, data: Buffer | string, opts: { syncDir?: boolean } = {}): void {
   const tmp = tempPathFor(target);
   try {
     fs.writeFileSync(tmp, data);
-    commitTempFile(tmp, target);
+    commitTempFile(tmp, target, opts.syncDir);
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     throw err;

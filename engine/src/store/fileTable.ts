@@ -24,8 +24,18 @@ export class FileTable {
   private language = new Uint8Array(0);
   private readonly languages: string[] = [];
   private live = 0;
+  /**
+   * Paths set, touched or deleted since the index store last committed them (it clears the set),
+   * most recent last: what the next save's delta segment records (index/tablesDelta.ts).
+   */
+  readonly changed = new Set<string>();
 
   constructor(readonly paths: StringPool) {}
+
+  private note(rel: string): void {
+    this.changed.delete(rel);
+    this.changed.add(rel);
+  }
 
   get count(): number {
     return this.live;
@@ -60,6 +70,7 @@ export class FileTable {
   }
 
   set(rel: string, e: FileEntry): void {
+    this.note(rel);
     const p = this.paths.intern(rel);
     this.slot(p);
     if (!this.present[p]) this.live++;
@@ -80,12 +91,15 @@ export class FileTable {
 
   setMtime(rel: string, mtimeMs: number): void {
     const p = this.indexOf(rel);
-    if (p >= 0) this.mtime[p] = mtimeMs;
+    if (p < 0) return;
+    this.mtime[p] = mtimeMs;
+    this.note(rel);
   }
 
   delete(rel: string): boolean {
     const p = this.indexOf(rel);
     if (p < 0) return false;
+    this.note(rel);
     this.present[p] = 0;
     this.live--;
     return true;

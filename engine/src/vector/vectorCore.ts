@@ -273,6 +273,7 @@ export class VectorIndexCore {
       this.pending = flat;
       this.tombstones = new Set();
       this.listsDirty = true;
+      this.mutations++; // another rebuildAsync in flight read the old state: it starts over
       return;
     }
     const old = this.lists;
@@ -318,6 +319,7 @@ export class VectorIndexCore {
     this.pending = new FlatStore(dim);
     this.tombstones = new Set();
     this.listsDirty = true;
+    this.mutations++; // another rebuildAsync in flight read the old state: it starts over
   }
 
   /** Up to `size` live vectors picked uniformly (reservoir sampling), as unit floats. */

@@ -60,6 +60,22 @@ const SAVE_REBUILD_SHARE = 0.02;
 
 export class VectorIndex extends VectorIndexCore {
   /**
+   * Whether save() folds pending vectors into the lists when they exceed SAVE_REBUILD_SHARE. The
+   * engine turns it off and rebuilds in the background instead (rebuildDueAtSave, rebuildAsync).
+   */
+  rebuildOnSave = true;
+
+  /** Whether any vector is pending or any listed one removed since the lists were built. */
+  get listsOutOfDate(): boolean {
+    return !!this.lists && this.pending.size + this.tombstones.size > 0;
+  }
+
+  /** Whether pending vectors and tombstones exceed the share a save folds into the lists. */
+  get rebuildDueAtSave(): boolean {
+    return !!this.lists && this.pending.size + this.tombstones.size > SAVE_REBUILD_SHARE * this.lists.count;
+  }
+
+  /**
    * Writes the index to `dir` (created if needed): `vectors.ivf` (the lists, rewritten only when
    * they changed since the last save to this directory), `vectors.pending` (vectors added and
    * removed since the lists were built), then `vectors.json`, the header holding format, dim,
@@ -70,7 +86,7 @@ export class VectorIndex extends VectorIndexCore {
   save(dir: string): void {
     this.mutations++;
     fs.mkdirSync(dir, { recursive: true });
-    if (this.lists && this.pending.size + this.tombstones.size > SAVE_REBUILD_SHARE * this.lists.count) this.rebuild();
+    if (this.rebuildOnSave && this.rebuildDueAtSave) this.rebuild();
     const files: Record<string, FileDigest> = {};
     const listsPath = path.join(dir, LISTS_FILE);
     const lists = this.lists;

@@ -5,7 +5,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../../../engine/src/lexical/bm25';
 import { VectorIndex } from '../../../engine/src/vector';
-import { decodeTables, TABLES_FILE } from '../../../engine/src/index/tables';
+import { decodeTables } from '../../../engine/src/index/tables';
+import { committedFiles } from '../../../engine/src/index/indexStore';
 
 const dir = process.argv[2];
 if (!dir || !global.gc) {
@@ -27,8 +28,10 @@ function step(name: string, diskBytes: number, load: () => unknown): void {
   prev = now;
 }
 const size = (f: string) => (fs.existsSync(path.join(dir, f)) ? fs.statSync(path.join(dir, f)).size : 0);
-step(TABLES_FILE, size(TABLES_FILE), () => decodeTables(fs.readFileSync(path.join(dir, TABLES_FILE))));
-for (const f of fs.readdirSync(dir).filter((n) => /^lexical.*\.bin$/.test(n)).sort()) {
+// The base files only (delta segments are small and replayed on load).
+const { bases } = committedFiles(dir);
+step(bases.tables, size(bases.tables), () => decodeTables(fs.readFileSync(path.join(dir, bases.tables))));
+for (const f of [bases.lexical, bases.docField, bases.normalized]) {
   step(f, size(f), () => Bm25Index.deserialize(fs.readFileSync(path.join(dir, f))));
 }
 const vecMeta = path.join(dir, 'vectors', 'vectors.json');

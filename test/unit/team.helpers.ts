@@ -52,6 +52,16 @@ function runAs(bin: string, args: string[]): string {
  * Starts a PostgreSQL server of its own, or returns undefined where none is installed (outside
  * CI: the caller skips; in CI a missing server is a failure, since scripts/test.sh installs it).
  */
+/** startPostgres for a suite's `before`: skips the suite (with a line saying why) where none is installed. */
+export async function startPostgresOrSkip(suite: Mocha.Context): Promise<PgServer> {
+  const s = await startPostgres();
+  if (!s) {
+    console.log('    (PostgreSQL is not installed here: skipped; scripts/test.sh installs it)');
+    suite.skip();
+  }
+  return s!;
+}
+
 export async function startPostgres(): Promise<PgServer | undefined> {
   const bin = postgresBin();
   if (!bin) {

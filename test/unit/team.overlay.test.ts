@@ -13,7 +13,7 @@ import { Engine } from '../../engine/src/engine';
 import type { EditorState } from '../../engine/src/types';
 import { TeamIndexReader } from '../../engine/src/team/reader';
 import { writeTeamIndex } from '../../engine/src/team/writer';
-import { copyEngineSources, startPostgres, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
+import { copyEngineSources, startPostgresOrSkip, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
 import { localRanking, queriesFor, teamRanking } from './team.postgres.test';
 
 /** A TCP relay to the server; `stall()` stops passing bytes (a server that hangs), `flow()` resumes. */
@@ -56,12 +56,7 @@ describe('team index in the editor: overlay of local changes, fallback and recov
   const tmp = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-overlay-')); dirs.push(d); return d; };
 
   before(async function () {
-    const s = await startPostgres();
-    if (!s) {
-      console.log('    (PostgreSQL is not installed here: skipped; scripts/test.sh installs it)');
-      this.skip();
-    }
-    pg = s!;
+    pg = await startPostgresOrSkip(this);
     root = copyEngineSources();
     const w = await writeTeamIndex({ root, url: pg.url(), repo: 'engine', dense: false });
     assert.ok(w.committed);

@@ -15,7 +15,7 @@ import { bm25Tuning, pruningCounts } from '../../engine/src/team/bm25Sql';
 import { teamRetrieve } from '../../engine/src/team/retrieve';
 import { migrate, SCHEMA } from '../../engine/src/team/schema';
 import { writeTeamIndex, type TeamWriteOptions } from '../../engine/src/team/writer';
-import { copyEngineSources, freePort, startPostgres, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
+import { copyEngineSources, freePort, startPostgresOrSkip, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 
@@ -76,12 +76,7 @@ describe('team index on PostgreSQL', function () {
   const write = (extra: Partial<TeamWriteOptions> = {}) => writeTeamIndex({ root, url: pg.url(), repo: 'engine', dense: false, ...extra });
 
   before(async function () {
-    const s = await startPostgres();
-    if (!s) {
-      console.log('    (PostgreSQL is not installed here: skipped; scripts/test.sh installs it)');
-      this.skip();
-    }
-    pg = s!;
+    pg = await startPostgresOrSkip(this);
     root = copyEngineSources();
     localIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-local-'));
   });

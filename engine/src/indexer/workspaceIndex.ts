@@ -282,8 +282,8 @@ export class WorkspaceIndex {
       this.buffers.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes
-      // from there: files already saved are skipped by their content hash next time.
-      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS)) {
+      // from there (files saved are skipped by their hash), and after each merge, so no base waits in memory.
+      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS) || (!single && this.lock && SegmentMerges.baseUnwritten(this.index))) {
         await flush();
         this.save();
         lastCheckpoint = performance.now();

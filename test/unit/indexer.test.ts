@@ -127,3 +127,27 @@ describe('retrieve: context packing', () => {
     assert.deepStrictEqual(two.map((c) => c.text), ['f1\nf3\nf4', 'g1\ng']);
   });
 });
+
+describe('indexer: parsed files spilled to disk during a full index', () => {
+  const fs = require('fs') as typeof import('fs');
+  const os = require('os') as typeof import('os');
+  const path = require('path') as typeof import('path');
+  const { ParsedSpill } = require('../../engine/src/indexer/parsedSpill') as typeof import('../../engine/src/indexer/parsedSpill');
+  const parsed = (i: number): ChunkedFile => ({
+    language: 'python',
+    chunks: [{ kind: 'function', startLine: i, endLine: i + 3, name: `f${i}`, signature: `def f${i}(x):`, doc: i % 2 ? 'Doc.' : undefined, calls: ['g', `h${i}`] }],
+    definitions: [{ name: `f${i}`, kind: 'function', startLine: i, endLine: i + 3, signature: `def f${i}(x):` }] as ChunkedFile['definitions'],
+    imports: [],
+  });
+  it('gives back each parse as it was put, in any order, and leaves no file behind', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-spill-'));
+    const spill = new ParsedSpill(dir);
+    const ids = [0, 1, 2, 3, 4].map((i) => spill.put(parsed(i)));
+    assert.strictEqual(spill.size, 5);
+    for (const i of [3, 0, 4, 1, 2, 3]) assert.deepStrictEqual(spill.take(ids[i]), parsed(i));
+    spill.close();
+    assert.deepStrictEqual(fs.readdirSync(dir), []);
+    assert.throws(() => spill.take(0), /after close/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -207,6 +207,31 @@ describe('index segments', function () {
     assert.deepStrictEqual(committedFiles(indexDir).deltas, [], logs.join('\n'));
   });
 
+  it('a cold build commits each merged lexical base as it goes (memory bounded, a crash keeps it), and ranks as an unmerged build', async () => {
+    const root = path.join(work, 'gen');
+    generateRepo(root, { files: 160, seed: 11 });
+    const build = async (indexDir: string, lexicalMergeMinDocs?: number) => {
+      const engine = await Engine.open({ root, indexDir, dense: false }, { checkpointMs: 1e9, lexicalMergeMinDocs });
+      const midBuild: number[] = [];
+      await engine.indexAll((p) => {
+        // Bases committed while documents are still being added (no time checkpoint: checkpointMs is huge).
+        if (p.phase === 'embed' && p.done < p.total && fs.existsSync(path.join(indexDir, 'manifest.json'))) {
+          midBuild.push(fs.statSync(path.join(indexDir, committedFiles(indexDir).bases.lexical)).size);
+        }
+      });
+      const results = [];
+      for (const q of ['parse config value', 'compute total price', 'user session token', 'retry request']) results.push(await engine.retrieve(q, { k: 8 }));
+      await engine.close();
+      return { midBuild, results };
+    };
+    const bounded = await build(path.join(work, 'bounded'), 16);
+    const unbounded = await build(path.join(work, 'unbounded'));
+    assert.ok(bounded.midBuild.length > 0 && bounded.midBuild.some((size) => size > 1024), `lexical bases committed mid-build: ${bounded.midBuild}`);
+    assert.deepStrictEqual(unbounded.midBuild, [], 'without merges nothing is committed before the end');
+    assert.ok(bounded.results.some((r) => r.length > 0));
+    assert.deepStrictEqual(bounded.results, unbounded.results);
+  });
+
   describe('through the engine', () => {
     let root: string;
     let indexDir: string;

@@ -23,6 +23,15 @@ export class SegmentMerges {
   }
 
   /**
+   * Whether a lexical field was merged into a base that is only in memory. A full index saves
+   * then, so the base is written and its postings read from the file: the build's memory holds no
+   * whole base (PARAMS.md, Indexing: cold build).
+   */
+  static baseUnwritten(index: HybridIndex): boolean {
+    return [index.lexical, index.docField, index.normalized].some((f) => f.baseUnwritten);
+  }
+
+  /**
    * Merges now (after any merge running): the fields due one, or with `'all'` every field with
    * pending documents (the end of a cold build, so the index it saves searches packed bases).
    * Returns whether anything was merged.

@@ -25,6 +25,7 @@ import type { IndexedSink } from './indexedSink';
 import { VectorReuse } from './vectorReuse';
 import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
+import { ParsedSpill, type Pending } from './parsedSpill';
 
 /** What the indexing reads of the engine's tuning (EngineTuning). */
 export interface IndexTuning {
@@ -39,17 +40,6 @@ export interface IndexTuning {
   lexicalMergeMinDocs?: number;
   /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
   onIndexed?: IndexedSink;
-}
-
-interface Pending {
-  rel: string;
-  /** The text, for an unsaved buffer; files on disk are read again when they are added, so a
-   *  cold index of a large workspace does not hold every file's text between parsing and embedding. */
-  content?: string;
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  chunked: ChunkedFile;
 }
 
 // Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
@@ -172,40 +162,45 @@ export class WorkspaceIndex {
     const skipped = [...scan.skipped];
     const seen = new Set<string>();
     const pending: Pending[] = [];
-    let done = 0;
-    const breather = new Breather(BREATHE_EVERY_MS, signal);
-    for (const f of scan.files) {
-      await breather.breathe();
-      signal?.throwIfAborted();
-      seen.add(f.relPath);
-      const old = this.tables.files.get(f.relPath);
-      if (statUnchanged(old, f)) continue;
-      let bytes: Buffer;
-      try {
-        bytes = fs.readFileSync(f.absPath);
-      } catch (e) {
-        skipped.push({ relPath: f.relPath, reason: 'unreadable', detail: (e as Error).message });
-        continue;
+    const spill = new ParsedSpill();
+    try {
+      let done = 0;
+      const breather = new Breather(BREATHE_EVERY_MS, signal);
+      for (const f of scan.files) {
+        await breather.breathe();
+        signal?.throwIfAborted();
+        seen.add(f.relPath);
+        const old = this.tables.files.get(f.relPath);
+        if (statUnchanged(old, f)) continue;
+        let bytes: Buffer;
+        try {
+          bytes = fs.readFileSync(f.absPath);
+        } catch (e) {
+          skipped.push({ relPath: f.relPath, reason: 'unreadable', detail: (e as Error).message });
+          continue;
+        }
+        const change = contentChange(f.relPath, bytes, old);
+        if (change.kind === 'skip') {
+          skipped.push({ relPath: f.relPath, reason: change.reason });
+          seen.delete(f.relPath);
+          continue;
+        }
+        if (change.kind === 'touched') {
+          this.tables.files.setMtime(f.relPath, f.mtimeMs);
+          this.dirty = true;
+          continue;
+        }
+        const { content, hash } = change;
+        const chunked = await this.chunker.chunk(f.relPath, content);
+        pending.push({ rel: f.relPath, hash, size: f.size, mtimeMs: f.mtimeMs, chunked: spill.put(chunked), chunks: chunked.chunks.length });
+        this.setDefinitions(f.relPath, chunked);
+        onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
       }
-      const change = contentChange(f.relPath, bytes, old);
-      if (change.kind === 'skip') {
-        skipped.push({ relPath: f.relPath, reason: change.reason });
-        seen.delete(f.relPath);
-        continue;
-      }
-      if (change.kind === 'touched') {
-        this.tables.files.setMtime(f.relPath, f.mtimeMs);
-        this.dirty = true;
-        continue;
-      }
-      const { content, hash } = change;
-      const chunked = await this.chunker.chunk(f.relPath, content);
-      pending.push({ rel: f.relPath, hash, size: f.size, mtimeMs: f.mtimeMs, chunked });
-      this.setDefinitions(f.relPath, chunked);
-      onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
+      for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
+      await this.addPending(pending, onProgress, signal, false, spill);
+    } finally {
+      spill.close();
     }
-    for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
-    await this.addPending(pending, onProgress, signal);
     this.lastSkipped = skipped;
     this.lastChanged = pending.length;
     // A cold build (or many changes) ends merged, in bases only: nothing to replay or fold (PARAMS.md).
@@ -232,11 +227,11 @@ export class WorkspaceIndex {
   }
 
   /** Chunks → enriched text → embeddings → indexes, in batches. */
-  private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false): Promise<void> {
+  private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false, spill?: ParsedSpill): Promise<void> {
     let lastCheckpoint = performance.now();
     let items: Array<DocumentItem & { fileHash: string }> = [];
     let embedded = 0;
-    const total = pending.reduce((s, p) => s + p.chunked.chunks.length, 0);
+    const total = pending.reduce((s, p) => s + p.chunks, 0);
     const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
     const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
     const flush = async () => {
@@ -256,6 +251,7 @@ export class WorkspaceIndex {
       await breather.breathe();
       signal?.throwIfAborted();
       this.dropFile(p.rel);
+      let chunked = typeof p.chunked === 'number' ? spill!.take(p.chunked) : p.chunked;
       let content = p.content;
       if (content === undefined) {
         try {
@@ -267,27 +263,27 @@ export class WorkspaceIndex {
         if (hash !== p.hash) {
           // Changed since it was parsed: parse the new text (its definitions too).
           p.hash = hash;
-          p.chunked = await this.chunker.chunk(p.rel, content);
-          this.setDefinitions(p.rel, p.chunked);
+          chunked = await this.chunker.chunk(p.rel, content);
+          this.setDefinitions(p.rel, chunked);
         }
       }
       const lines = splitLines(content);
       const fileItems: DocumentItem[] = [];
-      for (const item of documentItems(p.rel, lines, p.chunked, this.tables.defs, () => this.tables.nextChunkId++)) {
+      for (const item of documentItems(p.rel, lines, chunked, this.tables.defs, () => this.tables.nextChunkId++)) {
         fileItems.push(item);
         items.push({ ...item, fileHash: p.hash });
         if (items.length >= batch) await flush();
         if (single) await breather.breathe();
       }
-      this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: p.chunked.language });
-      const defs = definitionRefs(p.rel, p.chunked, fileItems);
+      this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language });
+      const defs = definitionRefs(p.rel, chunked, fileItems);
       this.tables.defs.setFile(p.rel, defs);
-      this.tuning.onIndexed?.file(p.rel, p.hash, p.chunked.language, defs);
+      this.tuning.onIndexed?.file(p.rel, p.hash, chunked.language, defs);
       this.buffers.cacheLines(p.rel, lines);
       this.dirty = true;
       // A long first index saves its progress now and then, so a crash or a closed window resumes
-      // from there: files already saved are skipped by their content hash next time.
-      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS)) {
+      // from there (files saved are skipped by their hash), and after each merge, so no base waits in memory.
+      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS) || (!single && this.lock && SegmentMerges.baseUnwritten(this.index))) {
         await flush();
         this.save();
         lastCheckpoint = performance.now();
@@ -364,7 +360,7 @@ export class WorkspaceIndex {
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.setDefinitions(relPath, chunked);
-    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked }], undefined, undefined, true);
+    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true);
     // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
     // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
     if (content === undefined) this.scheduleSave();

@@ -25,6 +25,11 @@ export abstract class Bm25Deltas extends Bm25Merging {
     return this.baseCommitted;
   }
 
+  /** Whether the packed base holds documents that no commit has written (held in memory until a save). */
+  get baseUnwritten(): boolean {
+    return !this.baseCommitted && this.base.nDocs > 0;
+  }
+
   /** Whether a sliced merge (mergeSteps) is running. */
   get mergeRunning(): boolean {
     return this.merging;

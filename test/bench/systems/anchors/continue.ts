@@ -10,11 +10,11 @@
 // share the budget equally, a share left unused going to the other.
 import type { Node } from 'web-tree-sitter';
 import { getEncoding } from 'js-tiktoken';
-import type { Repo, Task } from '../../split';
+import type { Task } from '../../split';
 import { splitLines } from '../../split';
 import { keywordsOf } from '../../protocols';
-import type { BenchSystem, FragmentDoc } from '../system';
-import { chunker, corpusOf, type DefinitionAt, type RepoCorpus } from './corpus';
+import type { BenchSystem } from '../system';
+import { chunker, CorpusContextSystem, type DefinitionAt } from './corpus';
 import { identifiersNearCursor } from './tabby';
 
 export const CONTINUE = { nearCursorLines: 20 } as const;
@@ -103,23 +103,12 @@ export function fillShares(sources: string[][], budget: number, count: (s: strin
 
 const enc = getEncoding('p50k_base');
 
-export class ContinueSystem implements BenchSystem {
+/** Continue's autocomplete looks definitions up; it ranks no fragments. */
+export class ContinueSystem extends CorpusContextSystem implements BenchSystem {
   readonly name = 'continue';
-  /** Continue's autocomplete looks definitions up; it ranks no fragments. */
-  readonly ranksFragments = false;
   /** Each source's share is a share of the budget. */
   readonly budgetAware = true;
-  private corpus!: RepoCorpus;
   private cache: { task: Task; root: string[]; imports: string[] } | undefined;
-
-  async indexRepo(repo: Repo, _docs: FragmentDoc[]): Promise<void> {
-    this.corpus = await corpusOf(repo);
-  }
-  async addDocs(): Promise<void> {}
-  async removeDocs(): Promise<void> {}
-  async rank(): Promise<number[]> {
-    return [];
-  }
 
   private async sources(task: Task): Promise<{ root: string[]; imports: string[] }> {
     if (this.cache?.task === task) return this.cache;

@@ -5,10 +5,10 @@
 // each file offers its best window; the best 4 windows, one per file, go into the prompt.
 // Approximated: the editor's open tabs are unknown to the bench; the task file's imports
 // (resolved to repository files) and then the files of its directory stand in for them.
-import type { Repo, Task } from '../../split';
-import type { BenchSystem, FragmentDoc } from '../system';
+import type { Task } from '../../split';
+import type { BenchSystem } from '../system';
 import { keywordsOf } from '../../protocols';
-import { corpusOf, type RepoCorpus } from './corpus';
+import { CorpusContextSystem } from './corpus';
 
 export const COPILOT = { windowLines: 60, maxNeighbourFiles: 20, maxSnippets: 4 } as const;
 
@@ -79,20 +79,9 @@ export function neighbourFiles(taskFile: string, imported: string[], allFiles: s
   return [...new Set([...imported.filter((f) => f !== taskFile), ...sameDir])].slice(0, max);
 }
 
-export class CopilotSystem implements BenchSystem {
+/** Copilot ranks windows of neighbouring files, never the protocol's fragments (the positive lies in the task file). */
+export class CopilotSystem extends CorpusContextSystem implements BenchSystem {
   readonly name = 'copilot';
-  /** Copilot ranks windows of neighbouring files, never the protocol's fragments (the positive lies in the task file). */
-  readonly ranksFragments = false;
-  private corpus!: RepoCorpus;
-
-  async indexRepo(repo: Repo, _docs: FragmentDoc[]): Promise<void> {
-    this.corpus = await corpusOf(repo);
-  }
-  async addDocs(): Promise<void> {}
-  async removeDocs(): Promise<void> {}
-  async rank(): Promise<number[]> {
-    return [];
-  }
 
   async context(task: Task): Promise<string[]> {
     const stop = keywordsOf(task.language);

@@ -6,6 +6,7 @@ import { Chunker } from '../../../../engine/src/chunk';
 import { importMatches } from '../../../../engine/src/enrich/callgraph';
 import type { ChunkedFile, Definition, ImportBinding } from '../../../../engine/src/types';
 import { splitLines, type Repo, type Task } from '../../split';
+import type { FragmentDoc } from '../system';
 
 export interface CorpusFile {
   relPath: string;
@@ -33,6 +34,24 @@ export function corpusOf(repo: Repo): Promise<RepoCorpus> {
     corpora.set(repo.root, (c = RepoCorpus.build(repo)));
   }
   return c;
+}
+
+/**
+ * An anchor pipeline that builds context from the repository's corpus and ranks none of the
+ * protocol's fragments (continue, copilot): protocol C only, so the fragment methods do nothing.
+ */
+export abstract class CorpusContextSystem {
+  readonly ranksFragments = false;
+  protected corpus!: RepoCorpus;
+
+  async indexRepo(repo: Repo, _docs: FragmentDoc[]): Promise<void> {
+    this.corpus = await corpusOf(repo);
+  }
+  async addDocs(): Promise<void> {}
+  async removeDocs(): Promise<void> {}
+  async rank(): Promise<number[]> {
+    return [];
+  }
 }
 
 export class RepoCorpus {

@@ -5,6 +5,7 @@
 // next line, which often sits past the chunk's end (the next declaration, the next statement).
 // Retrieve-then-continue is how RepoCoder and ReACC use retrieved code; here it costs no model.
 import { lexicalTerms } from '../lexical/tokenize';
+import { addsName, remember } from './excerpt';
 import type { RetrievedChunk } from '../types';
 
 export interface ContinuationOptions {
@@ -92,12 +93,11 @@ export function continuationChunks(
     const c = findContinuation(lines, h.startLine, Math.min(h.endLine, lines.length - 1), cursorLines, o);
     if (!c) continue;
     const from = c.startLine - 1;
-    const kept = lines.slice(from, c.endLine + 1).filter((l, i) => i === 0 || (l.trim() !== '' && (!seen || (l.match(IDENT) ?? []).some((t) => !seen.has(t)))));
+    const kept = lines.slice(from, c.endLine + 1).filter((l, i) => i === 0 || (l.trim() !== '' && (!seen || addsName(l, seen))));
     if (kept.length < 2) continue;
-    if (seen) for (const l of kept) for (const t of l.match(IDENT) ?? []) seen.add(t);
-    out.push({ file: h.file, startLine: from, endLine: c.endLine, kind: 'window', name: 'continuation', text: kept.join('\n'), score: h.score, signals: { continuation: c.similarity } });
+    const text = kept.join('\n');
+    if (seen) remember(text, seen);
+    out.push({ file: h.file, startLine: from, endLine: c.endLine, kind: 'window', name: 'continuation', text, score: h.score, signals: { continuation: c.similarity } });
   }
   return out;
 }
-
-const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;

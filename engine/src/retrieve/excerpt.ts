@@ -23,7 +23,7 @@ const COMMENT_ONLY = /^\s*(#|\/\/|\*|\/\*|\*\/)/;
 
 export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: ExcerptOptions): string {
   let kept = opts.compact ? lines.filter((l, i) => i === 0 || (l.trim() !== '' && !COMMENT_ONLY.test(l))) : lines;
-  if (opts.seen) return remember(cut(kept.filter((l, i) => i === 0 || (l.match(IDENT) ?? []).some((t) => !opts.seen!.has(t))), queryTerms, opts), opts.seen);
+  if (opts.seen) return remember(cut(kept.filter((l, i) => i === 0 || addsName(l, opts.seen!)), queryTerms, opts), opts.seen);
   return cut(kept, queryTerms, opts);
 }
 
@@ -37,8 +37,13 @@ export function namesOnScreen(prefix: string, lines = 20): Set<string> {
   return new Set(all.slice(Math.max(0, all.length - lines - 1)).join('\n').match(IDENT) ?? []);
 }
 
+/** Whether `line` names something `seen` does not hold (the freshNames rule for keeping a line). */
+export function addsName(line: string, seen: ReadonlySet<string>): boolean {
+  return (line.match(IDENT) ?? []).some((t) => !seen.has(t));
+}
+
 /** Adds the names of `text` to `seen`; returns `text`. */
-function remember(text: string, seen: Set<string>): string {
+export function remember(text: string, seen: Set<string>): string {
   for (const t of text.match(IDENT) ?? []) seen.add(t);
   return text;
 }

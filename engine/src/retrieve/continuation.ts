@@ -56,11 +56,16 @@ export function findContinuation(fileLines: readonly string[], start: number, en
   const before = cursorLines.length > 1 ? termsOf(cursorLines[cursorLines.length - 2]) : undefined;
   const stop = Math.min(fileLines.length - 1, end + o.tail);
   let best = -1, bestScore = 0, bestSim = 0;
+  // Each line's terms are made once: as the candidate, then as the line before the next one.
+  let prev = before && start > 0 && start < stop ? termsOf(fileLines[start - 1]) : undefined;
   for (let i = start; i <= stop - 1; i++) {
-    const sim = dice(last, termsOf(fileLines[i]));
-    if (sim < o.minSimilarity) continue;
-    const score = sim + (before && i > 0 ? 0.5 * dice(before, termsOf(fileLines[i - 1])) : 0);
-    if (score > bestScore) { best = i; bestScore = score; bestSim = sim; }
+    const terms = termsOf(fileLines[i]);
+    const sim = dice(last, terms);
+    if (sim >= o.minSimilarity) {
+      const score = sim + (before && prev ? 0.5 * dice(before, prev) : 0);
+      if (score > bestScore) { best = i; bestScore = score; bestSim = sim; }
+    }
+    prev = terms;
   }
   if (best < 0) return undefined;
   return { startLine: best + 1, endLine: Math.min(stop, best + o.lines), similarity: bestSim };

@@ -5,7 +5,9 @@
 // has no scores and lists the changed files' definers first. With no changed file the local lists
 // are empty and the ranking is exactly teamRetrieve's (team.overlay.test.ts).
 import type { HybridIndex, Hit } from '../retrieve/hybrid';
-import { MAX_DEFINITIONS_PER_NAME } from '../retrieve/signals/symbol';
+import { symbol } from '../retrieve/signals/symbol';
+import { dense } from '../retrieve/signals/dense';
+import { scoredList, type SignalContext } from '../retrieve/signal';
 import { fuse, type FusionInput } from '../retrieve/fusion';
 import type { RetrievalQuery } from '../retrieve/query';
 import { SIGNALS } from '../retrieve/registry';
@@ -24,28 +26,23 @@ interface Scored {
 /** The local index's lists for the overlay's documents (`accept`), as the signals build them. */
 export function localLists(index: HybridIndex, q: RetrievalQuery, vec: Float32Array | undefined, lexical: TeamListRequest[], w: FusionWeights, accept: (id: number) => boolean): Map<string, Scored> {
   const out = new Map<string, Scored>();
+  // Lexical lists keep their scores for every field (merged with the team's by score) and use the
+  // terms sent to the team, so both sides search the same terms.
   for (const l of lexical) {
     if (l.field === 'normalized' && !index.fields.has('normalized')) continue;
-    const found = (l.field === 'lexical' ? index.lexical : index.normalized).search(l.terms, DEPTH, accept);
-    out.set(l.name, { ids: found.map((x) => x.id), scores: new Map(found.map((x) => [x.id, x.score])) });
+    out.set(l.name, scoredList((l.field === 'lexical' ? index.lexical : index.normalized).search(l.terms, DEPTH, accept)));
   }
-  if (w.dense > 0 && vec && index.vectors && index.vectors.size > 0) {
-    const found = index.vectors.search(vec, DEPTH * 2);
-    const kept = found.filter((x) => accept(x.id));
-    out.set('dense', { ids: kept.map((x) => x.id).slice(0, DEPTH), scores: new Map(kept.map((x) => [x.id, x.score])) });
-  }
-  if (w.symbol > 0) {
-    const ids: number[] = [];
-    const seen = new Set<number>();
-    for (const name of q.identifiers) {
-      for (const id of index.docs.definersOf(name, MAX_DEFINITIONS_PER_NAME)) {
-        if (seen.has(id) || !accept(id)) continue;
-        seen.add(id);
-        ids.push(id);
-      }
-      if (ids.length >= DEPTH) break;
-    }
-    out.set('symbol', { ids });
+  // The dense and symbol lists are the signals' own, over the overlay's documents.
+  const ctx: SignalContext = {
+    index, q, qVec: vec, weights: w, depth: DEPTH, accept,
+    chainable: () => false,
+    values: new Map(),
+    shared: (_key, make) => make(),
+  };
+  for (const sig of [dense, symbol]) {
+    if (!(w[sig.name] > 0)) continue;
+    const list = sig.rank(ctx);
+    if (list) out.set(sig.name, list);
   }
   return out;
 }

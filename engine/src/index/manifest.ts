@@ -55,7 +55,7 @@ export interface Manifest {
 export const baseFileName = (c: Component, seq: number) => `${PREFIX[c]}-${seq}.bin`;
 export const deltaFileName = (seq: number) => `delta-${seq}.bin`;
 /** Names a save writes (and their temp files): what garbage collection may delete when unlisted. */
-export const STORE_FILE_PATTERN = /^(tables|lexical|lexical-doc|lexical-norm|delta)(-\d+)?\.bin(\.tmp-.*)?$|^manifest\.json\.tmp-/;
+export const STORE_FILE_PATTERN = new RegExp(`^(${[...Object.values(PREFIX), 'delta'].join('|')})(-\\d+)?\\.bin(\\.tmp-.*)?$|^${MANIFEST_FILE.replace('.', '\\.')}\\.tmp-`);
 
 /** Parses and checks the manifest's shape; a reason string when it cannot be used. */
 export function parseManifest(text: string): Manifest | string {

@@ -96,6 +96,12 @@ export const config = {
   },
   /** The team index URL as the user wrote it ('' : off); ctx.ts takes any password out of it (teamIndexUrl.ts). */
   teamIndexUrl: (scope?: vscode.ConfigurationScope): string => str('teamIndex.url', scope).trim(),
+  /** The team index URL without a password, or undefined when unset or not a PostgreSQL URL. */
+  teamIndexUrlWithoutPassword: (scope?: vscode.ConfigurationScope): string | undefined => {
+    const raw = config.teamIndexUrl(scope);
+    const split = raw ? splitTeamUrl(raw) : undefined;
+    return split && !('error' in split) ? split.url : undefined;
+  },
   /** The repository's name in the team index; '' : the folder's name. */
   teamIndexRepository: (scope?: vscode.ConfigurationScope): string => str('teamIndex.repository', scope).trim(),
   /** How long a retrieval waits for the team index before the local index answers. */

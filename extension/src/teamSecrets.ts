@@ -10,9 +10,8 @@ export function currentTeamUrl(): string | undefined {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const active = vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri);
   for (const f of active ? [active, ...folders] : folders) {
-    const raw = config.teamIndexUrl(f);
-    const split = raw ? splitTeamUrl(raw) : undefined;
-    if (split && !('error' in split)) return split.url;
+    const url = config.teamIndexUrlWithoutPassword(f);
+    if (url) return url;
   }
   return undefined;
 }
@@ -41,11 +40,10 @@ export async function moveEmbeddedPasswords(secrets: vscode.SecretStorage): Prom
 export async function loadTeamPasswords(secrets: vscode.SecretStorage): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const f of vscode.workspace.workspaceFolders ?? []) {
-    const raw = config.teamIndexUrl(f);
-    const split = raw ? splitTeamUrl(raw) : undefined;
-    if (!split || 'error' in split || out.has(split.url)) continue;
-    const pw = await secrets.get(teamSecretKey(split.url));
-    if (pw) out.set(split.url, pw);
+    const url = config.teamIndexUrlWithoutPassword(f);
+    if (!url || out.has(url)) continue;
+    const pw = await secrets.get(teamSecretKey(url));
+    if (pw) out.set(url, pw);
   }
   return out;
 }

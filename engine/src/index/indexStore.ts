@@ -20,6 +20,7 @@ import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
 import { writeFileAtomic } from '../store/atomic';
 import { LOCK_FILE_NAME } from '../store/lock';
+import { readAt } from '../store/readAt';
 import { decodeTables, encodeTables, type IndexTables } from './tables';
 import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta, tablesDelta } from './tablesDelta';
@@ -58,8 +59,7 @@ export const sha1 = (text: string) => createHash('sha1').update(text).digest('he
 
 /** Reads a whole open file into `into` (its size as stat'ed before); a reason if it changed size since. */
 function readInto(fd: number, into: Buffer): Buffer | string {
-  let got = 0;
-  for (let n; got < into.length && (n = fs.readSync(fd, into, got, into.length - got, got)) > 0; ) got += n;
+  const got = readAt(fd, into, 0);
   if (got !== into.length || fs.fstatSync(fd).size !== into.length) return 'changed size while being read';
   return into;
 }

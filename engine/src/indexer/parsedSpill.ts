@@ -7,6 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as v8 from 'v8';
 import type { ChunkedFile } from '../types';
+import { readAt } from '../store/readAt';
 
 /** A file parsed and waiting for its documents. */
 export interface Pending {
@@ -56,10 +57,7 @@ export class ParsedSpill {
   take(id: number): ChunkedFile {
     if (this.fd === undefined) throw new Error('ParsedSpill used after close()');
     const buf = Buffer.allocUnsafe(this.lengths[id]);
-    for (let got = 0, n; got < buf.length; got += n) {
-      n = fs.readSync(this.fd, buf, got, buf.length - got, this.starts[id] + got);
-      if (n === 0) throw new Error(`parsed-file spill ${this.file} is shorter than written`);
-    }
+    if (readAt(this.fd, buf, this.starts[id]) < buf.length) throw new Error(`parsed-file spill ${this.file} is shorter than written`);
     return v8.deserialize(buf) as ChunkedFile;
   }
 

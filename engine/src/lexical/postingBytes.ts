@@ -4,6 +4,7 @@
 // at 100k files) sit in the OS page cache instead of this process's RSS, as the vector index's
 // lists do (vector/ivfLists.ts).
 import * as fs from 'fs';
+import { readAt } from '../store/readAt';
 
 /**
  * A read-only byte range. Views returned by `read` are valid until the next `read` on the same
@@ -86,13 +87,10 @@ export class FileBytes implements PostingBytes {
 
   private readFully(out: Uint8Array, start: number): void {
     if (this.fd < 0) throw new Error(`${this.path}: lexical index used after close()`);
-    for (let got = 0; got < out.length; ) {
-      const n = fs.readSync(this.fd, out, got, out.length - got, this.offset + start + got);
-      // The file is only ever replaced by a rename, never written in place: a short read means
-      // it was truncated or damaged under us. Throw rather than score from stale bytes.
-      if (n === 0) throw new Error(`${this.path} ended early: ${got} of ${out.length} postings bytes at ${this.offset + start} (truncated while in use)`);
-      got += n;
-    }
+    const got = readAt(this.fd, out, this.offset + start);
+    // The file is only ever replaced by a rename, never written in place: a short read means
+    // it was truncated or damaged under us. Throw rather than score from stale bytes.
+    if (got < out.length) throw new Error(`${this.path} ended early: ${got} of ${out.length} postings bytes at ${this.offset + start} (truncated while in use)`);
   }
 
   close(): void {

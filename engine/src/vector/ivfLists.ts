@@ -11,6 +11,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import { Int8Scorer, recordBytes } from './int8Kernel';
+import { readAt } from '../store/readAt';
 
 export const IVF_MAGIC = 'RRIVF002';
 const PREFIX_BYTES = 24;
@@ -110,11 +111,8 @@ export class IvfLists {
       this.source.records.copy(out, 0, first * this.stride, first * this.stride + bytes);
       return;
     }
-    const pos = this.source.dataOffset + first * this.stride;
-    for (let got = 0; got < bytes; ) {
-      const r = fs.readSync(this.source.fd, out, got, bytes - got, pos + got);
-      if (r === 0) throw new Error(`${this.source.path} ended early (truncated while in use)`);
-      got += r;
+    if (readAt(this.source.fd, out.subarray(0, bytes), this.source.dataOffset + first * this.stride) < bytes) {
+      throw new Error(`${this.source.path} ended early (truncated while in use)`);
     }
   }
 
@@ -175,11 +173,7 @@ export class IvfLists {
     const read = (pos: number, len: number): Buffer => {
       if (scratch.length < len) scratch = Buffer.alloc(len);
       const buf = scratch.subarray(0, len);
-      for (let got = 0; got < len; ) {
-        const r = fs.readSync(fd, buf, got, len - got, pos + got);
-        if (r === 0) throw new Error(`${file} ended early`);
-        got += r;
-      }
+      if (readAt(fd, buf, pos) < len) throw new Error(`${file} ended early`);
       hash.update(buf);
       return buf;
     };

@@ -18,7 +18,7 @@ import { MAX_SLOTS } from './postingCodec';
 import { readBm25 } from './bm25Format';
 import { TopK, type ScoredId } from '../util/topK';
 import { Bm25Deltas } from './bm25Delta';
-import type { Bm25Options } from './bm25Segments';
+import { bm25Idf, type Bm25Options } from './bm25Segments';
 
 export type { Bm25Options, ScoredId };
 export { BM25_FORMAT_VERSION } from './bm25Format';
@@ -58,7 +58,7 @@ export class Bm25Index extends Bm25Deltas {
     for (const [tid, qtf] of qCounts) {
       const df = this.liveDf(tid);
       if (df <= 0) continue;
-      const weight = Math.log(1 + (this.liveDocs - df + 0.5) / (df + 0.5)) * qtf;
+      const weight = bm25Idf(this.liveDocs, df) * qtf;
       let maxTf = 0, minLen = Infinity;
       if (tid < this.base.nTerms && this.base.df[tid] > 0) {
         maxTf = this.base.maxTf[tid];

@@ -32,6 +32,13 @@ export interface Bm25Options {
   maxQueryPostings?: number;
 }
 
+/** Okapi BM25's defaults (Bm25Options.k1, .b); the team index scores with the same (team/bm25Sql.ts). */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+
+/** BM25's idf of a term in `df` of `docs` documents: the one formula of the local and the team index, so their scores are equal to the bit. */
+export const bm25Idf = (docs: number, df: number): number => Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+
 // Merge policy and query budget: PARAMS.md (Lexical index).
 /** Merge when mutable documents plus dead base slots exceed this fraction of the base... */
 const MERGE_FRACTION = 0.125;
@@ -116,8 +123,8 @@ export abstract class Bm25Segments {
   protected blockTfs = new Uint16Array(BLOCK);
 
   constructor(opts: Bm25Options = {}) {
-    this.k1 = opts.k1 ?? 1.2;
-    this.b = opts.b ?? 0.75;
+    this.k1 = opts.k1 ?? BM25_K1;
+    this.b = opts.b ?? BM25_B;
     this.mergeMinDocs = opts.mergeMinDocs ?? DEFAULT_MERGE_MIN;
     this.maxQueryPostings = opts.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS;
   }
@@ -286,7 +293,7 @@ export abstract class Bm25Segments {
   idf(term: string): number {
     const tid = this.dict.get(term);
     const df = tid < 0 ? 0 : this.liveDf(tid);
-    return Math.log(1 + (this.liveDocs - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.liveDocs, df);
   }
 
   /** Merges the mutable documents and the deletions into a new packed base (bm25Merge.ts). */

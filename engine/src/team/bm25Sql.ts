@@ -13,11 +13,9 @@
 // candidates. The result equals exhaustive scoring: team.postgres.test.ts and bench:team compare.
 import type { Client } from 'pg';
 import { MIN_QUERY_TERMS } from '../lexical/bm25';
+import { BM25_B as B, BM25_K1 as K1, bm25Idf } from '../lexical/bm25Segments';
 import { FIELD_LEXICAL, FIELD_NORMALIZED, SCHEMA } from './schema';
 
-/** Okapi parameters of the engine's Bm25Index (its defaults). */
-export const K1 = 1.2;
-export const B = 0.75;
 /** Relative slack on score bounds, far above floating-point summation error (as bm25.ts). */
 const BOUND_SLACK = 1e-9;
 /** Phase 2 scores the rarest terms until they hold this many postings (at least one term). */
@@ -159,7 +157,7 @@ export async function teamBm25(c: Client, info: Bm25Repo, l: Bm25Request, k: num
   const query: QueryTerm[] = [];
   for (const [term, st] of stats) {
     if (!st) continue;
-    const weight = Math.log(1 + (N - st.df + 0.5) / (st.df + 0.5)) * qCounts.get(term)!;
+    const weight = bm25Idf(N, st.df) * qCounts.get(term)!;
     const bound = (weight * st.maxTf * (K1 + 1)) / (st.maxTf + K1 * (1 - B + (B * st.minLen) / avgLen));
     query.push({ term, df: st.df, weight, bound });
   }

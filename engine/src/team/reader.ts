@@ -31,8 +31,6 @@ function engineQuery(vec: Float32Array, dim: number): { q16: number[]; queryScal
   return { q16: Array.from(s.q16), queryScale: s.queryScale };
 }
 
-export { B, K1 } from './bm25Sql';
-
 export type TeamField = 'lexical' | 'normalized';
 
 export interface TeamListRequest {

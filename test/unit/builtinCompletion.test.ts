@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { completeFromSources } from '../../engine/src/complete/builtin';
+import { completeFromSources, MIN_CONFIDENCE } from '../../engine/src/complete/builtin';
 import type { CompletionResult } from '../../engine/src/api';
 import type { EditorState } from '../../engine/src/types';
 
@@ -229,7 +229,7 @@ describe('built-in completion', function () {
   it('offers a continuation of weak evidence only when the places agree on it (calibrated confidence), and says so when not', () => {
     const lines = ['const total = items.length;', 'report(total);'];
     const state = { file: 'a.ts', prefix: 'const total = items.length;\n', line: 1 };
-    const places = ['b', 'c', 'd'].map((f) => ({ file: `${f}.ts`, lines, from: 0, to: lines.length }));
+    const places = ['b', 'c', 'd', 'e'].map((f) => ({ file: `${f}.ts`, lines, from: 0, to: lines.length }));
     const agreed = completeFromSources(state, places, { idf: () => 0.5 });
     assert.strictEqual(agreed?.text, 'report(total);', JSON.stringify(agreed));
     const lone = completeFromSources(state, places.slice(0, 1), { idf: () => 0.5 });
@@ -247,7 +247,16 @@ describe('built-in completion', function () {
     const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };
     const r = completeFromSources(state, places, { idf: () => 3 });
     assert.ok(r && !r.text, JSON.stringify(r));
-    assert.match(r.abstained ?? '', /8 places .*confidence 0\.\d+ < 0\.1/, JSON.stringify(r));
+    assert.match(r.abstained ?? '', new RegExp(`8 places .*confidence 0\\.\\d+ < ${MIN_CONFIDENCE}`), JSON.stringify(r));
     assert.ok(completeFromSources(state, places, { idf: () => 3, minConfidence: 0 })?.text, 'offered without the threshold');
+  });
+  it('rates each of k continuations the places tie on at most 1/k likely: six well-evidenced ties are declined', () => {
+    const places = ['a', 'b', 'c', 'd', 'e', 'f'].map((f, i) => ({ file: `${f}.ts`, lines: ['const total = items.length;', `report${i}(total);`], from: 0, to: 2 }));
+    const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };
+    const all = completeFromSources(state, places, { idf: () => 3, minConfidence: 0 });
+    assert.ok(all?.text && all.confidence <= 1 / 6 + 1e-3, JSON.stringify(all));
+    for (const alt of all.alternatives ?? []) assert.ok(alt.confidence <= 1 / 6 + 1e-3, JSON.stringify(alt));
+    const r = completeFromSources(state, places, { idf: () => 3 });
+    assert.ok(r && !r.text, JSON.stringify(r));
   });
 });

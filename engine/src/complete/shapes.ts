@@ -8,7 +8,7 @@ import { isBlank, isName, isWordChar, MAX_LINES, tokensOf, type CompletionSource
 
 /** Places with the same shape before the cursor that a prediction needs, and the share of them that must agree (PARAMS.md). */
 export const MIN_SHAPE_PLACES = 3;
-export const MIN_SHAPE_SHARE = 0.6;
+export const MIN_SHAPE_SHARE = 0.75;
 /** Earlier lines of the file read at most (held-out projects: 1,000 and 3,000 give the same EM; 1,000 costs a third of the time). */
 const MAX_SHAPE_LINES = 1000;
 

@@ -1,12 +1,15 @@
 """Fits the built-in completion's ranking and confidence weights (engine/src/complete/rank.ts: RANK, CONF).
 
-On a split that is neither training nor evaluation data: the held-out-projects validation split
-(training/README.md, "Validation split"). Never on the benchmark's DEV or held-out splits.
+On a split that is neither training nor evaluation data: the held-out projects (training/README.md,
+"Validation split"). Never on the benchmark's DEV or held-out splits. RANK was fitted on their first
+validation split; CONF (shipped) was refitted with RANK kept (--conf-only) on the same projects' tasks
+chosen with the benchmark's own rules (make-repoeval-split.cjs), whose precision matches DEV's:
 
   npm run compile
-  node training/completion/capture.cjs ~/.cache/reporecall-heldout/validation .bench-out/cap-val.jsonl
-  node training/completion/dump-rank.cjs .bench-out/cap-val.jsonl .bench-out/rank-val.jsonl
-  python3 training/completion/fit-rank.py .bench-out/rank-val.jsonl [OTHER_RANK_FILE_TO_REPORT ...]
+  node training/completion/make-repoeval-split.cjs      # -> ~/.cache/reporecall-heldout/repoeval
+  node training/completion/capture.cjs ~/.cache/reporecall-heldout/repoeval .bench-out/cap-re.jsonl
+  node training/completion/dump-rank.cjs .bench-out/cap-re.jsonl .bench-out/rank-re.jsonl
+  python3 training/completion/fit-rank.py [--conf-only] .bench-out/rank-re.jsonl [OTHER_RANK_FILE_TO_REPORT ...]
 
 RANK is a conditional logit over a task's candidate groups (which first line is the target); CONF a
 logistic regression of "the best group's first line is the target" on its features. Prints both and
@@ -49,10 +52,15 @@ def ev(tasks, w, v, th, minev):
         c = 1 / (1 + math.exp(-np.dot(v, x)))
         if g['evidence'] >= minev and c >= th: off += 1; em += g['ok']
     return 'EM %.3f off %.3f prec %.3f' % (em / n, off / n, em / max(off, 1))
+# rank.ts's RANK, kept by --conf-only (the refit on the RepoEval-rules split ranked no better across its halves).
+SHIPPED_RANK = [0.26, 0.43, 0.81, 1.81, -2.57, -0.44]
 if __name__ == '__main__':
-    tr = load(sys.argv[1])
-    others = [(p, load(p)) for p in sys.argv[2:]]
-    w = fit_rank(tr); print('RANK', ', '.join('%s: %.2f' % kv for kv in zip(RN, w)))
+    args = sys.argv[1:]
+    conf_only = '--conf-only' in args
+    args = [a for a in args if a != '--conf-only']
+    tr = load(args[0])
+    others = [(p, load(p)) for p in args[1:]]
+    w = np.array(SHIPPED_RANK) if conf_only else fit_rank(tr); print('RANK', ', '.join('%s: %.2f' % kv for kv in zip(RN, w)))
     v = fit_conf(tr, w); print('CONF', ', '.join('%s: %.2f' % kv for kv in zip(CN, v)))
     for th in [0, 0.1, 0.2, 0.3]:
-        print('confidence >= %.2f' % th, ' | '.join('%s %s' % (p, ev(s, w, v, th, 6)) for p, s in [(sys.argv[1], tr)] + others))
+        print('confidence >= %.2f' % th, ' | '.join('%s %s' % (p, ev(s, w, v, th, 6)) for p, s in [(args[0], tr)] + others))

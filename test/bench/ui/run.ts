@@ -428,6 +428,8 @@ async function main(): Promise<void> {
     // The floor: the same keystrokes, palette and mouse moves with RepoRecall's completions and
     // hover off and test/bench/ui/floor-extension answering at once: what VS Code itself takes.
     const floor: number[] = [];
+    // By position, to compare each ghost text with VS Code alone at the same place (the p95 of ~30 shown ghosts is a single sample).
+    const floorById = new Map<string, number>();
     const floorRelated: number[] = [];
     const floorHover: number[] = [];
     await runCommand(page, 'RepoRecall: Toggle Completions');
@@ -445,7 +447,10 @@ async function main(): Promise<void> {
         await page.keyboard.press('Delete');
         const hf = await hit(page, 'fl', 2000);
         const kf = (await pageState(page)).key;
-        if (hf !== undefined) floor.push(hf - kf);
+        if (hf !== undefined) {
+          floor.push(hf - kf);
+          floorById.set(task.id, hf - kf);
+        }
         await page.keyboard.press('Escape');
         await page.keyboard.press('Control+Z');
         await page.waitForTimeout(300);
@@ -528,6 +533,8 @@ async function main(): Promise<void> {
           ghost: { n: tasks.length, shown: floor.length, p50: percentile(floor, 50), p95: percentile(floor, 95) },
           list: { n: floorRelated.length, p50: percentile(floorRelated, 50), p95: percentile(floorRelated, 95) },
           hover_visible: { n: floorHover.length, p50: percentile(floorHover, 50), p95: percentile(floorHover, 95) },
+          ghost_samples: Object.fromEntries(floorById),
+          ghost_over_floor: overFloor(ghost, floorById),
         },
         ghost_samples: ghost,
         session1_s: Math.round(buildS),
@@ -556,6 +563,13 @@ function withPrefetch(recs: TimingRecord[]): TimingRecord[] {
     const p = prefetches.filter((x) => x.at <= end && x.at + x.ms <= end + 5).pop();
     return p ? { ...r, engineMs: p.engineMs, rpcMs: p.rpcMs, calls: p.calls } : r;
   });
+}
+
+/** Ghost text minus VS Code alone at the same position, where both showed: what RepoRecall adds there (p50/p95/max, and its positions over 100 ms). */
+function overFloor(ghost: Array<{ id: string; ms?: number }>, floorById: Map<string, number>): Record<string, unknown> {
+  const pairs = ghost.flatMap((g) => (g.ms !== undefined && floorById.has(g.id) ? [{ id: g.id, over: g.ms - floorById.get(g.id)! }] : []));
+  const xs = pairs.map((p) => p.over);
+  return { n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: xs.length ? Math.max(...xs) : null, over_100: pairs.filter((p) => p.over > 100).map((p) => `${p.id} +${p.over.toFixed(0)}`) };
 }
 
 /**
@@ -603,6 +617,7 @@ function markdown(r: Record<string, unknown>): string {
     `| completion provider (shown) | ${cs.n} | ${cs.total_p50} | ${cs.total_p95} | engine ${cs.engine_p50}/${cs.engine_p95}, rpc ${cs.rpc_p50}/${cs.rpc_p95}, debounce wait p50 ${m.complete_wait_p50}, started at the keystroke ${m.complete_shown_prefetched ?? 0} |`,
     ...ghostPathRows(m.ghost_path as ReturnType<typeof ghostPath> | undefined),
     ...floorRow(m.floor, 'ghost', 'keystroke -> ghost text', 'its 50 ms debounce, the trips to the extension host and back, rendering'),
+    ...overFloorRow(m.floor),
     `| Find Related Code, Enter -> list | ${f.n} | ${f.p50} | ${f.p95} | duplicate rows ${f.duplicate_rows} |`,
     ...floorRow(m.floor, 'list', 'Enter -> list', 'a command filling a QuickPick at once'),
     `| Find Related Code provider | ${fp.n} | ${fp.total_p50} | ${fp.total_p95} | engine ${fp.engine_p50}/${fp.engine_p95} |`,
@@ -617,6 +632,12 @@ function markdown(r: Record<string, unknown>): string {
 function floorRow(floor: unknown, key: string, what: string, why: string): string[] {
   const f = (floor as Record<string, { n: number; shown?: number; p50: number | null; p95: number | null }> | undefined)?.[key];
   return f ? [`| ${what}, floor: VS Code alone | ${f.shown ?? f.n} | ${f.p50} | ${f.p95} | ${why} |`] : [];
+}
+
+/** Ghost text minus the floor at the same position (the paired comparison, steadier than two p95s of ~30 samples). */
+function overFloorRow(floor: unknown): string[] {
+  const o = (floor as { ghost_over_floor?: { n: number; p50: number | null; p95: number | null; max: number | null; over_100: string[] } } | undefined)?.ghost_over_floor;
+  return o ? [`| ghost text minus floor, same position | ${o.n} | ${o.p50} | ${o.p95} | max ${o.max}; over 100 ms: ${o.over_100.join(', ') || 'none'} |`] : [];
 }
 
 /** Changes one user setting of the running code-server (it watches the file). */

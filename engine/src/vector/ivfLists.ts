@@ -12,6 +12,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import { Int8Scorer, recordBytes } from './int8Kernel';
 import { readAt } from '../store/readAt';
+import { removeScratch, type ScratchFile } from '../store/scratchFile';
 
 export const IVF_MAGIC = 'RRIVF002';
 const PREFIX_BYTES = 24;
@@ -25,7 +26,8 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-type Source = { kind: 'memory'; records: Buffer } | { kind: 'file'; fd: number; path: string; dataOffset: number; ino: number };
+/** Where the records are: a buffer, or a file (the saved vectors.ivf, or a rebuild's scratch file, listSpill.ts). */
+type Source = { kind: 'memory'; records: Buffer } | { kind: 'file'; fd: number; path: string; dataOffset: number; ino: number; scratch?: boolean };
 
 export class IvfLists {
   readonly stride: number;
@@ -146,6 +148,7 @@ export class IvfLists {
     if (this.source.kind !== 'file') return;
     openFiles.unregister(this);
     fs.closeSync(this.source.fd);
+    if (this.source.scratch) removeScratch(this.source.path);
     this.source = { kind: 'memory', records: Buffer.alloc(0) };
   }
 
@@ -215,4 +218,9 @@ function dataOffset(dim: number, lists: number): number {
 
 export function memorySource(records: Buffer): Source {
   return { kind: 'memory', records };
+}
+
+/** Records at the start of a scratch file (the lists own its descriptor from now on). */
+export function scratchSource(file: ScratchFile): Source {
+  return { kind: 'file', fd: file.fd, path: file.path, dataOffset: 0, ino: fs.fstatSync(file.fd).ino, scratch: true };
 }

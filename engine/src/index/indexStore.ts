@@ -18,7 +18,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
-import { writeAllAtomic, writeAllAtomicAsync, type AtomicWrite } from '../store/atomic';
+import { writeAllAtomic, writePhasesAtomicAsync, type AtomicWrite } from '../store/atomic';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
 import { decodeTables, encodeTables, type IndexTables } from './tables';
@@ -206,7 +206,7 @@ export class IndexStore {
   ): string[] {
     const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
     try {
-      writeAllAtomic(staged.writes);
+      writeAllAtomic(staged.phases.flat());
     } catch (err) {
       this.uncommitted();
       throw err;
@@ -222,7 +222,7 @@ export class IndexStore {
   ): Promise<string[]> {
     const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
     try {
-      await writeAllAtomicAsync(staged.writes);
+      await writePhasesAtomicAsync(staged.phases);
     } catch (err) {
       this.uncommitted();
       throw err;
@@ -251,7 +251,7 @@ export class IndexStore {
   private stage(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[],
-  ): { writes: AtomicWrite[]; names: string[]; after: () => void } {
+  ): { phases: AtomicWrite[][]; names: string[]; after: () => void } {
     fs.mkdirSync(this.dir, { recursive: true });
     const writes: AtomicWrite[] = [];
     const prev = this.committed;
@@ -260,8 +260,9 @@ export class IndexStore {
     const digests: Record<string, string> = {};
     const bases = {} as Record<Component, BaseRef>;
     const delta: DeltaSegment = { seq, lexical: {} };
+    // The vectors' pending file with the data files, their header (its own commit point) with the manifest.
     const vectorSave = vectors?.stageSave(path.join(this.dir, 'vectors'));
-    if (vectorSave) writes.push(...vectorSave.writes);
+    if (vectorSave) writes.push(vectorSave.writes[0]);
     const rewriteAll = this.rewriteAll;
 
     const changedSinceBase = new Set(this.tablesSinceBase);
@@ -319,7 +320,7 @@ export class IndexStore {
       ...(omittedForSize.length ? { omittedForSize } : {}),
     };
     for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? prev!.digests[name];
-    writes.push({ file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) });
+    const commits: AtomicWrite[] = [...(vectorSave ? [vectorSave.writes[1]] : []), { file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) }];
     // Committed once the writes succeed: what the manifest holds is no longer pending.
     this.committed = manifest;
     this.tablesSinceBase = rebaseTables ? new Set() : changedSinceBase;
@@ -328,7 +329,7 @@ export class IndexStore {
     tables.files.changed.clear();
     for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) lexical[field].markCommitted();
     return {
-      writes,
+      phases: [writes, commits],
       names: Object.keys(digests),
       after: () => {
         vectorSave?.after();

@@ -115,22 +115,26 @@ async function fsyncPathAsync(p: string): Promise<void> {
 }
 
 /**
- * The same writes with the same durability order, the fsyncs off the event loop: every temp file
- * is written here (into the page cache), all are fsynced together, then each is renamed in order,
- * its directory synced before the next rename where it asks. Four waits for a single-file save
- * (the temp files; the vectors' folder twice; the index folder after the manifest), during which
- * queries run: at 100k files that save's ~4-10 ms, mostly fsyncs, was spent on the event loop
- * while a query arriving meanwhile waited (PARAMS.md, Indexing).
+ * Writes in phases, the fsyncs off the event loop: every temp file is written here (into the page
+ * cache) and all are fsynced together; then phase by phase, its files are renamed and their
+ * folders synced together, so a phase's files are durable before the next one's are renamed (a
+ * commit point goes in the last phase). A single-file save waits three times (temp files, data
+ * files' folders, commit points' folders), during which queries run: at 100k files its ~4-10 ms,
+ * mostly fsyncs, was spent on the event loop while a query arriving meanwhile waited (PARAMS.md).
  */
-export async function writeAllAtomicAsync(writes: AtomicWrite[]): Promise<void> {
+export async function writePhasesAtomicAsync(phases: AtomicWrite[][]): Promise<void> {
+  const writes = phases.flat();
   const temps = writes.map((w) => tempPathFor(w.file));
   try {
     writes.forEach((w, i) => fs.writeFileSync(temps[i], w.data));
     await Promise.all(temps.map(fsyncPathAsync));
-    for (let i = 0; i < writes.length; i++) {
-      fs.renameSync(temps[i], writes[i].file);
-      temps[i] = '';
-      if (writes[i].syncDir !== false) await fsyncPathAsync(path.dirname(writes[i].file));
+    let i = 0;
+    for (const phase of phases) {
+      for (const w of phase) {
+        fs.renameSync(temps[i], w.file);
+        temps[i++] = '';
+      }
+      await Promise.all([...new Set(phase.map((w) => path.dirname(w.file)))].map(fsyncPathAsync));
     }
   } catch (err) {
     for (const t of temps) if (t) fs.rmSync(t, { force: true });

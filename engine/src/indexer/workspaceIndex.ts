@@ -306,7 +306,7 @@ export class WorkspaceIndex {
   /**
    * Commits the changes not yet saved, after any save still being written. Bases due are written
    * at once; the small files (a delta, the manifest) off the event loop, so queries run while they
-   * reach the disk (store/atomic.ts writeAllAtomicAsync). Resolves once this save is on disk.
+   * reach the disk (store/atomic.ts writePhasesAtomicAsync). Resolves once this save is on disk.
    */
   save(): Promise<void> {
     return this.saveQueue.run(async () => {

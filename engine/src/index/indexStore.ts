@@ -18,7 +18,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
-import { writeAllAtomic, writePhasesAtomicAsync, type AtomicWrite } from '../store/atomic';
+import { writeAllAtomic, type AtomicWrite } from '../store/atomic';
+import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
 import { decodeTables, encodeTables, type IndexTables } from './tables';
@@ -206,7 +207,7 @@ export class IndexStore {
   ): string[] {
     const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
     try {
-      writeAllAtomic(staged.phases.flat());
+      writeAllAtomic(staged.writes);
     } catch (err) {
       this.uncommitted();
       throw err;
@@ -215,14 +216,14 @@ export class IndexStore {
     return staged.names;
   }
 
-  /** `save` with the small files (delta, vectors' pending file and header, manifest) written off the event loop. */
+  /** `save` with the small files (delta, vectors' pending file and header, manifest) written by a thread (store/writerThread.ts). */
   async saveAsync(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[] = [],
   ): Promise<string[]> {
     const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
     try {
-      await writePhasesAtomicAsync(staged.phases);
+      await this.writer.write(staged.writes);
     } catch (err) {
       this.uncommitted();
       throw err;
@@ -241,6 +242,13 @@ export class IndexStore {
 
   /** Set by a failed save: the next writes full bases. */
   private rewriteAll = false;
+  /** Writes saveAsync's small files off the event loop. */
+  private readonly writer = new WriterThread();
+
+  /** Ends the writer thread (after its writes). */
+  closeWriter(): void {
+    this.writer.close();
+  }
 
   /**
    * The save as of now: writes the bases due (large, rare: after a merge) and returns the small
@@ -251,7 +259,7 @@ export class IndexStore {
   private stage(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[],
-  ): { phases: AtomicWrite[][]; names: string[]; after: () => void } {
+  ): { writes: AtomicWrite[]; names: string[]; after: () => void } {
     fs.mkdirSync(this.dir, { recursive: true });
     const writes: AtomicWrite[] = [];
     const prev = this.committed;
@@ -260,7 +268,7 @@ export class IndexStore {
     const digests: Record<string, string> = {};
     const bases = {} as Record<Component, BaseRef>;
     const delta: DeltaSegment = { seq, lexical: {} };
-    // The vectors' pending file with the data files, their header (its own commit point) with the manifest.
+    // The vectors' pending file first, their header (its own commit point) just before the manifest.
     const vectorSave = vectors?.stageSave(path.join(this.dir, 'vectors'));
     if (vectorSave) writes.push(vectorSave.writes[0]);
     const rewriteAll = this.rewriteAll;
@@ -320,7 +328,8 @@ export class IndexStore {
       ...(omittedForSize.length ? { omittedForSize } : {}),
     };
     for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? prev!.digests[name];
-    const commits: AtomicWrite[] = [...(vectorSave ? [vectorSave.writes[1]] : []), { file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) }];
+    if (vectorSave) writes.push(vectorSave.writes[1]);
+    writes.push({ file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) });
     // Committed once the writes succeed: what the manifest holds is no longer pending.
     this.committed = manifest;
     this.tablesSinceBase = rebaseTables ? new Set() : changedSinceBase;
@@ -329,7 +338,7 @@ export class IndexStore {
     tables.files.changed.clear();
     for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) lexical[field].markCommitted();
     return {
-      phases: [writes, commits],
+      writes,
       names: Object.keys(digests),
       after: () => {
         vectorSave?.after();

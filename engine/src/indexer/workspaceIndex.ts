@@ -305,8 +305,8 @@ export class WorkspaceIndex {
 
   /**
    * Commits the changes not yet saved, after any save still being written. Bases due are written
-   * at once; the small files (a delta, the manifest) off the event loop, so queries run while they
-   * reach the disk (store/atomic.ts writePhasesAtomicAsync). Resolves once this save is on disk.
+   * at once; the small files (a delta, the manifest) by a thread, so queries run while they reach
+   * the disk (store/writerThread.ts). Resolves once this save is on disk.
    */
   save(): Promise<void> {
     return this.saveQueue.run(async () => {
@@ -392,6 +392,7 @@ export class WorkspaceIndex {
   async close(): Promise<void> {
     this.merges.close();
     await this.flush();
+    this.store.closeWriter();
     this.index.close();
     this.lock?.release();
     this.lock = undefined;

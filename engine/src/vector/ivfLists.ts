@@ -118,7 +118,7 @@ export class IvfLists {
     }
   }
 
-  /** The bytes of vectors.ivf for these lists, produced piece by piece. */
+  /** The bytes of vectors.ivf for these lists, produced piece by piece (a piece is valid until the next is taken). */
   *fileParts(): IterableIterator<Buffer> {
     const prefix = Buffer.alloc(PREFIX_BYTES);
     prefix.write(IVF_MAGIC, 0, 'latin1');
@@ -128,12 +128,13 @@ export class IvfLists {
     yield prefix;
     yield this.centroids;
     yield Buffer.from(this.starts.buffer, this.starts.byteOffset, this.starts.byteLength);
+    // One buffer for every piece: a new one each was ~122 MB of garbage per save at 100k files.
     const chunk = 4096;
+    const buf = Buffer.alloc(Math.min(chunk, this.count) * this.stride);
     for (let at = 0; at < this.count; at += chunk) {
       const n = Math.min(chunk, this.count - at);
-      const buf = Buffer.alloc(n * this.stride);
       this.readInto(buf, at, n);
-      yield buf;
+      yield buf.subarray(0, n * this.stride);
     }
   }
 

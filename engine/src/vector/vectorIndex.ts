@@ -91,8 +91,8 @@ export class VectorIndex extends VectorIndexCore {
 
   /**
    * `save` up to its small files: rebuilds and writes the lists as `save` does, and returns the
-   * pending file and the header (in that order; the header once the pending file is durable) for
-   * the caller to write, then `after()`.
+   * pending file and the header (to be written in that order) for the caller to write, then
+   * `after()`.
    */
   stageSave(dir: string): { writes: AtomicWrite[]; after: () => void } {
     this.mutations++;

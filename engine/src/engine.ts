@@ -130,9 +130,9 @@ export class Engine {
     return this.stats();
   }
 
-  /** Writes pending changes now (tests, shutdown). */
-  flush(): void {
-    this.ws.flush();
+  /** Writes pending changes now (tests, shutdown); resolves when they are on disk. */
+  async flush(): Promise<void> {
+    await this.ws.flush();
   }
 
   /** Whether this engine writes the index (false when another window or process holds the lock). */
@@ -297,9 +297,9 @@ export class Engine {
 
   async close(): Promise<void> {
     await this.team?.close();
-    this.ws.flush();
+    await this.ws.flush();
     this.symbolLookup?.dispose();
-    this.ws.close();
+    await this.ws.close();
     await this.embedder?.dispose();
     await this.chunker.dispose();
   }

@@ -144,12 +144,15 @@ describe('Bm25Index at scale of its merges', () => {
     for (let i = 0; i < actual.length; i++) assert.ok(Math.abs(actual[i].score - expected[i].score) < 1e-9, `${what}: score ${i}`);
   }
 
-  it('random add/remove/replace sequences across merges score like a fresh build and like exhaustive BM25', function () {
+  for (const spill of [false, true])
+  it(`random add/remove/replace sequences across merges score like a fresh build and like exhaustive BM25${spill ? ' (merged postings in a scratch file)' : ''}`, function () {
     this.timeout(120_000); // a second alone; generous for a loaded machine
     const rand = rng(42);
     const vocab = 60;
     const live = new Map<number, string[]>();
     const idx = new Bm25Index({ mergeMinDocs: 16 });
+    // 0: every merge writes its new base's postings to a scratch file and reads them from there.
+    if (spill) idx.mergeSpillBytes = 0;
     for (let round = 0; round < 40; round++) {
       const ops = 5 + Math.floor(rand() * 60);
       for (let o = 0; o < ops; o++) {
@@ -162,7 +165,10 @@ describe('Bm25Index at scale of its merges', () => {
           live.set(id, doc);
         }
       }
-      if (round % 7 === 3) idx.compact();
+      if (round % 7 === 3) {
+        idx.compact();
+        assert.strictEqual(idx.onDisk, spill && live.size > 0, 'postings of a spilled merge are read from its file');
+      }
       assert.strictEqual(idx.size, live.size);
       const fresh = new Bm25Index();
       for (const [id, doc] of live) fresh.add(id, doc);
@@ -357,6 +363,34 @@ describe('Bm25Index on disk', () => {
 
     for (const ix of [written, disk, again]) ix.close();
     if (fds >= 0) assert.strictEqual(openFds(), fds, 'every index file is closed');
+  });
+
+  it('a merge that writes its postings to a scratch file (dense terms too) searches, saves and reopens like the in-memory merge, and leaves no descriptor open', function () {
+    this.timeout(60_000); // under a second alone
+    const rand = rng(11);
+    const { mem, docs } = corpus(rand);
+    const fdsBefore = openFds();
+    const spilled = new Bm25Index({ mergeMinDocs: 300 });
+    spilled.mergeSpillBytes = 0;
+    for (const [id, doc] of docs) spilled.add(id, doc);
+    for (let id = 0; id < 3000; id += 7) {
+      mem.remove(id);
+      spilled.remove(id);
+    }
+    mem.compact();
+    spilled.compact();
+    assert.ok(!mem.onDisk && spilled.onDisk);
+    const qs = queries(rand, docs, 30);
+    assertSame(spilled, mem, qs, 'spilled merge');
+    const file = path.join(dir, 'spilled.bin');
+    spilled.save(file);
+    assertSame(spilled, mem, qs, 'after its save');
+    const reopened = openDiskBacked(file);
+    assertSame(reopened, mem, qs, 'reopened');
+    reopened.close();
+    spilled.close();
+    if (fdsBefore >= 0) assert.strictEqual(openFds(), fdsBefore);
+    assert.deepStrictEqual(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`reporecall-lexical-merge-${process.pid}-`)), []);
   });
 
   it('a reader keeps its file when a writer saves over it', () => {

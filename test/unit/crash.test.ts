@@ -253,7 +253,7 @@ describe('crash safety (SIGKILL during indexing)', function () {
           const rel = files[Math.floor(r() * files.length)];
           fs.appendFileSync(path.join(${JSON.stringify(root)}, rel), '\\nexport function merged' + ${seed} + '_' + i + '(x: number): number { return x + ' + i + '; }\\n');
           await engine.updateFile(rel);
-          engine.flush();
+          await engine.flush();
           await new Promise((res) => setTimeout(res, 2));
         }
         process.stdout.write('done');

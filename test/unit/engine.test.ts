@@ -187,7 +187,7 @@ describe('Engine', function () {
     const manifest = path.join(indexDir, 'manifest.json');
     const before = fs.statSync(manifest).mtimeMs;
     await second.updateFile('src/cart.ts', 'export function fromSecondWindow() { return 1; }\n');
-    second.flush();
+    await second.flush();
     assert.strictEqual(fs.statSync(manifest).mtimeMs, before, 'the reader did not write the index');
     assert.strictEqual((await second.retrieve('from second window', { k: 1 }))[0].name, 'fromSecondWindow');
     await second.close();
@@ -208,13 +208,13 @@ describe('Engine', function () {
     assert.deepStrictEqual(await fingerprint(second, queries), before, 'the reader, from the files');
     const lexical = path.join(indexDir, committedFiles(indexDir).bases.lexical);
     await first.updateFile('lib/pricing.ts', 'export function warehouseDiscount() { return 0; }\n');
-    first.flush();
+    await first.flush();
     assert.strictEqual(path.join(indexDir, committedFiles(indexDir).bases.lexical), lexical, 'one edit adds a delta segment, the base stays');
     assert.strictEqual(committedFiles(indexDir).deltas.length, 1);
     // A merge gives the writer a new base; the commit after it deletes the old file.
     first['index'].lexical.compact();
     await first.updateFile('lib/pricing.ts', 'export function warehouseDiscount() { return 1; }\n');
-    first.flush();
+    await first.flush();
     assert.notStrictEqual(path.join(indexDir, committedFiles(indexDir).bases.lexical), lexical, 'the writer saved a new base');
     assert.ok(!fs.existsSync(lexical), 'the replaced base was deleted after the commit');
     assert.deepStrictEqual(await fingerprint(second, queries), before, 'the reader still reads the file it opened');

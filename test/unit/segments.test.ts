@@ -253,7 +253,7 @@ describe('index segments', function () {
       const before = stat();
       fs.appendFileSync(path.join(root, 'lib/pricing.ts'), '\nexport function loyaltyBonus(points: number): number {\n  return points * 2;\n}\n');
       await engine.updateFile('lib/pricing.ts');
-      engine.flush();
+      await engine.flush();
       const after = stat();
       const written = [...after].filter(([f, st]) => !before.has(f) || before.get(f)!.mtimeMs !== st.mtimeMs || before.get(f)!.ino !== st.ino).map(([f]) => f);
       assert.deepStrictEqual(written.sort(), ['delta-2.bin', 'manifest.json'], 'what the save wrote');
@@ -267,6 +267,49 @@ describe('index segments', function () {
       await again.close();
     });
 
+    it('a query asked while a save writes its files is answered before the save ends, and the save holds the edit', async () => {
+      const { engine } = await open();
+      await engine.indexAll();
+      fs.appendFileSync(path.join(root, 'lib/pricing.ts'), '\nexport function loyaltyBonus(points: number): number {\n  return points * 2;\n}\n');
+      await engine.updateFile('lib/pricing.ts');
+      const order: string[] = [];
+      // The save's fsyncs run off the event loop (store/atomic.ts writeAllAtomicAsync): the query does not wait for them.
+      const saving = engine.flush().then(() => order.push('save'));
+      const querying = engine.retrieve('loyalty bonus points', { k: 3 }).then((hits) => (order.push('query'), hits));
+      const [, hits] = await Promise.all([saving, querying]);
+      assert.deepStrictEqual(order, ['query', 'save']);
+      await engine.close();
+      const { engine: again } = await open();
+      assert.deepStrictEqual(await again.retrieve('loyalty bonus points', { k: 3 }), hits, 'the reopened index holds the edit');
+      await again.close();
+    });
+
+    it('a save whose files cannot be written loses nothing: the next save writes every base again and the index reopens whole', async () => {
+      const { engine, logs } = await open();
+      await engine.indexAll();
+      fs.appendFileSync(path.join(root, 'src/cart.ts'), '\nexport function cartLimitFor(total: number): number {\n  return total * 40;\n}\n');
+      await engine.updateFile('src/cart.ts');
+      // A folder where the manifest goes: the rename over it fails after the delta was written.
+      const manifest = path.join(indexDir, 'manifest.json');
+      fs.renameSync(manifest, `${manifest}.aside`);
+      fs.mkdirSync(path.join(manifest, 'blocker'), { recursive: true });
+      await assert.rejects(engine.flush());
+      fs.rmSync(manifest, { recursive: true });
+      fs.renameSync(`${manifest}.aside`, manifest);
+      fs.appendFileSync(path.join(root, 'lib/pricing.ts'), '\nexport function pricingFloorOf(price: number): number {\n  return price * 3;\n}\n');
+      await engine.updateFile('lib/pricing.ts');
+      await engine.flush();
+      const bases = committedFiles(indexDir).bases;
+      assert.ok(Object.values(bases).every((f) => /-3\.bin$/.test(f)), `every base rewritten by the save after the failure: ${JSON.stringify(bases)}`);
+      const expected = [await engine.retrieve('cart limit for total', { k: 3 }), await engine.retrieve('pricing floor of price', { k: 3 })];
+      await engine.close();
+      const { engine: again, logs: reopenLogs } = await open();
+      assert.ok(reopenLogs.some((l) => /^index loaded/.test(l)), reopenLogs.join('\n') + logs.join('\n'));
+      assert.deepStrictEqual([await again.retrieve('cart limit for total', { k: 3 }), await again.retrieve('pricing floor of price', { k: 3 })], expected);
+      assert.deepStrictEqual(expected.map((hits) => hits[0].name), ['cartLimitFor', 'pricingFloorOf']);
+      await again.close();
+    });
+
     it('merges in the background once pending documents pass the minimum; the next save commits the new bases', async () => {
       const logs: string[] = [];
       const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { lexicalMergeMinDocs: 4 });
@@ -275,12 +318,12 @@ describe('index segments', function () {
       for (let i = 0; i < 6; i++) {
         fs.appendFileSync(path.join(root, 'src/cart.ts'), `\nexport function extraStep${i}(total: number): number {\n  return total + ${i};\n}\n`);
         await engine.updateFile('src/cart.ts');
-        engine.flush();
+        await engine.flush();
       }
       for (let t = 0; t < 500 && !logs.some((l) => /background merge done/.test(l)); t++) await new Promise((r) => setTimeout(r, 10));
       assert.ok(logs.some((l) => /background merge done/.test(l)), logs.join('\n'));
       const expected = await engine.retrieve('extra step total', { k: 5 });
-      engine.flush();
+      await engine.flush();
       const after = committedFiles(indexDir);
       assert.notStrictEqual(after.bases.lexical, before, 'the merged base was committed');
       await engine.close();
@@ -296,7 +339,7 @@ describe('index segments', function () {
       await engine.updateFile('lib/pricing.ts', undefined);
       fs.appendFileSync(path.join(root, 'src/cart.ts'), '\nexport const cartLimit = 40;\n');
       await engine.updateFile('src/cart.ts');
-      engine.flush();
+      await engine.flush();
       const expected = await engine.retrieve('cart limit', { k: 3 });
       await engine.close();
       const delta = path.join(indexDir, committedFiles(indexDir).deltas[0]);

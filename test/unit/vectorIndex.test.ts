@@ -330,6 +330,35 @@ describe('VectorIndex', function () {
     paced.close();
   });
 
+  it('lists rebuilt into a scratch file (past listSpillMin) search, save and reload exactly like lists rebuilt in memory', async () => {
+    const dim = 32;
+    const vectors = clusteredVectors(3000, dim, 40, 41);
+    const queries = clusteredVectors(40, dim, 40, 42);
+    const opts = { dim, modelId: 'm', flatThreshold: 400, nprobe: 6 };
+    const inMemory = new VectorIndex(opts);
+    const spilled = new VectorIndex(opts);
+    inMemory.listSpillMin = Infinity;
+    spilled.listSpillMin = 0;
+    const listsFile = (v: VectorIndex) => (v as unknown as { lists?: { file?: { path: string } } }).lists?.file?.path;
+    for (let i = 0; i < 3000; i++) {
+      inMemory.add(i, vectors[i]);
+      spilled.add(i, vectors[i]);
+      if (i % 5 === 0 && i > 100) { inMemory.remove(i - 100); spilled.remove(i - 100); }
+    }
+    await spilled.rebuildAsync(() => new Promise<void>((resolve) => setImmediate(resolve)), 256);
+    inMemory.rebuildLists();
+    assert.strictEqual(listsFile(inMemory), undefined);
+    assert.match(listsFile(spilled) ?? '', /reporecall-vector-lists-/, 'the rebuilt lists are read from a scratch file');
+    queries.forEach((q) => assert.deepStrictEqual(spilled.search(q, 10), inMemory.search(q, 10)));
+    spilled.save(tmp);
+    assert.strictEqual(listsFile(spilled), path.join(tmp, 'vectors.ivf'));
+    const loaded = VectorIndex.load(tmp, { dim, modelId: 'm' }, { nprobe: 6 });
+    if ('error' in loaded) throw new Error(loaded.error);
+    queries.forEach((q) => assert.deepStrictEqual(loaded.search(q, 10), inMemory.search(q, 10)));
+    for (const v of [inMemory, spilled, loaded]) v.close();
+    assert.deepStrictEqual(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`reporecall-vector-lists-${process.pid}-`)), []);
+  });
+
   it('rebuildAsync overtaken by an add or a remove still leaves a correct index', async () => {
     const dim = 32;
     const vectors = clusteredVectors(2600, dim, 40, 31);

@@ -18,7 +18,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
-import { writeFileAtomic } from '../store/atomic';
+import { writeAllAtomic, type AtomicWrite } from '../store/atomic';
+import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
 import { decodeTables, encodeTables, type IndexTables } from './tables';
@@ -204,22 +205,81 @@ export class IndexStore {
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[] = [],
   ): string[] {
+    const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
+    try {
+      writeAllAtomic(staged.writes);
+    } catch (err) {
+      this.uncommitted();
+      throw err;
+    }
+    staged.after();
+    return staged.names;
+  }
+
+  /** `save` with the small files (delta, vectors' pending file and header, manifest) written by a thread (store/writerThread.ts). */
+  async saveAsync(
+    tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
+    fields: string[], omittedForSize: string[] = [],
+  ): Promise<string[]> {
+    const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
+    try {
+      await this.writer.write(staged.writes);
+    } catch (err) {
+      this.uncommitted();
+      throw err;
+    }
+    staged.after();
+    return staged.names;
+  }
+
+  /**
+   * A staged save failed to write: what it marked committed is not, so the next save writes
+   * every component's base again (and the delta since it), whatever the previous commit holds.
+   */
+  private uncommitted(): void {
+    this.rewriteAll = true;
+  }
+
+  /** Set by a failed save: the next writes full bases. */
+  private rewriteAll = false;
+  /** Writes saveAsync's small files off the event loop. */
+  private readonly writer = new WriterThread();
+
+  /** Ends the writer thread (after its writes). */
+  closeWriter(): void {
+    this.writer.close();
+  }
+
+  /**
+   * The save as of now: writes the bases due (large, rare: after a merge) and returns the small
+   * files to write in order, the manifest last, and what to do once they are written. The
+   * bookkeeping (what is committed) is done here, so changes made while the files are written
+   * go in the next save; a failed write sets `rewriteAll` instead.
+   */
+  private stage(
+    tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
+    fields: string[], omittedForSize: string[],
+  ): { writes: AtomicWrite[]; names: string[]; after: () => void } {
     fs.mkdirSync(this.dir, { recursive: true });
+    const writes: AtomicWrite[] = [];
     const prev = this.committed;
     const seq = (prev?.seq ?? 0) + 1;
     const fold = (prev?.deltas.length ?? 0) + 1 > this.maxDeltas;
     const digests: Record<string, string> = {};
     const bases = {} as Record<Component, BaseRef>;
     const delta: DeltaSegment = { seq, lexical: {} };
-    if (vectors) vectors.save(path.join(this.dir, 'vectors'));
+    // The vectors' pending file first, their header (its own commit point) just before the manifest.
+    const vectorSave = vectors?.stageSave(path.join(this.dir, 'vectors'));
+    if (vectorSave) writes.push(vectorSave.writes[0]);
+    const rewriteAll = this.rewriteAll;
 
     const changedSinceBase = new Set(this.tablesSinceBase);
     for (const rel of tables.files.changed) changedSinceBase.delete(rel), changedSinceBase.add(rel);
-    const rebaseTables = !prev || this.rebaseTables || changedSinceBase.size > Math.max(this.tablesRebaseMinFiles, TABLES_REBASE_FRACTION * tables.files.count);
+    const rebaseTables = !prev || rewriteAll || this.rebaseTables || changedSinceBase.size > Math.max(this.tablesRebaseMinFiles, TABLES_REBASE_FRACTION * tables.files.count);
     if (rebaseTables) {
       const name = baseFileName('tables', seq);
       const buf = encodeTables(tables);
-      writeFileAtomic(path.join(this.dir, name), buf, { syncDir: false }); // the manifest's write syncs the directory
+      writes.push({ file: path.join(this.dir, name), data: buf, syncDir: false }); // the manifest's write syncs the directory
       digests[name] = sha256(buf);
       bases.tables = { file: name, from: seq };
     } else {
@@ -230,7 +290,7 @@ export class IndexStore {
     }
     for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
       const index = lexical[field];
-      const rebase = !prev || !index.baseIsCommitted;
+      const rebase = !prev || rewriteAll || !index.baseIsCommitted;
       if (rebase) {
         // A new or merged base: streams the file, then reads its postings from the new file. What
         // is not in it (documents added since the merge, dead marks) goes in this save's delta.
@@ -248,7 +308,7 @@ export class IndexStore {
     if (delta.tables || Object.keys(delta.lexical).length) {
       const name = deltaFileName(seq);
       const buf = encodeDelta(delta);
-      writeFileAtomic(path.join(this.dir, name), buf, { syncDir: false }); // the manifest's write syncs the directory
+      writes.push({ file: path.join(this.dir, name), data: buf, syncDir: false }); // the manifest's write syncs the directory
       digests[name] = sha256(buf);
       deltas.push({ seq, file: name });
     }
@@ -268,15 +328,23 @@ export class IndexStore {
       ...(omittedForSize.length ? { omittedForSize } : {}),
     };
     for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? prev!.digests[name];
-    writeFileAtomic(path.join(this.dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
-    // Committed: what the manifest holds is no longer pending.
+    if (vectorSave) writes.push(vectorSave.writes[1]);
+    writes.push({ file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) });
+    // Committed once the writes succeed: what the manifest holds is no longer pending.
     this.committed = manifest;
     this.tablesSinceBase = rebaseTables ? new Set() : changedSinceBase;
     this.rebaseTables = false;
+    this.rewriteAll = false;
     tables.files.changed.clear();
     for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) lexical[field].markCommitted();
-    this.collectGarbage();
-    return Object.keys(digests);
+    return {
+      writes,
+      names: Object.keys(digests),
+      after: () => {
+        vectorSave?.after();
+        this.collectGarbage();
+      },
+    };
   }
 
   /**

@@ -40,3 +40,18 @@ export class SaveSchedule {
     this.timer = undefined;
   }
 }
+
+/** Saves written one after another: each starts once the one before it ended (failed or not). */
+export class SaveQueue {
+  private last: Promise<void> | undefined;
+
+  /** Runs `save` after the saves queued before it; resolves or rejects with it. */
+  run(save: () => Promise<void>): Promise<void> {
+    const next = (this.last ?? Promise.resolve()).catch(() => undefined).then(save);
+    this.last = next;
+    void next.catch(() => undefined).finally(() => {
+      if (this.last === next) this.last = undefined;
+    });
+    return next;
+  }
+}

@@ -7,7 +7,7 @@ import type { EngineOptions, IndexProgress } from '../api';
 import type { Chunker } from '../chunk';
 import type { OnnxEmbedder } from '../embed';
 import { HybridIndex } from '../retrieve/hybrid';
-import { fieldsFor, type FusionWeights } from '../retrieve/weights';
+import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
 import { classifyContent, isSecretPath, scanWorkspace } from '../scan';
@@ -18,29 +18,16 @@ import type { HeldLock } from '../store/lock';
 import { splitLines } from '../util/lines';
 import { Breather } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
-import { SaveSchedule } from './saveSchedule';
+import { SaveQueue, SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
 import { definitionRefs, documentItems, type DocumentItem } from './documents';
-import type { IndexedSink } from './indexedSink';
 import { VectorReuse } from './vectorReuse';
 import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
 import { ParsedSpill, type Pending } from './parsedSpill';
 
-/** What the indexing reads of the engine's tuning (EngineTuning). */
-export interface IndexTuning {
-  weights?: Partial<FusionWeights>;
-  /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
-  allFields?: boolean;
-  /** Overrides LARGE_REPO_FILES (tests use a small fixture). */
-  largeRepoFiles?: number;
-  /** How often a long indexAll saves its progress (ms). Default 30 s. */
-  checkpointMs?: number;
-  /** Overrides the lexical fields' merge minimum (Bm25Options.mergeMinDocs; tests cross merges with a few files). */
-  lexicalMergeMinDocs?: number;
-  /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
-  onIndexed?: IndexedSink;
-}
+import type { IndexTuning } from './indexTuning';
+export type { IndexTuning } from './indexTuning';
 
 // Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
 /** Chunks embedded per model run during a full index. */
@@ -209,7 +196,7 @@ export class WorkspaceIndex {
       this.store.rebaseTablesAtNextSave();
       this.dirty = true;
     }
-    if (this.dirty) this.save();
+    await this.save();
     this.lastSeconds = (performance.now() - t0) / 1000;
   }
 
@@ -285,7 +272,7 @@ export class WorkspaceIndex {
       // from there (files saved are skipped by their hash), and after each merge, so no base waits in memory.
       if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS) || (!single && this.lock && SegmentMerges.baseUnwritten(this.index))) {
         await flush();
-        this.save();
+        await this.save();
         lastCheckpoint = performance.now();
       }
     }
@@ -295,7 +282,7 @@ export class WorkspaceIndex {
   private readonly merges = new SegmentMerges(BREATHE_EVERY_MS, (line) => this.log(line));
   private readonly vectorReuse = new VectorReuse();
   private readonly saves = new SaveSchedule(() => {
-    if (this.dirty) this.save();
+    this.save().catch((e) => this.log(`index save failed (retried with the next change): ${(e as Error).message}`));
   });
 
   /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
@@ -303,10 +290,10 @@ export class WorkspaceIndex {
     this.saves.schedule(this.tables.chunks.size);
   }
 
-  /** Writes pending changes now (tests, shutdown). */
-  flush(): void {
+  /** Writes pending changes now (tests, shutdown); resolves when they are on disk. */
+  async flush(): Promise<void> {
     this.saves.cancel();
-    if (this.dirty) this.save();
+    await this.save();
   }
 
   /** Whether this process writes the index (false when another window or process holds the lock). */
@@ -314,15 +301,31 @@ export class WorkspaceIndex {
     return this.lock !== undefined;
   }
 
-  save(): void {
-    if (!this.lock) return;
-    const t0 = performance.now();
-    const written = this.store.save(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
-    this.dirty = false;
-    this.log(`index saved in ${(performance.now() - t0).toFixed(0)} ms: ${written.join(', ')}`);
-    // Merges what is due in the background; the save after it commits the new bases.
-    const index = this.index;
-    this.merges.background(index, () => this.index === index && ((this.dirty = true), this.scheduleSave()));
+  private readonly saveQueue = new SaveQueue();
+
+  /**
+   * Commits the changes not yet saved, after any save still being written. Bases due are written
+   * at once; the small files (a delta, the manifest) by a thread, so queries run while they reach
+   * the disk (store/writerThread.ts). Resolves once this save is on disk.
+   */
+  save(): Promise<void> {
+    return this.saveQueue.run(async () => {
+      if (!this.dirty || !this.lock) return;
+      const t0 = performance.now();
+      // Changes made while the files are written set it again: they go in the next save.
+      this.dirty = false;
+      let written: string[];
+      try {
+        written = await this.store.saveAsync(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
+      } catch (err) {
+        this.dirty = true;
+        throw err;
+      }
+      this.log(`index saved in ${(performance.now() - t0).toFixed(0)} ms: ${written.join(', ')}`);
+      // Merges what is due in the background; the save after it commits the new bases.
+      const index = this.index;
+      this.merges.background(index, () => this.index === index && ((this.dirty = true), this.scheduleSave()));
+    });
   }
 
   /**
@@ -386,9 +389,10 @@ export class WorkspaceIndex {
   }
 
   /** Writes pending changes, releases the index files and the writer lock. */
-  close(): void {
+  async close(): Promise<void> {
     this.merges.close();
-    this.flush();
+    await this.flush();
+    this.store.closeWriter();
     this.index.close();
     this.lock?.release();
     this.lock = undefined;

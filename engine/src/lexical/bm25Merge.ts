@@ -28,6 +28,8 @@ export abstract class Bm25Merging extends Bm25Segments {
     if (this.mutIds.length === 0 && this.deadLog.length === 0) return;
     this.merging = true;
     this.removedDuringMerge = [];
+    // Set while the writer may hold a scratch file that no segment owns yet (a merge given up midway).
+    let abandon: (() => void) | undefined;
     try {
       const base = this.base, nBase = base.nDocs;
       const mut0 = this.mutIds.length, nTerms = this.dict.size;
@@ -51,7 +53,8 @@ export abstract class Bm25Merging extends Bm25Segments {
       }
       if (s !== nLive) throw new Error(`lexical index inconsistent: ${s} live slots, expected ${nLive}`);
 
-      const writer = new SegmentWriter(lens);
+      const writer = new SegmentWriter(lens, this.mergeSpillBytes);
+      abandon = () => writer.abandon();
       const keep = new Int32Array(nTerms);
       let nKeep = 0;
       let baseSlots = new Int32Array(1024), baseTfs = new Uint16Array(1024);
@@ -123,9 +126,10 @@ export abstract class Bm25Merging extends Bm25Segments {
       }
       const removed = this.removedDuringMerge;
       if (nKeep !== nTerms) this.dict = this.dict.subset(keep, nKeep);
+      abandon = undefined;
       this.base = writer.finish(ids);
       if (this.base.nTerms !== nKeep) throw new Error('lexical index inconsistent after a merge');
-      base.close(); // the merged base is in memory until the next save
+      base.close(); // the merged base is in memory or a scratch file until the next save
       this.resetMutable();
       this.liveDocs = nLive;
       let total = 0;
@@ -144,6 +148,7 @@ export abstract class Bm25Merging extends Bm25Segments {
       this.committedMut = 0;
       this.removedSinceCommit = [];
     } finally {
+      abandon?.();
       this.merging = false;
       this.removedDuringMerge = [];
     }

@@ -45,6 +45,8 @@ const MERGE_FRACTION = 0.125;
 /** ...and this many (so that small indexes and a fresh build do not merge all the time). */
 const DEFAULT_MERGE_MIN = 4096;
 export const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
+/** A merge writes its new base's postings to a scratch file beyond this many bytes (segmentWriter.ts). */
+const MERGE_SPILL_BYTES = 4 << 20;
 
 
 export abstract class Bm25Segments {
@@ -53,6 +55,8 @@ export abstract class Bm25Segments {
   protected readonly mergeMinDocs: number;
   /** See Bm25Options.maxQueryPostings; may be changed between searches. */
   maxQueryPostings: number;
+  /** Postings bytes a merge keeps in memory before it writes them to a scratch file (tests lower it). */
+  mergeSpillBytes = MERGE_SPILL_BYTES;
   protected dict = new TermDictionary();
 
   protected base = PackedSegment.empty();

@@ -85,13 +85,14 @@ export class PackedSegment {
     );
   }
 
-  /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. */
+  /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. Postings in memory or in a file (every term's, as encodedParts writes them). */
   static trusted(
     ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
-    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array,
+    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array | FileBytes,
   ): PackedSegment {
-    const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(bytes), new Map(), new Map());
-    return seg.densified();
+    const source = bytes instanceof FileBytes ? bytes : new MemoryBytes(bytes);
+    const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, source, new Map(), new Map());
+    return source instanceof FileBytes ? seg.densified(() => source) : seg.densified();
   }
 
   /**

@@ -5,6 +5,7 @@
 // lists do (vector/ivfLists.ts).
 import * as fs from 'fs';
 import { readAt } from '../store/readAt';
+import { removeScratch } from '../store/scratchFile';
 
 /**
  * A read-only byte range. Views returned by `read` are valid until the next `read` on the same
@@ -62,8 +63,8 @@ export class FileBytes implements PostingBytes {
   private winStart = 0;
   private winEnd = 0;
 
-  /** Takes ownership of `fd`: the postings are its bytes [offset, offset + length). */
-  constructor(fd: number, readonly path: string, readonly offset: number, readonly length: number) {
+  /** Takes ownership of `fd`: the postings are its bytes [offset, offset + length). `scratch`: a merge's scratch file, removed on close. */
+  constructor(fd: number, readonly path: string, readonly offset: number, readonly length: number, private readonly scratch = false) {
     this.fd = fd;
     openFiles.register(this, fd, this);
   }
@@ -100,5 +101,6 @@ export class FileBytes implements PostingBytes {
     this.fd = -1;
     this.winStart = this.winEnd = 0;
     fs.closeSync(fd);
+    if (this.scratch) removeScratch(this.path);
   }
 }

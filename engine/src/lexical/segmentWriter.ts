@@ -1,12 +1,22 @@
 // Writes a packed segment (packedPostings.ts) term by term: the merge's output (bm25Merge.ts).
+// Past `spillAbove` bytes the postings go to a scratch file as they are produced and the segment
+// reads them from there, so a merge never holds a whole base's postings (at 100k files ~50 MB,
+// copied twice on the way: PARAMS.md, Lexical index: MERGE_SPILL_BYTES).
 import { BLOCK, PackedSegment } from './packedPostings';
 import { putPosting } from './postingCodec';
 import { grow } from '../store/columns';
+import { openScratch, removeScratch, writeAt, type ScratchFile } from '../store/scratchFile';
+import { FileBytes } from './postingBytes';
+import * as fs from 'fs';
 
 /** Writes a segment term by term (ascending term ids, ascending slots); used when merging. */
 export class SegmentWriter {
   private bytes = new Uint8Array(1 << 16);
+  /** Bytes in `bytes`; the postings' offset `flushed + i` is bytes[i]. */
   private length = 0;
+  /** Bytes already written to `spill`. */
+  private flushed = 0;
+  private spill: ScratchFile | undefined;
   private df = new Int32Array(1024);
   private maxTf = new Uint16Array(1024);
   private minLen = new Uint16Array(1024);
@@ -19,10 +29,16 @@ export class SegmentWriter {
   private prev = -1;
   private count = 0;
 
-  constructor(private readonly lens: Uint32Array) {}
+  constructor(
+    private readonly lens: Uint32Array,
+    /** Postings bytes kept in memory at most; beyond, they are written to a scratch file. */
+    private readonly spillAbove = Infinity,
+  ) {}
 
   /** Starts the next term's postings (at most `n` of them). */
   beginTerm(n: number): void {
+    const need = this.length + n * 8;
+    if (need > this.bytes.length && (this.spill || need > this.spillAbove)) this.writeOut();
     this.bytes = grow(this.bytes, this.length + n * 8, this.length);
     const t = this.nTerms;
     if (t + 1 >= this.df.length) {
@@ -46,7 +62,7 @@ export class SegmentWriter {
   /** One posting: `slot` above the term's previous one, 1 ≤ tf ≤ 65535. */
   push(slot: number, tf: number): void {
     const t = this.nTerms;
-    if (this.count % BLOCK === 0) this.blockByte[this.nBlocks] = this.length;
+    if (this.count % BLOCK === 0) this.blockByte[this.nBlocks] = this.flushed + this.length;
     this.length = putPosting(this.bytes, this.length, slot - this.prev, tf);
     this.prev = slot;
     if (tf > this.maxTf[t]) this.maxTf[t] = tf;
@@ -59,12 +75,42 @@ export class SegmentWriter {
     this.df[this.nTerms++] = this.count;
   }
 
+  /** Moves the buffered bytes to the scratch file (opened on first use). */
+  private writeOut(): void {
+    this.spill ??= openScratch('lexical-merge');
+    try {
+      writeAt(this.spill.fd, this.bytes.subarray(0, this.length), this.flushed);
+    } catch (err) {
+      this.abandon();
+      throw err;
+    }
+    this.flushed += this.length;
+    this.length = 0;
+  }
+
+  /** Drops the scratch file, if any (a merge that failed or was given up). */
+  abandon(): void {
+    if (!this.spill) return;
+    try {
+      fs.closeSync(this.spill.fd);
+    } catch {
+      /* already closed */
+    }
+    removeScratch(this.spill.path);
+    this.spill = undefined;
+  }
+
   finish(ids: Int32Array): PackedSegment {
     const n = this.nTerms;
     this.blockStart[n] = this.nBlocks;
-    return PackedSegment.trusted(
-      ids, this.lens, this.df.slice(0, n), this.blockStart.slice(0, n + 1), this.blockLast.slice(0, this.nBlocks),
-      this.blockByte.slice(0, this.nBlocks), this.maxTf.slice(0, n), this.minLen.slice(0, n), this.bytes.slice(0, this.length),
-    );
+    const df = this.df.slice(0, n), blockStart = this.blockStart.slice(0, n + 1), blockLast = this.blockLast.slice(0, this.nBlocks);
+    const blockByte = this.blockByte.slice(0, this.nBlocks), maxTf = this.maxTf.slice(0, n), minLen = this.minLen.slice(0, n);
+    if (!this.spill && this.length <= this.spillAbove) return PackedSegment.trusted(ids, this.lens, df, blockStart, blockLast, blockByte, maxTf, minLen, this.bytes.slice(0, this.length));
+    if (this.length) this.writeOut();
+    const spill = this.spill!;
+    this.spill = undefined;
+    this.bytes = new Uint8Array(0);
+    // The segment owns the descriptor from here (closing it removes the name where it remains).
+    return PackedSegment.trusted(ids, this.lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new FileBytes(spill.fd, spill.path, 0, this.flushed, true));
   }
 }

@@ -90,3 +90,16 @@ export function writePartsAtomic(target: string, parts: Iterable<Uint8Array>): F
 export function sha256Buffer(buf: Buffer): FileDigest {
   return { bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
 }
+
+/** One file of a save: written whole to a temp file, made durable and renamed over `file`. */
+export interface AtomicWrite {
+  file: string;
+  data: Buffer | string;
+  /** false: the rename's durability is left to a later write in the same directory (writeFileAtomic). */
+  syncDir?: boolean;
+}
+
+/** Performs `writes` in order, as writeFileAtomic does, on this thread. */
+export function writeAllAtomic(writes: AtomicWrite[]): void {
+  for (const w of writes) writeFileAtomic(w.file, w.data, { syncDir: w.syncDir });
+}

@@ -4,7 +4,8 @@
 import { FlatStore, type ScoredId } from './flatStore';
 import { TopK } from '../util/topK';
 import { Int8Scorer, readRecord, recordBytes } from './int8Kernel';
-import { IvfLists, memorySource } from './ivfLists';
+import { IvfLists, memorySource, scratchSource } from './ivfLists';
+import { ListSpill } from './listSpill';
 import { ListAssigner, toRecords, trainLists } from './kmeans';
 import { mulberry32 } from '../util/prng';
 import type { FileDigest } from '../store/atomic';
@@ -53,6 +54,8 @@ const MAX_PENDING = 16384;
 const TOMBSTONE_SHARE = 0.2;
 /** k-means trains on this many sampled vectors per list (at most). */
 const SAMPLE_PER_LIST = 32;
+/** Rebuilt lists of at least this many vectors (~17 MB at dim 256) go to a scratch file, not the heap (PARAMS.md). */
+const LIST_SPILL_MIN = 65_536;
 
 export class VectorIndexCore {
   readonly dim: number;
@@ -76,6 +79,8 @@ export class VectorIndexCore {
   protected scorerCache: Int8Scorer | undefined;
   /** Bumped by add, remove and save: rebuildAsync discards work that one of them overtook. */
   protected mutations = 0;
+  /** Rebuilt lists of at least this many vectors are written to a scratch file (tests lower it). */
+  listSpillMin = LIST_SPILL_MIN;
   /** Kept for API compatibility: set by `load` when it repaired something (never, in format 2). */
   loadNote: string | undefined;
 
@@ -307,15 +312,28 @@ export class VectorIndexCore {
     }
     const starts = new Uint32Array(listCount + 1);
     for (let l = 0; l < listCount; l++) starts[l + 1] = starts[l] + counts[l + 1];
-    const cursor = starts.slice(0, listCount);
-    const records = Buffer.alloc(live * stride);
     n = 0;
-    this.forEachLive((buf, off) => {
-      buf.copy(records, cursor[assignment[n++]]++ * stride, off, off + stride);
-    });
+    let source: ReturnType<typeof memorySource>;
+    if (live >= this.listSpillMin) {
+      const spill = new ListSpill(stride, starts);
+      try {
+        this.forEachLive((buf, off) => spill.put(assignment[n++], buf, off));
+      } catch (err) {
+        spill.abandon();
+        throw err;
+      }
+      source = scratchSource(spill.finish());
+    } else {
+      const cursor = starts.slice(0, listCount);
+      const records = Buffer.alloc(live * stride);
+      this.forEachLive((buf, off) => {
+        buf.copy(records, cursor[assignment[n++]]++ * stride, off, off + stride);
+      });
+      source = memorySource(records);
+    }
     ids.sort();
     old?.close();
-    this.lists = new IvfLists(dim, centroids, starts, memorySource(records), ids, retrain ? live : old!.trainedFor);
+    this.lists = new IvfLists(dim, centroids, starts, source, ids, retrain ? live : old!.trainedFor);
     this.pending = new FlatStore(dim);
     this.tombstones = new Set();
     this.listsDirty = true;

@@ -49,7 +49,7 @@ import {
   PENDING_FILE,
   type IndexHeader,
 } from './persist';
-import { sha256Buffer, sha256File, writeFileAtomic, writePartsAtomic, type FileDigest } from '../store/atomic';
+import { sha256Buffer, sha256File, writeAllAtomic, writePartsAtomic, type AtomicWrite, type FileDigest } from '../store/atomic';
 import { VectorIndexCore, type VectorIndexTuning } from './vectorCore';
 
 export type { ScoredId } from './flatStore';
@@ -84,6 +84,17 @@ export class VectorIndex extends VectorIndexCore {
    * the lists are read from `dir` (not held in memory).
    */
   save(dir: string): void {
+    const staged = this.stageSave(dir);
+    writeAllAtomic(staged.writes);
+    staged.after();
+  }
+
+  /**
+   * `save` up to its small files: rebuilds and writes the lists as `save` does, and returns the
+   * pending file and the header (to be written in that order) for the caller to write, then
+   * `after()`.
+   */
+  stageSave(dir: string): { writes: AtomicWrite[]; after: () => void } {
     this.mutations++;
     fs.mkdirSync(dir, { recursive: true });
     if (this.rebuildOnSave && this.rebuildDueAtSave) this.rebuild();
@@ -109,7 +120,6 @@ export class VectorIndex extends VectorIndexCore {
     const tombstoneBytes = Buffer.alloc(this.tombstones.size * 4);
     [...this.tombstones].forEach((id, i) => tombstoneBytes.writeUInt32LE(id, i * 4));
     const pendingBytes = Buffer.concat([this.pending.records.subarray(0, this.pending.size * this.stride), tombstoneBytes]);
-    writeFileAtomic(path.join(dir, PENDING_FILE), pendingBytes);
     files[PENDING_FILE] = sha256Buffer(pendingBytes);
     const header: IndexHeader = {
       format: FORMAT_VERSION,
@@ -123,9 +133,16 @@ export class VectorIndex extends VectorIndexCore {
       trainedFor: lists?.trainedFor ?? 0,
       files,
     };
-    writeFileAtomic(path.join(dir, HEADER_FILE), JSON.stringify(header, null, 1));
-    if (!lists) fs.rmSync(listsPath, { force: true }); // stale lists from an earlier, larger index
-    for (const name of LEGACY_FILES) fs.rmSync(path.join(dir, name), { force: true });
+    return {
+      writes: [
+        { file: path.join(dir, PENDING_FILE), data: pendingBytes },
+        { file: path.join(dir, HEADER_FILE), data: JSON.stringify(header, null, 1) },
+      ],
+      after: () => {
+        if (!lists) fs.rmSync(listsPath, { force: true }); // stale lists from an earlier, larger index
+        for (const name of LEGACY_FILES) fs.rmSync(path.join(dir, name), { force: true });
+      },
+    };
   }
 
   /**

@@ -569,7 +569,7 @@ function withPrefetch(recs: TimingRecord[]): TimingRecord[] {
 function overFloor(ghost: Array<{ id: string; ms?: number }>, floorById: Map<string, number>): Record<string, unknown> {
   const pairs = ghost.flatMap((g) => (g.ms !== undefined && floorById.has(g.id) ? [{ id: g.id, over: g.ms - floorById.get(g.id)! }] : []));
   const xs = pairs.map((p) => p.over);
-  return { n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: xs.length ? Math.max(...xs) : null, over_100: pairs.filter((p) => p.over > 100).map((p) => `${p.id} +${p.over.toFixed(0)}`) };
+  return { n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: xs.length ? Math.round(Math.max(...xs) * 10) / 10 : null, over_100: pairs.filter((p) => p.over > 100).map((p) => `${p.id} +${p.over.toFixed(0)}`) };
 }
 
 /**

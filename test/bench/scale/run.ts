@@ -79,7 +79,12 @@ function parseArgs(argv: string[]): Args {
  */
 class RssSampler {
   private phase = 'idle';
+  private readonly t0 = performance.now();
   readonly peaks: Record<string, number> = {};
+  /** When each phase's peak was sampled (s since the sampler started), to find what ran then in the log. */
+  readonly peakAtS: Record<string, number> = {};
+  /** The engine's largest RSS in each second (MB), per phase: the shape of the build's memory. */
+  readonly perSecondMB: Record<string, number[]> = {};
   readonly hostPeaks: Record<string, number> = {};
   private readonly timer: NodeJS.Timeout;
   constructor(private readonly enginePid: () => number | undefined) {
@@ -89,7 +94,12 @@ class RssSampler {
     const host = process.memoryUsage().rss;
     const pid = this.enginePid();
     const rss = pid === undefined ? host : procMemory(pid)?.rss ?? 0;
+    const atS = (performance.now() - this.t0) / 1000;
+    if (rss > (this.peaks[this.phase] ?? 0)) this.peakAtS[this.phase] = Math.round(atS * 10) / 10;
     this.peaks[this.phase] = Math.max(this.peaks[this.phase] ?? 0, rss);
+    const secs = (this.perSecondMB[this.phase] ??= []);
+    const sec = Math.floor(atS);
+    secs[sec] = Math.max(secs[sec] ?? 0, Math.round(rss / 1048576));
     this.hostPeaks[this.phase] = Math.max(this.hostPeaks[this.phase] ?? 0, host);
   }
   enter(phase: string): void {
@@ -191,7 +201,12 @@ async function main(): Promise<void> {
   const indexDir = path.join(work, 'index');
   fs.rmSync(root, { recursive: true, force: true });
   fs.rmSync(indexDir, { recursive: true, force: true });
-  const log = (s: string) => console.error(`[scale] ${s}`);
+  const logT0 = performance.now();
+  const logLines: Array<{ atS: number; line: string }> = [];
+  const log = (s: string) => {
+    logLines.push({ atS: Math.round((performance.now() - logT0) / 100) / 10, line: s.slice(0, 200) });
+    console.error(`[scale] ${s}`);
+  };
 
   let engine: EngineHost | undefined;
   const sampler = new RssSampler(() => engine?.enginePid);
@@ -293,6 +308,12 @@ async function main(): Promise<void> {
       beforeOpen: mb(rssBeforeOpen),
       peakByPhase: Object.fromEntries(Object.entries(sampler.peaks).map(([k, v]) => [k, mb(v)])),
       hostPeakByPhase: Object.fromEntries(Object.entries(sampler.hostPeaks).map(([k, v]) => [k, mb(v)])),
+      // The cold build's peak in context: when it was sampled, the log lines around it, and RSS per second.
+      indexPeak: {
+        atS: sampler.peakAtS.index ?? null,
+        logAround: logLines.filter((l) => sampler.peakAtS.index !== undefined && Math.abs(l.atS - sampler.peakAtS.index) <= 15),
+        perSecondMB: (sampler.perSecondMB.index ?? []).map((v) => v ?? null),
+      },
     },
     memoryAfterIndex: afterIndex,
     memoryWhileQuerying: whileQuerying,

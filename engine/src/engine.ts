@@ -21,6 +21,7 @@ import { namesOnScreen } from './retrieve/excerpt';
 import { continuationChunks, DEFAULT_CONTINUATION } from './retrieve/continuation';
 import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
+import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { acquireWriterLock } from './store/lock';
 import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
@@ -145,15 +146,18 @@ export class Engine {
    * A file that is now ignored, secret or unreadable leaves the index.
    */
   async updateFile(relPath: string, content?: string): Promise<void> {
-    await this.ws.updateFile(relPath, content);
+    await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, content));
     this.team?.localChanged(relPath);
   }
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {
-    await this.ws.removeFile(relPath);
+    await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
     this.team?.localChanged(relPath);
   }
+
+  /** Updates and removals of one path, in the order they arrived (indexer/pathQueue.ts). */
+  private readonly fileWork = new PathQueue();
 
   private get tables(): IndexTables {
     return this.ws.tables;

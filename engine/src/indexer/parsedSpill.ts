@@ -3,11 +3,10 @@
 // through the definitions of every file), and holding each ChunkedFile meanwhile grew the cold
 // build's heap by ~7 KB a file (145 MB at 20k files; 2026-11-26-scale-coldmem-*.json).
 import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import * as v8 from 'v8';
 import type { ChunkedFile } from '../types';
 import { readAt } from '../store/readAt';
+import { openScratch, removeScratch, writeAt } from '../store/scratchFile';
 
 /** A file parsed and waiting for its documents. */
 export interface Pending {
@@ -31,22 +30,18 @@ export class ParsedSpill {
   private starts: number[] = [];
   private lengths: number[] = [];
 
-  constructor(dir = os.tmpdir()) {
-    this.file = path.join(dir, `reporecall-parsed-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.bin`);
-    this.fd = fs.openSync(this.file, 'w+', 0o600);
-    // Unlinked while open where the platform allows it, so a crash leaves nothing behind.
-    try {
-      fs.unlinkSync(this.file);
-    } catch {
-      /* Windows: deleted by close() */
-    }
+  constructor(dir?: string) {
+    // Unlinked while open where the platform allows it, so a crash leaves nothing behind (store/scratchFile.ts).
+    const scratch = openScratch('parsed', dir);
+    this.fd = scratch.fd;
+    this.file = scratch.path;
   }
 
   /** Stores `chunked`; returns the id that `take` reads it back with. */
   put(chunked: ChunkedFile): number {
     if (this.fd === undefined) throw new Error('ParsedSpill used after close()');
     const buf = v8.serialize(chunked);
-    for (let off = 0; off < buf.length; ) off += fs.writeSync(this.fd, buf, off, buf.length - off, this.end + off);
+    writeAt(this.fd, buf, this.end);
     this.starts.push(this.end);
     this.lengths.push(buf.length);
     this.end += buf.length;
@@ -69,6 +64,6 @@ export class ParsedSpill {
     if (this.fd === undefined) return;
     fs.closeSync(this.fd);
     this.fd = undefined;
-    fs.rmSync(this.file, { force: true });
+    removeScratch(this.file);
   }
 }

@@ -5,9 +5,8 @@
 import { BLOCK, PackedSegment } from './packedPostings';
 import { putPosting } from './postingCodec';
 import { grow } from '../store/columns';
-import { openScratch, removeScratch, writeAt, type ScratchFile } from '../store/scratchFile';
+import { discardScratch, openScratch, writeAt, type ScratchFile } from '../store/scratchFile';
 import { FileBytes } from './postingBytes';
-import * as fs from 'fs';
 
 /** Writes a segment term by term (ascending term ids, ascending slots); used when merging. */
 export class SegmentWriter {
@@ -91,12 +90,7 @@ export class SegmentWriter {
   /** Drops the scratch file, if any (a merge that failed or was given up). */
   abandon(): void {
     if (!this.spill) return;
-    try {
-      fs.closeSync(this.spill.fd);
-    } catch {
-      /* already closed */
-    }
-    removeScratch(this.spill.path);
+    discardScratch(this.spill);
     this.spill = undefined;
   }
 

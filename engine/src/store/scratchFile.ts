@@ -29,6 +29,16 @@ export function writeAt(fd: number, bytes: Uint8Array, position: number): void {
   for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off, position + off);
 }
 
+/** Closes a scratch file that no one took over (a failed or discarded build step) and deletes its name. */
+export function discardScratch(file: ScratchFile): void {
+  try {
+    fs.closeSync(file.fd);
+  } catch {
+    /* already closed */
+  }
+  removeScratch(file.path);
+}
+
 /** Deletes a scratch file's name if it still has one (its descriptor closed first). */
 export function removeScratch(file: string): void {
   fs.rmSync(file, { force: true });

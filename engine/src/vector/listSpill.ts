@@ -1,8 +1,7 @@
 // A rebuild's new lists written list by list into a scratch file (store/scratchFile.ts) instead of
 // one buffer of every record: at 100k files that buffer was ~122 MB, held beside the old lists
 // while they were read, and until the next save (PARAMS.md, Vector index: LIST_SPILL_MIN).
-import * as fs from 'fs';
-import { openScratch, removeScratch, writeAt, type ScratchFile } from '../store/scratchFile';
+import { discardScratch, openScratch, writeAt, type ScratchFile } from '../store/scratchFile';
 
 /** Records buffered per list before one positional write. */
 const RECORDS_PER_WRITE = 32;
@@ -53,11 +52,6 @@ export class ListSpill {
 
   /** Closes and removes the file (a failed or discarded rebuild). */
   abandon(): void {
-    try {
-      fs.closeSync(this.file.fd);
-    } catch {
-      /* already closed */
-    }
-    removeScratch(this.file.path);
+    discardScratch(this.file);
   }
 }

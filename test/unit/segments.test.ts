@@ -71,7 +71,7 @@ describe('index segments', function () {
   beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-segments-'))));
   afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  it('random file adds, replaces and removes across saves, merges and folds reopen to equal tables and exhaustive BM25 scores', () => {
+  it('random file adds, replaces and removes across saves, merges and folds reopen to equal tables and exhaustive BM25 scores', async () => {
     const rand = rng(7);
     const dir = path.join(work, 'index');
     const policy = { maxDeltas: 4, tablesRebaseMinFiles: 6, lexicalMergeMinDocs: 24 };
@@ -112,7 +112,7 @@ describe('index segments', function () {
         tables.defs.setFile(rel, defs);
       }
       const before = fs.existsSync(dir) ? committedFiles(dir).deltas.length : 0;
-      store.save(tables, fields, undefined, null, 0, ['docField', 'normalized']);
+      await store.saveAsync(tables, fields, undefined, null, 0, ['docField', 'normalized']);
       const after = committedFiles(dir);
       Object.values(after.bases).forEach((b) => seen.bases.add(b));
       if (after.deltas.length <= before && before > 0) seen.folds++;
@@ -138,6 +138,7 @@ describe('index segments', function () {
       if (round % 5 === 4) {
         // Go on from the reopened index: its later deltas must build on what it replayed.
         FIELDS.forEach((f) => fields[f].close());
+        store.closeWriter();
         store = reader;
         tables = loaded.tables;
         fields = { lexical: loaded.lexical, docField: loaded.docField, normalized: loaded.normalized };
@@ -146,6 +147,7 @@ describe('index segments', function () {
       }
     }
     FIELDS.forEach((f) => fields[f].close());
+    store.closeWriter();
     assert.ok(seen.folds >= 2 && seen.deltaSaves >= 10, `folds ${seen.folds}, delta saves ${seen.deltaSaves}`);
     assert.ok(seen.bases.size >= 8, `merges wrote new bases: ${[...seen.bases].join(' ')}`);
   });
@@ -273,7 +275,7 @@ describe('index segments', function () {
       fs.appendFileSync(path.join(root, 'lib/pricing.ts'), '\nexport function loyaltyBonus(points: number): number {\n  return points * 2;\n}\n');
       await engine.updateFile('lib/pricing.ts');
       const order: string[] = [];
-      // The save's fsyncs run off the event loop (store/atomic.ts writeAllAtomicAsync): the query does not wait for them.
+      // The save's fsyncs run off the event loop (store/writerThread.ts): the query does not wait for them.
       const saving = engine.flush().then(() => order.push('save'));
       const querying = engine.retrieve('loyalty bonus points', { k: 3 }).then((hits) => (order.push('query'), hits));
       const [, hits] = await Promise.all([saving, querying]);

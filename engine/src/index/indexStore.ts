@@ -18,7 +18,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
-import { writeAllAtomic, type AtomicWrite } from '../store/atomic';
+import type { AtomicWrite } from '../store/atomic';
 import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
@@ -199,24 +199,8 @@ export class IndexStore {
   /**
    * Commits the index as it is now (returns the index files it wrote, vectors/ aside): new files for what changed since the last commit (a delta
    * segment; a base for a component that is new or due a merge), then the manifest, then the
-   * files no longer listed are deleted.
+   * files no longer listed are deleted. The small files (delta, vectors' pending file and header, manifest) are written by a thread (store/writerThread.ts).
    */
-  save(
-    tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
-    fields: string[], omittedForSize: string[] = [],
-  ): string[] {
-    const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
-    try {
-      writeAllAtomic(staged.writes);
-    } catch (err) {
-      this.uncommitted();
-      throw err;
-    }
-    staged.after();
-    return staged.names;
-  }
-
-  /** `save` with the small files (delta, vectors' pending file and header, manifest) written by a thread (store/writerThread.ts). */
   async saveAsync(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[] = [],

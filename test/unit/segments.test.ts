@@ -138,7 +138,7 @@ describe('index segments', function () {
       if (round % 5 === 4) {
         // Go on from the reopened index: its later deltas must build on what it replayed.
         FIELDS.forEach((f) => fields[f].close());
-        store.closeWriter();
+        await store.closeWriter();
         store = reader;
         tables = loaded.tables;
         fields = { lexical: loaded.lexical, docField: loaded.docField, normalized: loaded.normalized };
@@ -147,7 +147,7 @@ describe('index segments', function () {
       }
     }
     FIELDS.forEach((f) => fields[f].close());
-    store.closeWriter();
+    await store.closeWriter();
     assert.ok(seen.folds >= 2 && seen.deltaSaves >= 10, `folds ${seen.folds}, delta saves ${seen.deltaSaves}`);
     assert.ok(seen.bases.size >= 8, `merges wrote new bases: ${[...seen.bases].join(' ')}`);
   });

@@ -230,8 +230,8 @@ export class IndexStore {
   private readonly writer = new WriterThread();
 
   /** Ends the writer thread (after its writes). */
-  closeWriter(): void {
-    this.writer.close();
+  async closeWriter(): Promise<void> {
+    await this.writer.close();
   }
 
   /**

@@ -392,7 +392,7 @@ export class WorkspaceIndex {
   async close(): Promise<void> {
     this.merges.close();
     await this.flush();
-    this.store.closeWriter();
+    await this.store.closeWriter();
     this.index.close();
     this.lock?.release();
     this.lock = undefined;

@@ -67,7 +67,7 @@ export class WriterThread {
       else w?.resolve();
       if (this.waiting.size === 0) {
         worker.unref(); // an idle thread does not keep the process alive
-        this.idle = setTimeout(() => this.close(), IDLE_MS);
+        this.idle = setTimeout(() => void this.close(), IDLE_MS);
         this.idle.unref();
       }
     });
@@ -82,13 +82,13 @@ export class WriterThread {
     return worker;
   }
 
-  /** Ends the thread once its writes are done (a later write starts a new one). */
-  close(): void {
+  /** Ends the thread once its writes are done (a later write starts a new one); resolves when it is gone and its descriptors closed. */
+  async close(): Promise<void> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = undefined;
     if (this.waiting.size) return;
     const worker = this.worker;
     this.worker = undefined;
-    void worker?.terminate();
+    await worker?.terminate();
   }
 }

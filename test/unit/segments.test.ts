@@ -9,6 +9,7 @@ import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { committedFiles, IndexStore, type LexicalFields } from '../../engine/src/index/indexStore';
 import { emptyTables, type IndexTables } from '../../engine/src/index/tables';
+import { STORE_FORMAT_VERSION } from '../../engine/src/index/manifest';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { generateRepo } from '../bench/scale/generate';
 
@@ -209,6 +210,20 @@ describe('index segments', function () {
     assert.deepStrictEqual(committedFiles(indexDir).deltas, [], logs.join('\n'));
   });
 
+  it('a cold build merges before its checkpoint saves, so none writes a delta of the documents a merge was due for', async () => {
+    const root = path.join(work, 'gen');
+    generateRepo(root, { files: 160, seed: 10 });
+    const indexDir = path.join(work, 'merge-first-index');
+    const logs: string[] = [];
+    const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { checkpointMs: 1, lexicalMergeMinDocs: 16 });
+    await engine.indexAll();
+    await engine.close();
+    const saves = logs.filter((l) => /^index saved/.test(l));
+    assert.ok(saves.filter((l) => /lexical-\d+\.bin/.test(l)).length >= 3, `merged bases committed mid-build: ${logs.join('\n')}`);
+    // A merge left for after a save (in the background) means that save wrote the unmerged documents as a delta.
+    assert.deepStrictEqual(logs.filter((l) => /background merge/.test(l)), [], logs.join('\n'));
+  });
+
   it('a cold build commits each merged lexical base as it goes (memory bounded, a crash keeps it), and ranks as an unmerged build', async () => {
     const root = path.join(work, 'gen');
     generateRepo(root, { files: 160, seed: 11 });
@@ -359,12 +374,13 @@ describe('index segments', function () {
       const { engine } = await open();
       await engine.indexAll();
       await engine.close();
-      fs.writeFileSync(path.join(indexDir, 'manifest.json'), JSON.stringify({ format: 5, modelId: null, dim: 0, digests: {}, fields: [] }));
+      const previous = STORE_FORMAT_VERSION - 1;
+      fs.writeFileSync(path.join(indexDir, 'manifest.json'), JSON.stringify({ format: previous, modelId: null, dim: 0, digests: {}, fields: [] }));
       fs.writeFileSync(path.join(indexDir, 'tables.bin'), 'old');
       const { engine: again, logs } = await open();
       const messages = logs.filter((l) => /cannot be used/.test(l));
       assert.strictEqual(messages.length, 1, logs.join('\n'));
-      assert.match(messages[0], /index format 5, this version uses 6 .*rebuilding it/);
+      assert.match(messages[0], new RegExp(`index format ${previous}, this version uses ${STORE_FORMAT_VERSION}\\b.*rebuilding it`));
       assert.strictEqual((await again.indexAll()).changedFiles, 4);
       assert.ok(!fs.existsSync(path.join(indexDir, 'tables.bin')), 'the old files are gone');
       await again.close();

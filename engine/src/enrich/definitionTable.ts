@@ -209,15 +209,23 @@ export class DefinitionTable {
     const files: number[] = [];
     for (let p = 0; p < this.headByFile.length; p++) if (this.headByFile[p] >= 0) files.push(p);
     files.sort((a, b) => this.setAt[a] - this.setAt[b]);
-    const out: number[] = [];
+    // Per file: path, row count, then (name, signature, chunk id) per row; typed from the start, as in ChunkTable.write.
+    let rows = 0;
+    for (const p of files) for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) rows++;
+    const out = new Int32Array(2 * files.length + 3 * rows);
+    let at = 0;
     for (const p of files) {
-      const rows: number[] = [];
-      for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) rows.push(r);
-      out.push(p, rows.length);
-      for (const r of rows) out.push(this.name[r], this.signature[r], this.chunkId[r]);
+      out[at++] = p;
+      const countAt = at++;
+      for (let r = this.headByFile[p]; r >= 0; r = this.nextInFile[r]) {
+        out[countAt]++;
+        out[at++] = this.name[r];
+        out[at++] = this.signature[r];
+        out[at++] = this.chunkId[r];
+      }
     }
     w.u32(files.length);
-    w.bytes(new Int32Array(out));
+    w.bytes(out);
   }
 
   /** Re-stores the signatures in use (edits leave old ones behind in the append-only store). */

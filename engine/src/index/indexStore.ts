@@ -18,11 +18,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../lexical/bm25';
 import { VectorIndex } from '../vector';
-import type { AtomicWrite } from '../store/atomic';
+import { writePartsAtomic, type AtomicWrite } from '../store/atomic';
 import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
-import { decodeTables, encodeTables, type IndexTables } from './tables';
+import { decodeTables, tablesParts, type IndexTables } from './tables';
 import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta, tablesDelta } from './tablesDelta';
 import {
@@ -262,9 +262,9 @@ export class IndexStore {
     const rebaseTables = !prev || rewriteAll || this.rebaseTables || changedSinceBase.size > Math.max(this.tablesRebaseMinFiles, TABLES_REBASE_FRACTION * tables.files.count);
     if (rebaseTables) {
       const name = baseFileName('tables', seq);
-      const buf = encodeTables(tables);
-      writes.push({ file: path.join(this.dir, name), data: buf, syncDir: false }); // the manifest's write syncs the directory
-      digests[name] = sha256(buf);
+      // Streamed from the tables' columns now, as a lexical base is: handed to the writer thread it
+      // had to be one buffer, a copy of the whole tables (PARAMS.md, cold build).
+      digests[name] = writePartsAtomic(path.join(this.dir, name), tablesParts(tables)).sha256;
       bases.tables = { file: name, from: seq };
     } else {
       // Nothing since the base (or all of it in this delta, folding): earlier deltas are not needed.

@@ -25,7 +25,6 @@ import { VectorReuse } from './vectorReuse';
 import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
 import { ParsedSpill, type Pending } from './parsedSpill';
-
 import type { IndexTuning } from './indexTuning';
 export type { IndexTuning } from './indexTuning';
 
@@ -268,10 +267,12 @@ export class WorkspaceIndex {
       this.tuning.onIndexed?.file(p.rel, p.hash, chunked.language, defs);
       this.buffers.cacheLines(p.rel, lines);
       this.dirty = true;
-      // A long first index saves its progress now and then, so a crash or a closed window resumes
-      // from there (files saved are skipped by their hash), and after each merge, so no base waits in memory.
+      // A long first index saves its progress now and then (a crash or a closed window resumes
+      // there: saved files are skipped by hash), and after each merge, so no base waits in memory.
       if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS) || (!single && this.lock && SegmentMerges.baseUnwritten(this.index))) {
         await flush();
+        // Merged first: the save writes the new base, not a delta of every document since the last merge (PARAMS.md).
+        if (!single && this.lock) await this.merges.run(this.index, 'due', signal);
         await this.save();
         lastCheckpoint = performance.now();
       }
@@ -300,7 +301,6 @@ export class WorkspaceIndex {
   get writable(): boolean {
     return this.lock !== undefined;
   }
-
   private readonly saveQueue = new SaveQueue();
 
   /**

@@ -4,11 +4,11 @@
 // decoded buffer is freed after a load instead of being kept alive by a few of its columns.
 
 export class BinaryWriter {
-  private readonly parts: Buffer[] = [];
+  private readonly chunks: Buffer[] = [];
   private length = 0;
 
   private push(buf: Buffer): void {
-    this.parts.push(buf);
+    this.chunks.push(buf);
     this.length += buf.length;
   }
 
@@ -30,8 +30,8 @@ export class BinaryWriter {
     this.u32(buf.length);
     this.pad();
     // A view, not a copy (at 100k files the copies of every column were a second tables image in
-    // memory at each tables save): finish() runs before the caller's columns can change, since
-    // every writer (encodeTables, encodeDelta) fills and finishes it in one synchronous call.
+    // memory at each tables save): finish() or writing parts() runs before the caller's columns
+    // can change, since every writer (tablesParts, encodeDelta) fills and uses it in one synchronous call.
     this.push(buf);
     this.pad();
   }
@@ -41,16 +41,28 @@ export class BinaryWriter {
     if (rest) this.push(Buffer.alloc(8 - rest));
   }
 
+  /** Bytes as they are, no length or padding (a file's magic). */
+  raw(bytes: Buffer): void {
+    this.push(bytes);
+  }
+
   finish(): Buffer {
-    return Buffer.concat(this.parts, this.length);
+    return Buffer.concat(this.chunks, this.length);
+  }
+
+  /** What finish() would concatenate, to be written out piece by piece instead. */
+  parts(): Buffer[] {
+    return this.chunks;
   }
 }
 
 export class BinaryReader {
-  private offset = 0;
+  private offset: number;
   private readonly buf: Buffer<ArrayBuffer>;
-  constructor(buf: Buffer) {
+  /** `start`: where the sections begin (after a magic the caller checked), as the writer counted it. */
+  constructor(buf: Buffer, start = 0) {
     this.buf = buf as Buffer<ArrayBuffer>; // never a SharedArrayBuffer here: file reads and zlib output
+    this.offset = start;
   }
 
   private need(n: number): void {

@@ -57,6 +57,14 @@ const SAMPLE_PER_LIST = 32;
 /** Rebuilt lists of at least this many vectors (~17 MB at dim 256) go to a scratch file, not the heap (PARAMS.md). */
 const LIST_SPILL_MIN = 65_536;
 
+/** A slice of live records (liveSlices): `n` records of `buf` at `offs`, listed in `lists` (-1: pending). */
+interface LiveSlice {
+  buf: Buffer;
+  n: number;
+  offs: Int32Array;
+  lists: Int32Array;
+}
+
 export class VectorIndexCore {
   readonly dim: number;
   readonly modelId: string;
@@ -183,39 +191,46 @@ export class VectorIndexCore {
 
   /**
    * Live records in slices of at most `slice` (a pause point between slices for rebuildAsync):
-   * each slice is a list of [buf, off, list] triples, listed records (with their list) first, then
-   * pending ones (list -1). A triple's buffer is valid until the next slice is taken.
+   * listed records (with their list) first, then pending ones (list -1). One slice object is
+   * reused: it and its buffer are valid until the next is taken (per-record arrays were tens of
+   * MB of old-space garbage per rebuild at 100k files, promoted by the engine's small young generation).
    */
-  protected *liveSlices(slice: number): Generator<Array<[Buffer, number, number]>> {
-    let out: Array<[Buffer, number, number]> = [];
+  protected *liveSlices(slice: number): Generator<LiveSlice> {
+    const out: LiveSlice = { buf: this.pending.records, n: 0, offs: new Int32Array(slice), lists: new Int32Array(slice) };
     const lists = this.lists;
     if (lists) {
       const tombstones = this.tombstones;
-      const buf = Buffer.alloc(slice * this.stride);
+      const buf = (out.buf = Buffer.alloc(slice * this.stride));
       let list = 0;
       for (let at = 0; at < lists.count; at += slice) {
         const n = Math.min(slice, lists.count - at);
         lists.readInto(buf, at, n);
+        out.n = 0;
         for (let i = 0; i < n; i++) {
           while (at + i >= lists.starts[list + 1]) list++;
           const off = i * this.stride;
-          if (tombstones.size === 0 || !tombstones.has(buf.readUInt32LE(off))) out.push([buf, off, list]);
+          if (tombstones.size === 0 || !tombstones.has(buf.readUInt32LE(off))) {
+            out.offs[out.n] = off;
+            out.lists[out.n++] = list;
+          }
         }
         yield out;
-        out = [];
       }
     }
-    const records = this.pending.records;
-    for (let i = 0; i < this.pending.size; i++) {
-      out.push([records, i * this.stride, -1]);
-      if (out.length === slice) { yield out; out = []; }
+    out.buf = this.pending.records;
+    for (let i = 0; i < this.pending.size; ) {
+      out.n = 0;
+      for (; i < this.pending.size && out.n < slice; i++) {
+        out.offs[out.n] = i * this.stride;
+        out.lists[out.n++] = -1;
+      }
+      yield out;
     }
-    if (out.length) yield out;
   }
 
   /** Calls `visit(buf, off, list)` for every live record: listed ones (with their list), then pending ones (list -1). */
   protected forEachLive(visit: (buf: Buffer, off: number, list: number) => void): void {
-    for (const records of this.liveSlices(4096)) for (const [buf, off, list] of records) visit(buf, off, list);
+    for (const s of this.liveSlices(4096)) for (let i = 0; i < s.n; i++) visit(s.buf, s.offs[i], s.lists[i]);
   }
 
   /**
@@ -301,8 +316,10 @@ export class VectorIndexCore {
     const ids = new Uint32Array(live);
     const counts = new Uint32Array(listCount + 1);
     let n = 0;
-    for (const records of this.liveSlices(slice)) {
-      for (const [buf, off, list] of records) {
+    for (const s of this.liveSlices(slice)) {
+      const buf = s.buf;
+      for (let i = 0; i < s.n; i++) {
+        const off = s.offs[i], list = s.lists[i];
         const to = retrain || list < 0 ? assigner.assign(buf, off, tmp) : list;
         assignment[n] = to;
         ids[n++] = buf.readUInt32LE(off);

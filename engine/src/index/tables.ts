@@ -8,7 +8,7 @@
 import { deflateRawSync, inflateRawSync } from 'zlib';
 import { DefinitionTable } from '../enrich/definitionTable';
 import { ChunkTable } from '../store/chunkTable';
-import { BinaryReader, BinaryWriter } from '../store/binary';
+import { BinaryReader, BinaryWriter, smallInteger } from '../store/binary';
 import { FileTable } from '../store/fileTable';
 import { StringPool } from '../store/stringPool';
 
@@ -70,7 +70,7 @@ export function decodeTables(buf: Buffer): IndexTables {
   if (layout !== TABLES_LAYOUT) throw new Error(`${TABLES_FILE} layout ${layout}, expected ${TABLES_LAYOUT}`);
   const r = new BinaryReader(inflateSingleBuffer(head.bytes()));
   if (!head.done) throw new Error(`${TABLES_FILE} has trailing bytes`);
-  const nextChunkId = r.f64();
+  const nextChunkId = smallInteger(r.f64());
   const paths = StringPool.read(r);
   const names = StringPool.read(r);
   const files = FileTable.read(r, paths);

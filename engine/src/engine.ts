@@ -78,6 +78,8 @@ export class Engine {
     if ('heldBy' in lock) log(`the index at ${opts.indexDir} is written by process ${lock.heldBy.pid} on ${lock.heldBy.hostname}; this engine reads it and keeps its own changes in memory`);
     engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'heldBy' in lock ? undefined : lock);
     engine.ws.loadOrReset();
+    // The process that writes the index starts its writer thread now, not beside a query at a save (store/writerThread.ts).
+    if (engine.ws.writable) engine.ws.store.prepareWriter();
     if (opts.team) {
       engine.team = new TeamOverlay(opts.team, () => engine.tables.files, opts.onTeamState, log);
       // Connect now (in the background), so the first query can already be answered by the team index.

@@ -197,6 +197,22 @@ describe('Engine', function () {
     await third.close();
   });
 
+  it('the engine that writes the index has its writer thread from the open, not from a save beside a query; a reader has none', async () => {
+    // Started at a save (after an idle end), the thread's start made a query beside it wait (PARAMS.md, IDLE_MS).
+    const storeOf = (e: Engine) => (e as unknown as { ws: { store: { writerStarted: boolean } } }).ws.store;
+    const { engine: writer } = await open(root, indexDir);
+    assert.strictEqual(storeOf(writer).writerStarted, true, 'started at open');
+    const { engine: reader } = await open(root, indexDir);
+    assert.strictEqual(storeOf(reader).writerStarted, false, 'a reader writes nothing');
+    await writer.indexAll();
+    await writer.updateFile('lib/pricing.ts', 'export function warehouseDiscount() { return 0; }\n');
+    await writer.flush();
+    assert.strictEqual(storeOf(writer).writerStarted, true, 'still there after a save');
+    await reader.close();
+    await writer.close();
+    assert.strictEqual(storeOf(writer).writerStarted, false, 'ended by close');
+  });
+
   it('lexical postings are read from the index files: a reader keeps its files while the writer saves new ones, and closing releases them', async () => {
     const openFds = () => (fs.existsSync('/proc/self/fd') ? fs.readdirSync('/proc/self/fd').length : -1);
     const fds = openFds();

@@ -229,6 +229,16 @@ export class IndexStore {
   /** Writes saveAsync's small files off the event loop. */
   private readonly writer = new WriterThread();
 
+  /** Starts the writer thread now (the process that holds the index, at open): see store/writerThread.ts. */
+  prepareWriter(): void {
+    this.writer.prepare();
+  }
+
+  /** Whether the writer thread runs (tests). */
+  get writerStarted(): boolean {
+    return this.writer.started;
+  }
+
   /** Ends the writer thread (after its writes). */
   async closeWriter(): Promise<void> {
     await this.writer.close();

@@ -9,7 +9,7 @@
 // The manifest's sha256 vouches for the whole file; the layout version is checked again here.
 import { DefinitionTable } from '../enrich/definitionTable';
 import { ChunkTable } from '../store/chunkTable';
-import { BinaryReader, BinaryWriter } from '../store/binary';
+import { BinaryReader, BinaryWriter, smallInteger } from '../store/binary';
 import { FileTable } from '../store/fileTable';
 import { StringPool } from '../store/stringPool';
 
@@ -62,7 +62,7 @@ export function decodeTables(buf: Buffer): IndexTables {
   const r = new BinaryReader(buf, MAGIC.length);
   const layout = r.u32();
   if (layout !== TABLES_LAYOUT) throw new Error(`${TABLES_FILE} layout ${layout}, expected ${TABLES_LAYOUT}`);
-  const nextChunkId = r.f64();
+  const nextChunkId = smallInteger(r.f64());
   const paths = StringPool.read(r);
   const names = StringPool.read(r);
   const files = FileTable.read(r, paths);

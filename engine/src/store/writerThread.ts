@@ -3,7 +3,9 @@
 // save waited for its ~4-10 ms of fsyncs at 100k files; now the event loop only stages the save
 // and waits once for the thread's answer. (Written with libuv's fs callbacks instead, every wait
 // queued behind a running query: a 20k-file flush took 50-90 ms instead of 4-20; PARAMS.md.)
-// The thread starts with the first save and ends when idle, so a process that only reads has none.
+// The thread is started by the process that holds the index (prepare, at open) and lives until
+// close: starting it (a Node environment, ~20 ms of CPU) beside a query, at a save after the idle
+// end it used to have, made that query wait (PARAMS.md, IDLE_MS row). A process that only reads has none.
 import { Worker } from 'node:worker_threads';
 import type { AtomicWrite } from './atomic';
 
@@ -35,18 +37,22 @@ parentPort.on('message', ({ id, writes }) => {
   }
 });`;
 
-/** The thread ends after this long without a save. */
-const IDLE_MS = 30_000;
-
 export class WriterThread {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
-  private idle: NodeJS.Timeout | undefined;
+  /** Starts the thread now, idle, so that no save starts it beside a query (see the header). */
+  prepare(): void {
+    this.worker ??= this.start();
+  }
+
+  /** Whether the thread is running (tests). */
+  get started(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** Performs `writes` in order on the thread; resolves once all are durable. */
   write(writes: AtomicWrite[]): Promise<void> {
-    if (this.idle) clearTimeout(this.idle);
     const worker = (this.worker ??= this.start());
     worker.ref(); // keeps the process alive while writes are pending
     const id = this.nextId++;
@@ -60,16 +66,13 @@ export class WriterThread {
 
   private start(): Worker {
     const worker = new Worker(SOURCE, { eval: true });
+    worker.unref(); // an idle thread does not keep the process alive
     worker.on('message', ({ id, error }: { id: number; error?: string }) => {
       const w = this.waiting.get(id);
       this.waiting.delete(id);
       if (error) w?.reject(new Error(error));
       else w?.resolve();
-      if (this.waiting.size === 0) {
-        worker.unref(); // an idle thread does not keep the process alive
-        this.idle = setTimeout(() => void this.close(), IDLE_MS);
-        this.idle.unref();
-      }
+      if (this.waiting.size === 0) worker.unref(); // an idle thread does not keep the process alive
     });
     const fail = (err: Error) => {
       if (this.worker !== worker) return;
@@ -84,8 +87,6 @@ export class WriterThread {
 
   /** Ends the thread once its writes are done (a later write starts a new one); resolves when it is gone and its descriptors closed. */
   async close(): Promise<void> {
-    if (this.idle) clearTimeout(this.idle);
-    this.idle = undefined;
     if (this.waiting.size) return;
     const worker = this.worker;
     this.worker = undefined;

@@ -139,12 +139,27 @@ function dirFiles(dir: string): Map<string, { size: number; mtimeMs: number }> {
  * the same query run again right after the save (warmer, so this errs high), i.e. what the save
  * itself added.
  */
-async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, code: string[], edits: number, seed: number): Promise<Record<string, number | null>> {
+interface SaveOneEditResult {
+  n: number;
+  bytes_p50: number;
+  bytes_p95: number;
+  ms_p50: number;
+  ms_p95: number;
+  query_wait_max_ms: number | null;
+  query_excess_max_ms: number | null;
+  query_wait_by_edit_ms: number[];
+  queries_by_edit: number[];
+}
+
+async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, code: string[], edits: number, seed: number): Promise<SaveOneEditResult> {
   const r = prng(seed * 13 + 5);
   const bytes: number[] = [];
   const ms: number[] = [];
   let queryWaitMax = 0;
   let queryExcessMax = -Infinity;
+  // Per edit: the longest query during its save and how many ran, to tell one spike from a trend.
+  const waitByEdit: number[] = [];
+  const queriesByEdit: number[] = [];
   for (let i = 0; i < edits; i++) {
     const rel = code[Math.floor(r() * code.length)];
     fs.appendFileSync(path.join(root, rel), `\nexport const editedForSave${i} = ${i};\n`);
@@ -153,11 +168,13 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
     const before = dirFiles(indexDir);
     let saving = true;
     let overlapMax = 0;
+    let overlapped = 0;
     const querying = (async () => {
       while (saving) {
         const q0 = performance.now();
         await engine.retrieve(state, { k: 10 });
         overlapMax = Math.max(overlapMax, performance.now() - q0);
+        overlapped++;
       }
     })();
     const t0 = performance.now();
@@ -166,6 +183,8 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
     saving = false;
     await querying;
     queryWaitMax = Math.max(queryWaitMax, overlapMax);
+    waitByEdit.push(Math.round(overlapMax * 10) / 10);
+    queriesByEdit.push(overlapped);
     const c0 = performance.now();
     await engine.retrieve(state, { k: 10 });
     queryExcessMax = Math.max(queryExcessMax, overlapMax - (performance.now() - c0));
@@ -178,7 +197,7 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
   }
   ms.sort((a, b) => a - b);
   bytes.sort((a, b) => a - b);
-  return { n: edits, bytes_p50: percentile(bytes, 50), bytes_p95: percentile(bytes, 95), ms_p50: percentile(ms, 50), ms_p95: percentile(ms, 95), query_wait_max_ms: edits ? queryWaitMax : null, query_excess_max_ms: edits ? queryExcessMax : null };
+  return { n: edits, bytes_p50: percentile(bytes, 50), bytes_p95: percentile(bytes, 95), ms_p50: percentile(ms, 50), ms_p95: percentile(ms, 95), query_wait_max_ms: edits ? queryWaitMax : null, query_excess_max_ms: edits ? queryExcessMax : null, query_wait_by_edit_ms: waitByEdit, queries_by_edit: queriesByEdit };
 }
 
 /** Bytes of every file under `dir`, by path relative to it (forward slashes). */

@@ -13,7 +13,7 @@ import { prepareHypothetical } from './retrieve/hyde';
 import { countSkips } from './scan';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
-import type { EditorState, RetrievedChunk, SkippedFile } from './types';
+import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { boundNames, normalizedTerms } from './lexical/normalize';
 import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
@@ -232,6 +232,21 @@ export class Engine {
    * before the cursor (lexically and, where the index has it, by normalised structure), plus the
    * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
    */
+  /**
+   * Loads the grammars of the languages the index holds and runs the model's document pass once,
+   * so the first edit of a language after opening does not compile its grammar (its query: tens of
+   * ms) or start that pass while a keystroke's query waits (PARAMS.md, Engine process). Indexes nothing.
+   */
+  async warmUpdatePath(): Promise<string[]> {
+    const warmed: string[] = [];
+    for (const language of this.tables.files.languages) {
+      if (await this.chunker.ensureLanguage(language as LanguageId)) warmed.push(language);
+      await new Promise<void>((resolve) => setImmediate(resolve)); // requests arriving meanwhile go first
+    }
+    await this.embedder?.embed(['warm up']);
+    return warmed;
+  }
+
   async complete(state: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
     const prefixLines = state.prefix.split('\n');

@@ -213,6 +213,24 @@ describe('Engine', function () {
     assert.strictEqual(storeOf(writer).writerStarted, false, 'ended by close');
   });
 
+  it('warming the update path after a reopen loads the grammar of every indexed language that has one, and indexes nothing', async () => {
+    fs.writeFileSync(path.join(root, 'tools.py'), 'def restock(item):\n    return item\n');
+    fs.writeFileSync(path.join(root, 'NOTES.txt'), 'restock notes\n');
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    await engine.close();
+    const { engine: again } = await open(root, indexDir);
+    const before = again.stats();
+    const grammars = (again as unknown as { chunker: { loader: { loading: Map<string, unknown> } } }).chunker.loader.loading;
+    const loadedBefore = [...grammars.keys()];
+    const warmed = await again.warmUpdatePath();
+    assert.deepStrictEqual([...warmed].sort(), ['python', 'typescript'], 'the indexed languages with a grammar (the .txt file has none)');
+    assert.ok(!loadedBefore.includes('python'), `a reopened engine loads grammars on first use: ${loadedBefore}`);
+    assert.ok(grammars.has('python') && grammars.has('typescript'), [...grammars.keys()].join(', '));
+    assert.deepStrictEqual(again.stats(), before, 'nothing indexed');
+    await again.close();
+  });
+
   it('lexical postings are read from the index files: a reader keeps its files while the writer saves new ones, and closing releases them', async () => {
     const openFds = () => (fs.existsSync('/proc/self/fd') ? fs.readdirSync('/proc/self/fd').length : -1);
     const fds = openFds();

@@ -20,9 +20,9 @@ export class FileTable {
   private hash = new Uint8Array(0);
   private size = new Float64Array(0);
   private mtime = new Float64Array(0);
-  /** Index into `languages` + 1; 0 = none. */
+  /** Index into `languageNames` + 1; 0 = none. */
   private language = new Uint8Array(0);
-  private readonly languages: string[] = [];
+  private readonly languageNames: string[] = [];
   private live = 0;
   /**
    * Paths set, touched or deleted since the index store last committed them (it clears the set),
@@ -61,11 +61,16 @@ export class FileTable {
     return this.indexOf(rel) >= 0;
   }
 
+  /** The languages files were indexed with (each once, in first-seen order). */
+  get languages(): readonly string[] {
+    return this.languageNames;
+  }
+
   get(rel: string): FileEntry | undefined {
     const p = this.indexOf(rel);
     if (p < 0) return undefined;
     const e: FileEntry = { hash: Buffer.from(this.hash.subarray(p * HASH_BYTES, (p + 1) * HASH_BYTES)).toString('hex'), size: this.size[p], mtimeMs: this.mtime[p] };
-    if (this.language[p]) e.language = this.languages[this.language[p] - 1];
+    if (this.language[p]) e.language = this.languageNames[this.language[p] - 1];
     return e;
   }
 
@@ -82,8 +87,8 @@ export class FileTable {
     this.mtime[p] = e.mtimeMs;
     let lang = 0;
     if (e.language !== undefined) {
-      let i = this.languages.indexOf(e.language);
-      if (i < 0 && this.languages.length < 255) i = this.languages.push(e.language) - 1;
+      let i = this.languageNames.indexOf(e.language);
+      if (i < 0 && this.languageNames.length < 255) i = this.languageNames.push(e.language) - 1;
       lang = i + 1;
     }
     this.language[p] = lang;
@@ -121,7 +126,7 @@ export class FileTable {
     w.bytes(this.size.subarray(0, n));
     w.bytes(this.mtime.subarray(0, n));
     w.bytes(this.language.subarray(0, n));
-    w.bytes(Buffer.from(JSON.stringify(this.languages)));
+    w.bytes(Buffer.from(JSON.stringify(this.languageNames)));
   }
 
   static read(r: BinaryReader, paths: StringPool): FileTable {
@@ -135,9 +140,9 @@ export class FileTable {
     t.language = owned(r.uint8s(n));
     const languages = JSON.parse(r.bytes().toString('utf8')) as unknown;
     if (!Array.isArray(languages) || languages.some((l) => typeof l !== 'string')) throw new Error('file table languages malformed');
-    t.languages.push(...(languages as string[]));
+    t.languageNames.push(...(languages as string[]));
     for (let p = 0; p < n; p++) {
-      if (t.present[p] > 1 || t.language[p] > t.languages.length) throw new Error('file table malformed');
+      if (t.present[p] > 1 || t.language[p] > t.languageNames.length) throw new Error('file table malformed');
       t.live += t.present[p];
     }
     return t;

@@ -40,6 +40,8 @@ interface EngineHost {
   /** Writes what the updates changed now, instead of after the save delay. */
   flush(): void | Promise<void>;
   close(): Promise<void>;
+  /** Each answered call's round trip and the engine's own part (EngineClient; absent in-process). */
+  onTiming?(listener: (t: { method: string; totalMs: number; engineMs: number }) => void): unknown;
 }
 
 /** The extension's setup: the engine worker behind EngineClient, with its defaults. */
@@ -149,6 +151,8 @@ interface SaveOneEditResult {
   query_excess_max_ms: number | null;
   query_wait_by_edit_ms: number[];
   queries_by_edit: number[];
+  /** The engine's own time of that longest query (the rest is the message's way there and back); absent in-process. */
+  query_wait_engine_ms_by_edit?: number[];
 }
 
 async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, code: string[], edits: number, seed: number): Promise<SaveOneEditResult> {
@@ -160,6 +164,9 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
   // Per edit: the longest query during its save and how many ran, to tell one spike from a trend.
   const waitByEdit: number[] = [];
   const queriesByEdit: number[] = [];
+  const engineByEdit: number[] = [];
+  let lastRetrieveEngineMs = NaN;
+  engine.onTiming?.((t) => t.method === 'retrieve' && (lastRetrieveEngineMs = t.engineMs));
   for (let i = 0; i < edits; i++) {
     const rel = code[Math.floor(r() * code.length)];
     fs.appendFileSync(path.join(root, rel), `\nexport const editedForSave${i} = ${i};\n`);
@@ -168,12 +175,14 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
     const before = dirFiles(indexDir);
     let saving = true;
     let overlapMax = 0;
+    let overlapEngineMs = NaN;
     let overlapped = 0;
     const querying = (async () => {
       while (saving) {
         const q0 = performance.now();
         await engine.retrieve(state, { k: 10 });
-        overlapMax = Math.max(overlapMax, performance.now() - q0);
+        const took = performance.now() - q0;
+        if (took > overlapMax) [overlapMax, overlapEngineMs] = [took, lastRetrieveEngineMs];
         overlapped++;
       }
     })();
@@ -185,6 +194,7 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
     queryWaitMax = Math.max(queryWaitMax, overlapMax);
     waitByEdit.push(Math.round(overlapMax * 10) / 10);
     queriesByEdit.push(overlapped);
+    engineByEdit.push(Math.round(overlapEngineMs * 10) / 10);
     const c0 = performance.now();
     await engine.retrieve(state, { k: 10 });
     queryExcessMax = Math.max(queryExcessMax, overlapMax - (performance.now() - c0));
@@ -197,7 +207,7 @@ async function saveOneEdit(engine: EngineHost, root: string, indexDir: string, c
   }
   ms.sort((a, b) => a - b);
   bytes.sort((a, b) => a - b);
-  return { n: edits, bytes_p50: percentile(bytes, 50), bytes_p95: percentile(bytes, 95), ms_p50: percentile(ms, 50), ms_p95: percentile(ms, 95), query_wait_max_ms: edits ? queryWaitMax : null, query_excess_max_ms: edits ? queryExcessMax : null, query_wait_by_edit_ms: waitByEdit, queries_by_edit: queriesByEdit };
+  return { n: edits, bytes_p50: percentile(bytes, 50), bytes_p95: percentile(bytes, 95), ms_p50: percentile(ms, 50), ms_p95: percentile(ms, 95), query_wait_max_ms: edits ? queryWaitMax : null, query_excess_max_ms: edits ? queryExcessMax : null, query_wait_by_edit_ms: waitByEdit, queries_by_edit: queriesByEdit, ...(engine.onTiming ? { query_wait_engine_ms_by_edit: engineByEdit } : {}) };
 }
 
 /** Bytes of every file under `dir`, by path relative to it (forward slashes). */

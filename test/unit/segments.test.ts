@@ -224,6 +224,19 @@ describe('index segments', function () {
     assert.deepStrictEqual(logs.filter((l) => /background merge/.test(l)), [], logs.join('\n'));
   });
 
+  it('a cold build merges its lexical fields in slices, never inside add where a query would wait for the whole merge', async () => {
+    const root = path.join(work, 'gen');
+    generateRepo(root, { files: 160, seed: 12 });
+    // The minimum above the embedding batch (64): a batch alone can then not carry the mutable segment past the backstop.
+    const engine = await Engine.open({ root, indexDir: path.join(work, 'sliced-index'), dense: false }, { checkpointMs: 1e9, lexicalMergeMinDocs: 48 });
+    await engine.indexAll();
+    const index = (engine as unknown as { ws: { index: { lexical: Bm25Index; docField: Bm25Index } } }).ws.index;
+    const merged = committedFiles(path.join(work, 'sliced-index')).bases.lexical;
+    assert.ok(Number(/-(\d+)\.bin$/.exec(merged)![1]) > 2, `several lexical bases written during the build: ${merged}`);
+    assert.deepStrictEqual([index.lexical.syncMerges, index.docField.syncMerges], [0, 0]);
+    await engine.close();
+  });
+
   it('a cold build commits each merged lexical base as it goes (memory bounded, a crash keeps it), and ranks as an unmerged build', async () => {
     const root = path.join(work, 'gen');
     generateRepo(root, { files: 160, seed: 11 });

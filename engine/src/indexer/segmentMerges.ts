@@ -22,6 +22,11 @@ export class SegmentMerges {
     return [index.lexical, index.docField, index.normalized].some((f) => f.saveMergeDue) || !!index.vectors?.rebuildDueAtSave;
   }
 
+  /** Whether adding `more` documents would make a lexical field merge inside `add`, blocking queries for the whole merge. */
+  static wouldMergeOnAdd(index: HybridIndex, more: number): boolean {
+    return [index.lexical, index.docField, index.normalized].some((f) => f.wouldMergeOnAdd(more));
+  }
+
   /**
    * Whether a lexical field was merged into a base that is only in memory. A full index saves
    * then, so the base is written and its postings read from the file: the build's memory holds no

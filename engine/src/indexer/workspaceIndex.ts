@@ -223,10 +223,10 @@ export class WorkspaceIndex {
     const flush = async () => {
       if (!items.length) return;
       const vecs = !this.embedder ? undefined : single ? await this.vectorReuse.embed(items.map((i) => i.text), (t) => this.embedder!.embed(t)) : await this.embedder.embed(items.map((i) => i.text), signal);
-      // Folding pending vectors into the lists takes seconds at scale; done here, it pauses for
-      // the event loop instead of blocking inside add.
+      // Folding pending vectors into the lists, or lexical documents into a base, takes seconds at scale; done here, it pauses for the event loop instead of blocking inside add.
       const vectors = this.index.vectors;
       if (vecs && vectors?.wouldRebuildOnAdd(items.length)) await vectors.rebuildAsync(() => breather.breathe());
+      if (!single && SegmentMerges.wouldMergeOnAdd(this.index, items.length)) await this.merges.run(this.index, 'due', signal);
       items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
       if (this.tuning.onIndexed) await this.tuning.onIndexed.chunks(items.map((it, i) => ({ ...it, vector: vecs?.[i] })), this.embedder && { modelId: this.embedder.modelId, dim: this.embedder.dim });
       embedded += items.length;

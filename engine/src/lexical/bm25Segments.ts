@@ -253,10 +253,26 @@ export abstract class Bm25Segments {
 
   protected maybeMerge(): void {
     if (this.replaying || this.merging) return;
-    const pending = this.mutIds.length + this.deadLog.length;
-    // A backstop at twice the background merge's minimum (saveMergeDue): a cold build, which
-    // saves rarely, merges here; after single-file saves the background merge comes first.
-    if (pending > 2 * this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs) this.compact();
+    // A backstop at twice the background merge's minimum (saveMergeDue): after single-file saves
+    // the background merge comes first, and a cold build merges in slices before it gets here
+    // (wouldMergeOnAdd); merged here, queries wait for the whole merge (1-2 s at 100k files).
+    if (this.mergeDueAt(0)) {
+      this.syncMerges++;
+      this.compact();
+    }
+  }
+
+  /** Merges the backstop ran inside add or remove (blocking), since this index was created. */
+  syncMerges = 0;
+
+  /** Whether adding `more` documents would make `add` merge at once (the caller can merge in slices first). */
+  wouldMergeOnAdd(more: number): boolean {
+    return !this.replaying && !this.merging && this.mergeDueAt(more);
+  }
+
+  private mergeDueAt(more: number): boolean {
+    const pending = this.mutIds.length + this.deadLog.length + more;
+    return pending > 2 * this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs;
   }
 
   /** Live documents containing term `tid`. */

@@ -228,11 +228,6 @@ export class Engine {
   }
 
   /**
-   * The built-in, model-free completion (complete/builtin.ts): whole chunks found by the last lines
-   * before the cursor (lexically and, where the index has it, by normalised structure), plus the
-   * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
-   */
-  /**
    * Loads the grammars of the languages the index holds and runs the model's document pass once,
    * so the first edit of a language after opening does not compile its grammar (its query: tens of
    * ms) or start that pass while a keystroke's query waits (PARAMS.md, Engine process). Indexes nothing.
@@ -247,6 +242,11 @@ export class Engine {
     return warmed;
   }
 
+  /**
+   * The built-in, model-free completion (complete/builtin.ts): whole chunks found by the last lines
+   * before the cursor (lexically and, where the index has it, by normalised structure), plus the
+   * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
+   */
   async complete(state: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
     const prefixLines = state.prefix.split('\n');

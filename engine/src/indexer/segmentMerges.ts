@@ -6,6 +6,11 @@
 import type { HybridIndex } from '../retrieve/hybrid';
 import { Breather } from '../util/breathe';
 
+/** The index's lexical fields, each merged on its own. */
+function lexicalFields(index: HybridIndex) {
+  return [index.lexical, index.docField, index.normalized];
+}
+
 export class SegmentMerges {
   /** The merge running, if any. */
   private running: Promise<boolean> | undefined;
@@ -19,12 +24,12 @@ export class SegmentMerges {
 
   /** Whether a merge is due: a lexical field's pending documents past its minimum, or vectors a save would fold. */
   static due(index: HybridIndex): boolean {
-    return [index.lexical, index.docField, index.normalized].some((f) => f.saveMergeDue) || !!index.vectors?.rebuildDueAtSave;
+    return lexicalFields(index).some((f) => f.saveMergeDue) || !!index.vectors?.rebuildDueAtSave;
   }
 
   /** Whether adding `more` documents would make a lexical field merge inside `add`, blocking queries for the whole merge. */
   static wouldMergeOnAdd(index: HybridIndex, more: number): boolean {
-    return [index.lexical, index.docField, index.normalized].some((f) => f.wouldMergeOnAdd(more));
+    return lexicalFields(index).some((f) => f.wouldMergeOnAdd(more));
   }
 
   /**
@@ -33,7 +38,7 @@ export class SegmentMerges {
    * whole base (PARAMS.md, Indexing: cold build).
    */
   static baseUnwritten(index: HybridIndex): boolean {
-    return [index.lexical, index.docField, index.normalized].some((f) => f.baseUnwritten);
+    return lexicalFields(index).some((f) => f.baseUnwritten);
   }
 
   /**
@@ -45,7 +50,7 @@ export class SegmentMerges {
     await this.running?.catch(() => undefined);
     const breather = new Breather(this.sliceMs, signal);
     let merged = false;
-    for (const field of [index.lexical, index.docField, index.normalized]) {
+    for (const field of lexicalFields(index)) {
       if (field.mergeRunning || !(which === 'all' ? field.pendingDocs > 0 : field.saveMergeDue)) continue;
       await field.compactAsync(() => breather.breathe());
       merged = true;

@@ -5,7 +5,7 @@
 // queued behind a running query: a 20k-file flush took 50-90 ms instead of 4-20; PARAMS.md.)
 // The thread is started by the process that holds the index (prepare, at open) and lives until
 // close: starting it (a Node environment, ~20 ms of CPU) beside a query, at a save after the idle
-// end it used to have, made that query wait (PARAMS.md, IDLE_MS row). A process that only reads has none.
+// end it used to have, made that query wait (PARAMS.md, writer thread lifetime row). A process that only reads has none.
 import { Worker } from 'node:worker_threads';
 import type { AtomicWrite } from './atomic';
 
@@ -58,7 +58,7 @@ export class WriterThread {
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      // Large buffers that own their memory move to the thread instead of being copied (a tables base: tens of MB).
+      // Large buffers that own their memory move to the thread instead of being copied (the vectors' pending file: up to MBs).
       const moved = writes.map((w) => w.data).filter((d): d is Buffer => typeof d !== 'string' && d.length >= 1 << 16 && d.byteOffset === 0 && d.buffer.byteLength === d.length);
       worker.postMessage({ id, writes }, moved.map((d) => d.buffer as ArrayBuffer));
     });

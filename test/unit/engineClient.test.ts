@@ -30,6 +30,7 @@ onMessage((msg) => {
   // What a native crash does (onnxruntime, the allocator): only meaningful in a child process.
   if (msg.method === 'retrieve' && arg === 'segfault') process.kill(process.pid, 'SIGSEGV');
   if (msg.method === 'retrieve' && arg === 'pid') return post({ type: 'result', id: msg.id, ok: true, value: { pid: process.pid } });
+  if (msg.method === 'retrieve' && arg === 'execArgv') return post({ type: 'result', id: msg.id, ok: true, value: process.execArgv });
   if (msg.method === 'retrieve' && arg === 'hang') { for (;;) {} }
   if (msg.method === 'retrieve' && arg === 'wait') { waiting.set(msg.id, true); return; }
   if (msg.method === 'indexAll') {
@@ -158,6 +159,20 @@ describe('EngineClient: the engine child process', function () {
     } finally {
       await c.close();
     }
+  });
+
+  it('starts the engine with its V8 heap settings, and without those set to 0', async () => {
+    // Node refuses to start on a V8 flag it does not know, so an answer also shows the flags are real.
+    const execArgvOf = async (opts: { youngGenerationMb?: number; heapGrowingPercent?: number }) => {
+      const c = new EngineClient({ workerPath, init: { options: { root: 'ok', indexDir: 'idx' } }, ...opts });
+      try {
+        return (await c.retrieve('execArgv')) as unknown as string[];
+      } finally {
+        await c.close();
+      }
+    };
+    assert.deepStrictEqual(await execArgvOf({}), ['--max-semi-space-size=2', '--heap-growing-percent=30']);
+    assert.deepStrictEqual(await execArgvOf({ youngGenerationMb: 0, heapGrowingPercent: 0 }), []);
   });
 
   it('exits when the process that started it dies (no orphaned engine)', async () => {

@@ -7,7 +7,7 @@ import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, Symb
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
 import { ClientEvents } from './clientEvents';
-import { ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
+import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker } from './protocol';
 
 interface Pending {
@@ -49,6 +49,7 @@ export class EngineClient extends ClientEvents {
       maxBackoffMs: 30_000,
       maxRestarts: 5,
       youngGenerationMb: ENGINE_YOUNG_GENERATION_MB,
+      heapGrowingPercent: ENGINE_HEAP_GROWING_PERCENT,
       recycleAfterFiles: 2_000,
       host: 'process',
       allocatorTuning: true,
@@ -220,7 +221,7 @@ export class EngineClient extends ClientEvents {
 
   private spawn(): void {
     this.setState(this.crashes > 0 ? 'restarting' : 'starting');
-    const worker = spawnEngineHost(this.opts.host, this.opts.workerPath, this.opts.init, { youngGenerationMb: this.opts.youngGenerationMb, allocatorTuning: this.opts.allocatorTuning });
+    const worker = spawnEngineHost(this.opts.host, this.opts.workerPath, this.opts.init, { youngGenerationMb: this.opts.youngGenerationMb, heapGrowingPercent: this.opts.heapGrowingPercent, allocatorTuning: this.opts.allocatorTuning });
     this.worker = worker;
     this.lastPong = Date.now();
     worker.onMessage((msg: FromWorker) => {

@@ -34,6 +34,13 @@ export interface EngineClientOptions {
    */
   youngGenerationMb?: number;
   /**
+   * How far V8 lets the worker's old generation grow past what survived the last full GC before
+   * the next, in percent; 0 leaves V8's own factor (up to 4x on a small heap). A cold build's
+   * heap saws between full GCs with what its batches leave behind; held lower, the saw is lower
+   * (PARAMS.md, Engine process). A process engine only: a thread shares its process's heap flags.
+   */
+  heapGrowingPercent?: number;
+  /**
    * After an indexAll that (re)indexed at least this many files, the worker is replaced by a fresh
    * one on the saved index: a cold build's high-water mark (V8 heap, allocator arenas: ~1.2 GB at
    * 100k files) would otherwise stay with the editor for the session, while a fresh worker holds
@@ -47,6 +54,8 @@ export interface EngineClientOptions {
 
 /** Default EngineClientOptions.youngGenerationMb (PARAMS.md, Engine process). */
 export const ENGINE_YOUNG_GENERATION_MB = 6;
+/** Default EngineClientOptions.heapGrowingPercent (PARAMS.md, Engine process). */
+export const ENGINE_HEAP_GROWING_PERCENT = 30;
 
 export interface CallOptions {
   signal?: AbortSignal;

@@ -30,6 +30,8 @@ export interface EngineTransport {
 export interface TransportOptions {
   /** Cap on V8's young generation (MB); 0 = V8's default. */
   youngGenerationMb: number;
+  /** V8's old-generation growing factor over the last full GC's survivors, in percent; 0 = V8's own (process engine only). */
+  heapGrowingPercent?: number;
   /** Set glibc's allocator knobs for an engine process (ALLOCATOR_ENV; default true). */
   allocatorTuning?: boolean;
 }
@@ -66,7 +68,10 @@ function processTransport(script: string, init: WorkerInit, opts: TransportOptio
   const child: ChildProcess = fork(script, [], {
     // Inside VS Code, execPath is Electron's binary: this makes it a plain Node.js.
     env: { ...(opts.allocatorTuning === false ? {} : ALLOCATOR_ENV), ...process.env, ELECTRON_RUN_AS_NODE: '1', [INIT_ENV]: JSON.stringify(init) },
-    execArgv: opts.youngGenerationMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [],
+    execArgv: [
+      ...(opts.youngGenerationMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []),
+      ...(opts.heapGrowingPercent ? [`--heap-growing-percent=${opts.heapGrowingPercent}`] : []),
+    ],
     // Structured clone, as between threads (typed arrays, undefined, nested objects).
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

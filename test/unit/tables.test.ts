@@ -11,6 +11,7 @@ import { DefinitionTable, type DefinitionRef } from '../../engine/src/enrich/def
 import type { DocInfo } from '../../engine/src/retrieve/hybrid';
 import { BinaryReader, BinaryWriter } from '../../engine/src/store/binary';
 import { StringPool } from '../../engine/src/store/stringPool';
+import { MAX_DIRECT_ID } from '../../engine/src/store/rowById';
 import { decodeTables, emptyTables, encodeTables } from '../../engine/src/index/tables';
 import { committedFiles } from '../../engine/src/index/indexStore';
 import type { ChunkKind } from '../../engine/src/types';
@@ -88,16 +89,19 @@ describe('index tables', () => {
     const ref = new ReferenceDocs();
     const names = Array.from({ length: 40 }, (_, i) => `fn${i}`);
     const live: number[] = [];
+    const removed = new Set<number>();
     let nextId = 0;
     for (let step = 0; step < 6000; step++) {
       if (live.length && r() < 0.4) {
         const id = live.splice(Math.floor(r() * live.length), 1)[0];
         t.chunks.remove(id);
         ref.remove(id);
+        removed.add(id);
         continue;
       }
-      // Mostly increasing ids (the engine's), sometimes a smaller one that was freed (the benchmark's re-adds).
-      const id = r() < 0.05 && nextId > 10 ? Math.floor(r() * nextId) : nextId++;
+      // Mostly increasing ids (the engine's), sometimes a smaller one that was freed (the benchmark's
+      // re-adds), and a few past what the table reads by id (MAX_DIRECT_ID: searched in the id column).
+      const id = r() < 0.03 ? MAX_DIRECT_ID + Math.floor(r() * 500) : r() < 0.05 && nextId > 10 ? Math.floor(r() * nextId) : nextId++;
       if (ref.docs.has(id)) continue;
       const name = r() < 0.8 ? (r() < 0.5 ? `Cls.${names[Math.floor(r() * names.length)]}` : names[Math.floor(r() * names.length)]) : undefined;
       const defines = r() < 0.7 && name ? [name.slice(name.lastIndexOf('.') + 1)] : names.filter(() => r() < 0.05);
@@ -106,8 +110,10 @@ describe('index tables', () => {
       if (name !== undefined) info.name = name;
       t.chunks.add(info);
       ref.add(info);
+      removed.delete(id);
       live.push(id);
     }
+    assert.ok([...ref.docs.keys()].some((id) => id >= MAX_DIRECT_ID));
     const check = (chunks: typeof t.chunks, ref: ReferenceDocs) => {
       assert.strictEqual(chunks.size, ref.docs.size);
       for (const [id, info] of ref.docs) {
@@ -117,6 +123,15 @@ describe('index tables', () => {
       for (const n of names) for (const max of [1, 4, 100]) assert.deepStrictEqual(chunks.definersOf(n, max), ref.definersOf(n, max), `${n} ≤${max}`);
       for (const [file, list] of ref.byFile) assert.deepStrictEqual(chunks.idsOfFile(file), list.map((d) => d.id));
       assert.strictEqual(chunks.get(nextId + 5), undefined);
+      for (const id of removed) assert.ok(!chunks.has(id) && chunks.fileOf(id) === undefined, `removed ${id}`);
+      // The query filter: present, and not within lines from..to of one file.
+      for (const [id, info] of ref.docs) {
+        const from = Math.floor(r() * 50), to = from + Math.floor(r() * 20);
+        const file = r() < 0.5 ? info.file : `src/f${Math.floor(r() * 30)}.ts`;
+        const inside = file === info.file && info.endLine >= from && info.startLine <= to;
+        assert.strictEqual(chunks.existsOutside(id, chunks.paths.find(file), from, to), !inside, `${id} ${file} ${from}-${to}`);
+      }
+      for (const id of removed) assert.strictEqual(chunks.existsOutside(id, -1, 0, 0), false);
     };
     check(t.chunks, ref);
     t.nextChunkId = nextId;

@@ -1,12 +1,13 @@
 // The documents of a HybridIndex as typed-array columns, one row per document, rows in id order:
 // 30 bytes a chunk and 20 per defined name, strings once in pools, where DocInfo objects with their
 // arrays and Map/Set entries cost over a kilobyte a chunk with the engine's other copies. Rows are
-// looked up by binary search over the id column; removed rows are tombstones until a compaction.
+// looked up by id (rowById.ts); removed rows are tombstones until a compaction.
 // Also answers what the index asks of its documents: who defines a name, what follows a document
 // in its file (a per-file list linked through the rows, in line order).
 import type { ChunkKind } from '../types';
 import { BinaryReader, BinaryWriter } from './binary';
 import { grow } from './columns';
+import { NOT_HELD, RowById } from './rowById';
 import { StringPool } from './stringPool';
 
 /** A document of the index: a chunk in the product, a fragment in the benchmark. */
@@ -45,6 +46,8 @@ export class ChunkTable {
   private kind = new Uint8Array(0);
   /** DEAD for a removed row. */
   private flags = new Uint8Array(0);
+  /** Live rows by id (dead rows are not in it); ids it does not hold are searched in the id column. */
+  private readonly byId = new RowById();
   /** The row's first define entry, or -1. */
   private firstDefine = new Int32Array(0);
   /** By path index: id of the file's first document in line order, or -1. */
@@ -127,6 +130,8 @@ export class ChunkTable {
   /** The live row of `id`, or -1. */
   private rowOf(id: number): number {
     if (this.unsorted) this.compact();
+    const held = this.byId.get(id);
+    if (held !== NOT_HELD) return held;
     let lo = 0, hi = this.rows - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
@@ -152,6 +157,7 @@ export class ChunkTable {
     const p = this.paths.intern(info.file);
     this.fileSlot(p);
     this.ids[r] = info.id;
+    this.byId.set(info.id, r);
     this.file[r] = p;
     this.start[r] = info.startLine;
     this.end[r] = info.endLine;
@@ -198,6 +204,7 @@ export class ChunkTable {
     }
     this.unlinkInFile(this.file[r], id);
     this.flags[r] |= DEAD;
+    this.byId.delete(id);
     this.live--;
     if (this.rows - this.live > Math.max(1024, this.live / 4)) this.unsorted = true;
     return true;
@@ -276,6 +283,8 @@ export class ChunkTable {
     this.flags = pick(this.flags);
     this.firstDefine = pick(this.firstDefine);
     this.rows = this.live = order.length;
+    this.byId.clear();
+    for (let r = 0; r < this.rows; r++) this.byId.set(this.ids[r], r);
   }
 
   get(id: number): DocInfo | undefined {

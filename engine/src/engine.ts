@@ -10,6 +10,7 @@ import { HybridIndex } from './retrieve/hybrid';
 import { DEFAULT_WEIGHTS, type FusionWeights } from './retrieve/weights';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
+import { warmSearchPaths } from './retrieve/warmSearch';
 import { countSkips } from './scan';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
@@ -228,9 +229,11 @@ export class Engine {
   }
 
   /**
-   * Loads the grammars of the languages the index holds and runs the model's document pass once,
+   * Loads the grammars of the languages the index holds, runs the model's document pass once and
+   * searches a throwaway index that holds unmerged and deleted documents (retrieve/warmSearch.ts),
    * so the first edit of a language after opening does not compile its grammar (its query: tens of
-   * ms) or start that pass while a keystroke's query waits (PARAMS.md, Engine process). Indexes nothing.
+   * ms) or start that pass, and the first query after an edit runs optimised code, while a
+   * keystroke's query waits (PARAMS.md, Engine process). Indexes nothing.
    */
   async warmUpdatePath(): Promise<string[]> {
     const warmed: string[] = [];
@@ -239,6 +242,7 @@ export class Engine {
       await new Promise<void>((resolve) => setImmediate(resolve)); // requests arriving meanwhile go first
     }
     await this.embedder?.embed(['warm up']);
+    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.query), () => new Promise<void>((resolve) => setImmediate(resolve)));
     return warmed;
   }
 

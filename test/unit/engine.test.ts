@@ -4,6 +4,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { committedFiles } from '../../engine/src/index/indexStore';
+import type { HybridIndex } from '../../engine/src/retrieve/hybrid';
+import { buildQuery } from '../../engine/src/retrieve/query';
+import { WARM_SEARCHES, warmSearchPaths } from '../../engine/src/retrieve/warmSearch';
 import type { EngineOptions } from '../../engine/src/api';
 import { defaultModelDir } from '../../engine/src/modelPaths';
 import { requireOnnxRuntime, type OnnxRuntimeLoader } from '../../engine/src/embed';
@@ -229,6 +232,24 @@ describe('Engine', function () {
     assert.ok(grammars.has('python') && grammars.has('typescript'), [...grammars.keys()].join(', '));
     assert.deepStrictEqual(again.stats(), before, 'nothing indexed');
     await again.close();
+  });
+
+  it('the search warm-up searches a throwaway index holding unmerged and deleted documents, and leaves the real index as it was', async () => {
+    const { engine } = await open(root, indexDir);
+    await engine.indexAll();
+    const queries = ['discount code price', 'reserve stock warehouse'];
+    const before = await fingerprint(engine, queries);
+    const index = (engine as unknown as { index: HybridIndex }).index;
+    const size = index.size;
+    let turns = 0;
+    const report = await warmSearchPaths(index, (prefix) => buildQuery('warm-up.ts', prefix), async () => void turns++);
+    // 48 merged, 8 added after the merge, 4 of the merged removed: the paths a first edit opens.
+    assert.deepStrictEqual({ ...report, hits: report.hits > 0 }, { searches: WARM_SEARCHES, hits: true, fromUnmerged: report.fromUnmerged, unmergedDocs: 12, liveDocs: 52 });
+    assert.ok(report.fromUnmerged > 0, 'documents of the unmerged segment are found');
+    assert.ok(turns >= WARM_SEARCHES / 25, `it lets requests in between (${turns} turns)`);
+    assert.strictEqual(index.size, size);
+    assert.deepStrictEqual(await fingerprint(engine, queries), before);
+    await engine.close();
   });
 
   it('lexical postings are read from the index files: a reader keeps its files while the writer saves new ones, and closing releases them', async () => {

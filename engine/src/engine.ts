@@ -11,6 +11,7 @@ import { DEFAULT_WEIGHTS, type FusionWeights } from './retrieve/weights';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
 import { warmSearchPaths } from './retrieve/warmSearch';
+import { nextTurn } from './util/breathe';
 import { countSkips } from './scan';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
@@ -239,10 +240,10 @@ export class Engine {
     const warmed: string[] = [];
     for (const language of this.tables.files.languages) {
       if (await this.chunker.ensureLanguage(language as LanguageId)) warmed.push(language);
-      await new Promise<void>((resolve) => setImmediate(resolve)); // requests arriving meanwhile go first
+      await nextTurn(); // requests arriving meanwhile go first
     }
     await this.embedder?.embed(['warm up']);
-    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.query), () => new Promise<void>((resolve) => setImmediate(resolve)));
+    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.query), nextTurn);
     return warmed;
   }
 

@@ -6,11 +6,6 @@
 import type { HybridIndex } from '../retrieve/hybrid';
 import { Breather } from '../util/breathe';
 
-/** The index's lexical fields, each merged on its own. */
-function lexicalFields(index: HybridIndex) {
-  return [index.lexical, index.docField, index.normalized];
-}
-
 export class SegmentMerges {
   /** The merge running, if any. */
   private running: Promise<boolean> | undefined;
@@ -24,12 +19,12 @@ export class SegmentMerges {
 
   /** Whether a merge is due: a lexical field's pending documents past its minimum, or vectors a save would fold. */
   static due(index: HybridIndex): boolean {
-    return lexicalFields(index).some((f) => f.saveMergeDue) || !!index.vectors?.rebuildDueAtSave;
+    return index.lexicalFields.some((f) => f.saveMergeDue) || !!index.vectors?.rebuildDueAtSave;
   }
 
   /** Whether adding `more` documents would make a lexical field merge inside `add`, blocking queries for the whole merge. */
   static wouldMergeOnAdd(index: HybridIndex, more: number): boolean {
-    return lexicalFields(index).some((f) => f.wouldMergeOnAdd(more));
+    return index.lexicalFields.some((f) => f.wouldMergeOnAdd(more));
   }
 
   /**
@@ -38,7 +33,7 @@ export class SegmentMerges {
    * whole base (PARAMS.md, Indexing: cold build).
    */
   static baseUnwritten(index: HybridIndex): boolean {
-    return lexicalFields(index).some((f) => f.baseUnwritten);
+    return index.lexicalFields.some((f) => f.baseUnwritten);
   }
 
   /**
@@ -50,7 +45,7 @@ export class SegmentMerges {
     await this.running?.catch(() => undefined);
     const breather = new Breather(this.sliceMs, signal);
     let merged = false;
-    for (const field of lexicalFields(index)) {
+    for (const field of index.lexicalFields) {
       if (field.mergeRunning || !(which === 'all' ? field.pendingDocs > 0 : field.saveMergeDue)) continue;
       await field.compactAsync(() => breather.breathe());
       merged = true;

@@ -16,7 +16,7 @@ import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
 import type { HeldLock } from '../store/lock';
 import { splitLines } from '../util/lines';
-import { Breather } from '../util/breathe';
+import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
 import { SaveQueue, SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
@@ -361,7 +361,7 @@ export class WorkspaceIndex {
     if (this.tables.files.get(relPath)?.hash === hash) return;
     // A buffer being typed in is re-parsed from its previous tree; then queries waiting meanwhile go first.
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.setDefinitions(relPath, chunked);
     await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true);
     // An unsaved buffer is not persisted on its own: the file on disk did not change (its row

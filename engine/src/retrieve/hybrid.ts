@@ -112,10 +112,13 @@ export class HybridIndex {
 
   /** Releases the index files the lexical fields and the vector lists read from. */
   close(): void {
-    this.lexical.close();
-    this.docField.close();
-    this.normalized.close();
+    for (const field of this.lexicalFields) field.close();
     this.vectors?.close();
+  }
+
+  /** The lexical fields, each its own BM25 index (merged, saved and closed one by one). */
+  get lexicalFields(): Bm25Index[] {
+    return [this.lexical, this.docField, this.normalized];
   }
 
   get size(): number {

@@ -54,11 +54,11 @@ export async function warmSearchPaths(like: HybridIndex, query: (prefix: string)
       index.add({ id: i, file: `src/${NOUNS[i % NOUNS.length]}.ts`, startLine: i * 5, endLine: i * 5 + 3, kind: 'function', name: `${VERBS[i % VERBS.length]}${NOUNS[i % NOUNS.length]}`, defines: [], indexText: text, code: text, vector: dim ? unitVector(dim, i) : undefined });
     };
     for (let i = 0; i < BASE_DOCS; i++) add(i);
-    for (const field of [index.lexical, index.docField, index.normalized]) field.compact();
+    const fields = index.lexicalFields;
+    for (const field of fields) field.compact();
     for (let i = BASE_DOCS; i < BASE_DOCS + LATER_DOCS; i++) add(i);
     for (let i = 0; i < REMOVED_DOCS; i++) index.remove(i * 3);
     let hits = 0, fromUnmerged = 0;
-    const fields = [index.lexical, index.docField, index.normalized];
     const budget = index.lexical.maxQueryPostings;
     for (let s = 0; s < WARM_SEARCHES; s++) {
       if (s % SEARCHES_PER_TURN === 0) await breathe();

@@ -1,3 +1,8 @@
+/** One turn of the event loop: messages and timers waiting meanwhile run first. */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /**
  * Lets the event loop run during a long loop of synchronous work (parsing, chunk enrichment, a
  * directory walk). `await` on a resolved promise only drains microtasks: worker messages (pings,
@@ -13,7 +18,7 @@ export class Breather {
   /** Yields when `everyMs` have passed since the last turn; then honours the abort signal. */
   async breathe(): Promise<void> {
     if (Date.now() - this.last < this.everyMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.last = Date.now();
     this.signal?.throwIfAborted();
   }

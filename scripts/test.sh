@@ -1,6 +1,7 @@
 #!/bin/bash
-# Every test: set-up, unit tests (mocha), then the extension in a real VS Code (code-server +
-# chromium). The last line is the total as `N passed, M failed`; the exit status is non-zero when
+# Every test: set-up, unit tests (mocha), the VSIX of every platform (built and checked: contents,
+# size, links), then the extension in a real VS Code (code-server + chromium), from the development
+# folder and installed from the linux-x64 VSIX. The last line is the total as `N passed, M failed`; the exit status is non-zero when
 # anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,14 +14,24 @@ npx mocha --reporter test/mocha-summary-reporter.js --reporter-option summaryFil
 unit_status=$?
 read -r up uf < "$UNIT_SUMMARY" || { up=0; uf=1; }
 
+# One result per target: package.sh checks each VSIX it builds (scripts/vscode/targets.cjs checkVsix).
+PKG_LOG=$(mktemp)
+npm run --silent package -- --target all 2>&1 | tee "$PKG_LOG"
+pkg_status=${PIPESTATUS[0]}
+pp=$(grep -cE '^reporecall-[^ ]+\.vsix: [0-9]+ MB' "$PKG_LOG")
+pf=$(( $(node scripts/vscode/targets.cjs targets | wc -w) - pp ))
+if [ "$pkg_status" -ne 0 ] && [ "$pf" -le 0 ]; then pf=1; fi
+VSIX_LINUX=$(grep -oE '^reporecall-[^ :]+-linux-x64\.vsix' "$PKG_LOG" | tail -1)
+
 INT_LOG=$(mktemp)
-npm run --silent test:integration 2>&1 | tee "$INT_LOG"
+# The UI test runs again on the linux-x64 VSIX installed as a user installs it (none: that suite fails).
+WITH_VSIX=1 VSIX=${VSIX_LINUX:-missing-linux-x64.vsix} npm run --silent test:integration 2>&1 | tee "$INT_LOG"
 int_status=${PIPESTATUS[0]}
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$INT_LOG" | tail -1)
 ip=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/'); ip=${ip:-0}
 if_=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/'); if_=${if_:-0}
 if [ "$int_status" -ne 0 ] && [ "$if_" -eq 0 ]; then if_=1; fi
 
-echo "unit: $up passed, $uf failed; integration: $ip passed, $if_ failed"
-echo "$((up + ip)) passed, $((uf + if_)) failed"
-[ "$unit_status" -eq 0 ] && [ "$int_status" -eq 0 ]
+echo "unit: $up passed, $uf failed; package: $pp passed, $pf failed; integration: $ip passed, $if_ failed"
+echo "$((up + pp + ip)) passed, $((uf + pf + if_)) failed"
+[ "$unit_status" -eq 0 ] && [ "$pkg_status" -eq 0 ] && [ "$int_status" -eq 0 ]

@@ -6,39 +6,67 @@
 # Targets: linux-x64 linux-arm64 darwin-arm64 darwin-x64 win32-x64. darwin-x64 has no onnxruntime
 # binary (none exists for it since onnxruntime-node 1.24): its VSIX holds no native file and no
 # model, and the engine runs there without the dense signal, saying so once (targets.cjs).
-# `--target all` builds the five in turn.
-# The VSIX is then checked (its own natives only, grammars, model unless it has no runtime, dist/,
-# <= 40 MB); the last line printed is `FILE: N MB (BYTES bytes)` (test-integration.sh reads the
-# file name from it).
+# `--target all` builds dist/ once, then the five in turn; it goes on past a target that fails and
+# exits non-zero if any did (one line per target: `FILE: N MB (BYTES bytes)` or `FAILED T`).
+# README.md and CHANGELOG.md go in rewritten (scripts/vscode/vsixMarkdown.cjs): each relative link
+# becomes plain text, or with `--base-url URL` (the publisher's repository, e.g.
+# https://github.com/OWNER/REPO/blob/main) an absolute link; vsce refuses relative links otherwise.
+# Each VSIX is then checked (targets.cjs checkVsix: its own natives only, grammars, model unless it
+# has no runtime, dist/, LICENSE, no junk, the target's size bound, no dead link in its Markdown);
+# the last line printed is `FILE: N MB (BYTES bytes)` (test-integration.sh reads the file name).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 TARGET=linux-x64
+BASE_URL=
+usage="usage: npm run package [-- --target linux-x64|linux-arm64|darwin-arm64|darwin-x64|win32-x64|all] [--base-url URL]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) TARGET=${2:?--target needs a value}; shift 2 ;;
     --target=*) TARGET=${1#--target=}; shift ;;
-    *) echo "usage: npm run package [-- --target linux-x64|linux-arm64|darwin-arm64|darwin-x64|win32-x64|all]" >&2; exit 2 ;;
+    --base-url) BASE_URL=${2:?--base-url needs a value}; shift 2 ;;
+    --base-url=*) BASE_URL=${1#--base-url=}; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
+case "$BASE_URL" in ''|https://*) ;; *) echo "--base-url must be an https:// URL (got \"$BASE_URL\")" >&2; exit 2 ;; esac
+
+build_dist() {
+  [ -f grammars/wasm/tree-sitter.wasm ] || npm run --silent grammars
+  node esbuild.config.mjs --production
+}
+
 if [ "$TARGET" = all ]; then
-  ALL=$(node scripts/vscode/targets.cjs targets)
-  for t in $ALL; do bash "$0" --target "$t"; done
+  build_dist
+  failed=()
+  for t in $(node scripts/vscode/targets.cjs targets); do
+    PACKAGE_SKIP_BUILD=1 bash "$0" --target "$t" ${BASE_URL:+--base-url "$BASE_URL"} || { failed+=("$t"); echo "FAILED $t"; }
+  done
+  [ ${#failed[@]} -eq 0 ] || { echo "packaging failed for: ${failed[*]}" >&2; exit 1; }
   exit 0
 fi
 
 IGNORE=$(mktemp -t reporecall-vscodeignore-XXXXXX)
-trap 'rm -f "$IGNORE"' EXIT
+# The rewritten README and CHANGELOG: inside the root, where vsce collects files from.
+DOCS=$(mktemp -d -p "$ROOT" .vsix-docs-XXXXXX)
+trap 'rm -rf "$IGNORE" "$DOCS"' EXIT
+DOCS_REL=${DOCS#"$ROOT"/}
 # Fails (with the reason) for an unknown target, or natives missing from node_modules, before anything is built.
 node scripts/vscode/targets.cjs ignore-file "$TARGET" "$IGNORE"
+node scripts/vscode/vsixMarkdown.cjs write README.md "$DOCS/README.md" "$BASE_URL"
+node scripts/vscode/vsixMarkdown.cjs write CHANGELOG.md "$DOCS/CHANGELOG.md" "$BASE_URL"
+# vsce keeps the --readme-path file of itself; the changelog needs its way back in past `.*/**`.
+printf '\n!%s/CHANGELOG.md\n' "$DOCS_REL" >> "$IGNORE"
 
-[ -f grammars/wasm/tree-sitter.wasm ] || npm run --silent grammars
-node esbuild.config.mjs --production
+[ "${PACKAGE_SKIP_BUILD:-0}" = 1 ] || build_dist
 VERSION=$(node -p "require('./package.json').version")
 OUT="reporecall-$VERSION-$TARGET.vsix"
-# --allow-missing-repository: the package is built offline with no
-# repository URL; --skip-license: the license is declared in package.json ("license": "MIT").
-npx vsce package --target "$TARGET" --ignoreFile "$IGNORE" --out "$OUT" --allow-missing-repository --skip-license 2>&1 | grep -v '^npm warn'
+rm -f "$OUT"
+# --allow-missing-repository: the package is built offline with no repository URL (the links it
+# would have served are rewritten above); --no-rewrite-relative-links: they are, by a Markdown
+# parser, where vsce's regex would also rewrite or refuse link syntax inside code.
+npx vsce package --target "$TARGET" --ignoreFile "$IGNORE" --out "$OUT" --allow-missing-repository --no-rewrite-relative-links \
+  --readme-path "$DOCS_REL/README.md" --changelog-path "$DOCS_REL/CHANGELOG.md" 2>&1 | { grep -v '^npm warn' || true; }
 node scripts/vscode/targets.cjs check "$TARGET" "$OUT"
 SIZE=$(stat -c %s "$OUT")
 echo "$OUT: $((SIZE / 1024 / 1024)) MB ($SIZE bytes)"

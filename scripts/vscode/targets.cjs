@@ -12,14 +12,16 @@
 //
 // CLI (used by package.sh):
 //   node scripts/vscode/targets.cjs ignore-file TARGET OUT_FILE   writes the target's ignore file
-//   node scripts/vscode/targets.cjs check TARGET VSIX              checks a built VSIX (unzip -Z1)
+//   node scripts/vscode/targets.cjs check TARGET VSIX              checks a built VSIX: its files,
+//                                                                  its size, its Markdown's links
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { readVsix } = require('./vsixFile.cjs');
+const { deadLinks } = require('./vsixMarkdown.cjs');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAX_VSIX_BYTES = 40 * 1024 * 1024;
+const MB = 1024 * 1024;
 const ORT_BIN = 'node_modules/onnxruntime-node/bin';
 
 /**
@@ -34,25 +36,36 @@ const ORT_BIN = 'node_modules/onnxruntime-node/bin';
  * opens with the dense signal off and says so once (engine/src/embed/onnxRuntime.ts,
  * IndexStats.modelWarning). onnxruntime-node's JavaScript stays in, so the reason the engine
  * gives names the missing binding rather than a missing package.
+
+ * `maxMB`: the VSIX's size bound, 2-3 MB over what it measured (0.1.0 with onnxruntime-node 1.30.0:
+ * linux-x64 25.8, darwin-arm64 21.2, win32-x64 18.9, linux-arm64 18.7, darwin-x64 1.5 MB). Every
+ * VSIX with a runtime holds 8.7 MB compressed of the same files (model 7.2, grammars 1.2, dist/
+ * 0.2, JavaScript 0.1) plus its runtime (17.2, 12.5, 10.2, 10.0 MB in the order above). The
+ * headroom leaves room for a grammar or two and dist/ growing, and is less than any packaging slip
+ * adds: a second copy of the model (7.2 MB), another platform's runtime (10 MB or more), the
+ * versioned copy of the darwin dylib (12 MB), the benchmark's reference model (~3.5 MB).
  */
 const TARGETS = {
-  'linux-x64': { dir: 'linux/x64', natives: ['onnxruntime_binding.node', 'libonnxruntime.so.1'] },
-  'linux-arm64': { dir: 'linux/arm64', natives: ['onnxruntime_binding.node', 'libonnxruntime.so.1'] },
-  'darwin-arm64': { dir: 'darwin/arm64', natives: ['onnxruntime_binding.node', 'libonnxruntime.1.dylib'] },
+  'linux-x64': { dir: 'linux/x64', natives: ['onnxruntime_binding.node', 'libonnxruntime.so.1'], maxMB: 28 },
+  'linux-arm64': { dir: 'linux/arm64', natives: ['onnxruntime_binding.node', 'libonnxruntime.so.1'], maxMB: 21 },
+  'darwin-arm64': { dir: 'darwin/arm64', natives: ['onnxruntime_binding.node', 'libonnxruntime.1.dylib'], maxMB: 24 },
   'darwin-x64': {
     dir: 'darwin/x64',
     natives: [],
+    maxMB: 4,
     noRuntime:
       'onnxruntime-node ships no darwin/x64 (Intel Mac) binary since 1.24.0 (1.23.2 is the last one with it); ' +
       'on Intel Macs RepoRecall runs with the lexical and symbol signals only',
   },
-  'win32-x64': { dir: 'win32/x64', natives: ['onnxruntime_binding.node', 'onnxruntime.dll'] },
+  'win32-x64': { dir: 'win32/x64', natives: ['onnxruntime_binding.node', 'onnxruntime.dll'], maxMB: 21 },
 };
 const DEFAULT_TARGET = 'linux-x64';
 
 /** Files any VSIX must hold (paths inside the VSIX's `extension/` folder). */
 const REQUIRED = [
   'package.json',
+  'readme.md',
+  'LICENSE.txt',
   'dist/extension.js',
   'dist/worker.js',
   'grammars/wasm/tree-sitter.wasm',
@@ -73,6 +86,18 @@ const RUNTIME_PACKAGES = ['onnxruntime-node', 'onnxruntime-common', 'web-tree-si
 
 /** A native code file of any platform (a Node addon or a shared library). */
 const NATIVE = /\.node$|\.so(\.\d+)*$|\.dylib$|\.dll$/i;
+
+/** What no VSIX may hold, whatever its target: [pattern, what it is]. */
+const JUNK = [
+  [/\.map$/, 'a source map'],
+  [/\.[cm]?ts$/, 'TypeScript source or declarations'],
+  [/\.(c|cc|cpp|h|hpp)$/, 'C/C++ source'],
+  [/(^|\/)(test|tests|__tests__|spec|fixtures|examples?|benchmarks?)\//, 'a test, fixture or example'],
+  [/^(\.bench-out|test-output|out|\.cache|scripts|engine|extension\/src|training)\//, 'sources, tooling or build and bench output'],
+  [/\.vsix$/, 'another VSIX'],
+  [/(^|\/)\.[^/]/, 'a hidden file'],
+  [/^node_modules\/.*\.md$/i, "a package's documentation"],
+];
 
 function spec(target) {
   const t = TARGETS[target];
@@ -135,6 +160,15 @@ async function listTargetFiles(target, root = ROOT) {
 }
 
 /**
+ * `files` (listTargetFiles) as vsce names them in the VSIX: it packs the README and CHANGELOG as
+ * readme.md and changelog.md, and a LICENSE without an extension as LICENSE.txt.
+ */
+function asPackaged(files) {
+  const renamed = { 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' };
+  return files.map((f) => renamed[f] ?? f);
+}
+
+/**
  * What is wrong with a VSIX for `target` holding `files` (paths relative to the extension root,
  * i.e. without the VSIX's `extension/` prefix); empty when nothing is.
  */
@@ -157,30 +191,46 @@ function checkFiles(target, files, root = ROOT) {
     if (pkg && !RUNTIME_PACKAGES.includes(pkg[1])) extra.add(pkg[1]);
   }
   for (const p of extra) problems.push(`holds node_modules/${p}, not needed at runtime (add it to .vscodeignore)`);
+  for (const f of files) {
+    const junk = JUNK.find(([re]) => re.test(f));
+    if (junk) problems.push(`holds ${f}: ${junk[1]}, not needed at runtime (add it to .vscodeignore)`);
+  }
   return problems;
 }
 
-/** File list of a built VSIX, paths relative to the extension root. */
-function vsixFiles(vsix) {
-  const out = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return out.split('\n').filter((l) => l.startsWith('extension/') && !l.endsWith('/')).map((l) => l.slice('extension/'.length));
+/** Markdown a VSIX shows or ships (readme.md, changelog.md, the model card), whose links must resolve. */
+const isShippedMarkdown = (f) => f.endsWith('.md') && !f.startsWith('node_modules/');
+
+/**
+ * What is wrong with the built VSIX `vsix` for `target`: its files (checkFiles), its size against
+ * the target's bound, and every dead link in its Markdown (vsixMarkdown.cjs deadLinks). Empty when
+ * nothing is.
+ */
+async function checkVsix(target, vsix, root = ROOT) {
+  const { files, texts } = await readVsix(vsix, isShippedMarkdown);
+  const problems = checkFiles(target, files, root);
+  const size = fs.statSync(vsix).size;
+  const { maxMB } = spec(target);
+  if (size > maxMB * MB) problems.push(`${(size / MB).toFixed(1)} MB is over ${target}'s ${maxMB} MB bound (scripts/vscode/targets.cjs says why that number)`);
+  for (const [file, text] of texts) problems.push(...(await deadLinks(file, text, files)));
+  return problems;
 }
 
-module.exports = { TARGETS, DEFAULT_TARGET, MAX_VSIX_BYTES, REQUIRED, MODEL, RUNTIME_PACKAGES, NATIVE, nativeFiles, ignoreFileText, writeIgnoreFile, listTargetFiles, checkFiles, vsixFiles };
+module.exports = { TARGETS, DEFAULT_TARGET, MB, REQUIRED, MODEL, RUNTIME_PACKAGES, NATIVE, JUNK, nativeFiles, ignoreFileText, writeIgnoreFile, listTargetFiles, asPackaged, checkFiles, checkVsix };
 
 if (require.main === module) {
   const [cmd, target, arg] = process.argv.slice(2);
+  const fail = (e) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  };
   try {
     if (cmd === 'ignore-file' && target && arg) {
       writeIgnoreFile(target, arg);
     } else if (cmd === 'check' && target && arg) {
-      const problems = checkFiles(target, vsixFiles(arg));
-      const size = fs.statSync(arg).size;
-      if (size > MAX_VSIX_BYTES) problems.push(`${(size / 1048576).toFixed(1)} MB is over the 40 MB budget`);
-      if (problems.length) {
-        console.error(`${arg}:\n  ${problems.join('\n  ')}`);
-        process.exit(1);
-      }
+      checkVsix(target, arg).then((problems) => {
+        if (problems.length) fail(`${arg}:\n  ${problems.join('\n  ')}`);
+      }, fail);
     } else if (cmd === 'targets') {
       console.log(Object.keys(TARGETS).join(' '));
     } else {
@@ -188,7 +238,6 @@ if (require.main === module) {
       process.exit(2);
     }
   } catch (e) {
-    console.error(e instanceof Error ? e.message : String(e));
-    process.exit(1);
+    fail(e);
   }
 }

@@ -7,7 +7,8 @@
 # Screenshots go to test-output/screenshots/. The last line is `N passed, M failed`; exit status
 # is non-zero when anything failed.
 # Env: REPORECALL_CS_DIR (code-server install dir), PORT (first of two ports, default 18370),
-#      WITH_VSIX=1 also packages the VSIX and runs the UI test on the installed copy (+~40 s),
+#      WITH_VSIX=1 also runs the UI test on the installed linux-x64 VSIX (+~40 s; scripts/test.sh,
+#      which CI runs, sets it), packaging it first unless VSIX names one already built,
 #      SKIP_BUILD=1 uses dist/ as it is, KEEP=1 keeps the temporary run directories (code-server logs) for inspection.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -60,11 +61,19 @@ cp "$WORK/ui/code-server.log" "$OUT/code-server-e2e.log" 2>/dev/null
 # 3) Optional (WITH_VSIX=1): package the VSIX, install it with code-server --install-extension and
 #    run the UI test against the installed copy (checks the packaged layout: natives, grammars, model).
 if [ "${WITH_VSIX:-0}" = 1 ]; then
-  VSIX_FILE=$(bash "$HERE/package.sh" | tail -1 | cut -d: -f1)
+  VSIX_FILE=${VSIX:-}
+  if [ -z "$VSIX_FILE" ]; then
+    PKG_OUT=$(bash "$HERE/package.sh") || { echo "$PKG_OUT" | tail -20; echo "packaging the VSIX failed"; }
+    VSIX_FILE=$(echo "$PKG_OUT" | tail -1 | grep -oE '^reporecall-[^:]+\.vsix' || true)
+  fi
+  # No VSIX: the suites below report no results, which counts as their failure.
+  [ -n "$VSIX_FILE" ] && [ -f "$VSIX_FILE" ] || { echo "no VSIX to install (${VSIX_FILE:-none})"; VSIX_FILE=; status=1; }
+fi
+if [ -n "${VSIX_FILE:-}" ]; then
   CS_BIN=${CODE_SERVER:-${REPORECALL_CS_DIR:-$HOME/.cache/reporecall/code-server}/node_modules/.bin/code-server}
   mkdir -p "$WORK/vsix/exts" "$WORK/vsix/data"; cp -r test/fixtures/workspace "$WORK/vsix/ws"
   XDG_CONFIG_HOME="$WORK/vsix/xdg" XDG_DATA_HOME="$WORK/vsix/xdg" "$CS_BIN" --extensions-dir "$WORK/vsix/exts" \
-    --user-data-dir "$WORK/vsix/data" --install-extension "$ROOT/$VSIX_FILE" | tail -1
+    --user-data-dir "$WORK/vsix/data" --install-extension "$(realpath "$VSIX_FILE")" | tail -1
   if "$HERE/start-code-server.sh" "$WORK/vsix" "$((PORT + 2))" "$WORK/vsix/ws"; then
     node out/test/e2e/ui.e2e.js "http://127.0.0.1:$((PORT + 2))/?folder=$WORK/vsix/ws" "$OUT/screenshots-vsix" "$WORK/vsix-results.json" || status=1
   else

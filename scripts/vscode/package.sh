@@ -54,9 +54,13 @@ DOCS_REL=${DOCS#"$ROOT"/}
 # Fails (with the reason) for an unknown target, or natives missing from node_modules, before anything is built.
 node scripts/vscode/targets.cjs ignore-file "$TARGET" "$IGNORE"
 node scripts/vscode/vsixMarkdown.cjs write README.md "$DOCS/README.md" "$BASE_URL"
-node scripts/vscode/vsixMarkdown.cjs write CHANGELOG.md "$DOCS/CHANGELOG.md" "$BASE_URL"
-# vsce keeps the --readme-path file of itself; the changelog needs its way back in past `.*/**`.
-printf '\n!%s/CHANGELOG.md\n' "$DOCS_REL" >> "$IGNORE"
+CHANGELOG_ARGS=()
+if [ -f CHANGELOG.md ]; then
+  node scripts/vscode/vsixMarkdown.cjs write CHANGELOG.md "$DOCS/CHANGELOG.md" "$BASE_URL"
+  CHANGELOG_ARGS=(--changelog-path "$DOCS_REL/CHANGELOG.md")
+  # vsce keeps the --readme-path file of itself; the changelog needs its way back in past `.*/**`.
+  printf '\n!%s/CHANGELOG.md\n' "$DOCS_REL" >> "$IGNORE"
+fi
 
 [ "${PACKAGE_SKIP_BUILD:-0}" = 1 ] || build_dist
 VERSION=$(node -p "require('./package.json').version")
@@ -66,7 +70,7 @@ rm -f "$OUT"
 # would have served are rewritten above); --no-rewrite-relative-links: they are, by a Markdown
 # parser, where vsce's regex would also rewrite or refuse link syntax inside code.
 npx vsce package --target "$TARGET" --ignoreFile "$IGNORE" --out "$OUT" --allow-missing-repository --no-rewrite-relative-links \
-  --readme-path "$DOCS_REL/README.md" --changelog-path "$DOCS_REL/CHANGELOG.md" 2>&1 | { grep -v '^npm warn' || true; }
+  --readme-path "$DOCS_REL/README.md" "${CHANGELOG_ARGS[@]}" 2>&1 | { grep -v '^npm warn' || true; }
 node scripts/vscode/targets.cjs check "$TARGET" "$OUT"
 SIZE=$(stat -c %s "$OUT")
 echo "$OUT: $((SIZE / 1024 / 1024)) MB ($SIZE bytes)"

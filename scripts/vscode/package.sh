@@ -6,7 +6,7 @@
 # Targets: linux-x64 linux-arm64 darwin-arm64 darwin-x64 win32-x64. darwin-x64 has no onnxruntime
 # binary (none exists for it since onnxruntime-node 1.24): its VSIX holds no native file and no
 # model, and the engine runs there without the dense signal, saying so once (targets.cjs).
-# `--target all` builds dist/ once, then the five in turn; it goes on past a target that fails and
+# `--target all` builds dist/ once, then the five, two at a time; it goes on past a target that fails and
 # exits non-zero if any did (one line per target: `FILE: N MB (BYTES bytes)` or `FAILED T`).
 # README.md and CHANGELOG.md go in rewritten (scripts/vscode/vsixMarkdown.cjs): each relative link
 # becomes plain text, or with `--base-url URL` (the publisher's repository, e.g.
@@ -37,11 +37,21 @@ build_dist() {
 }
 
 if [ "$TARGET" = all ]; then
+  t0=$(date +%s)
   build_dist
+  # Two at a time (one vsce run keeps about one core busy), each into its own log, printed in
+  # target order.
+  LOGS=$(mktemp -d -t reporecall-package-XXXXXX)
+  trap 'rm -rf "$LOGS"' EXIT
+  ALL=$(node scripts/vscode/targets.cjs targets)
+  printf '%s\n' $ALL | PACKAGE_SKIP_BUILD=1 xargs -P 2 -I{} sh -c \
+    'bash "$1" --target "$2" ${3:+--base-url "$3"} > "$4/$2.log" 2>&1; echo $? > "$4/$2.rc"' _ "$0" {} "$BASE_URL" "$LOGS" || true
   failed=()
-  for t in $(node scripts/vscode/targets.cjs targets); do
-    PACKAGE_SKIP_BUILD=1 bash "$0" --target "$t" ${BASE_URL:+--base-url "$BASE_URL"} || { failed+=("$t"); echo "FAILED $t"; }
+  for t in $ALL; do
+    cat "$LOGS/$t.log"
+    [ "$(cat "$LOGS/$t.rc" 2>/dev/null)" = 0 ] || { failed+=("$t"); echo "FAILED $t"; }
   done
+  echo "packaging every target took $(( $(date +%s) - t0 )) s"
   [ ${#failed[@]} -eq 0 ] || { echo "packaging failed for: ${failed[*]}" >&2; exit 1; }
   exit 0
 fi
@@ -71,6 +81,7 @@ rm -f "$OUT"
 # parser, where vsce's regex would also rewrite or refuse link syntax inside code.
 npx vsce package --target "$TARGET" --ignoreFile "$IGNORE" --out "$OUT" --allow-missing-repository --no-rewrite-relative-links \
   --readme-path "$DOCS_REL/README.md" "${CHANGELOG_ARGS[@]}" 2>&1 | { grep -v '^npm warn' || true; }
-node scripts/vscode/targets.cjs check "$TARGET" "$OUT"
+# A VSIX that fails its check is removed: nobody should ship it by mistake.
+node scripts/vscode/targets.cjs check "$TARGET" "$OUT" || { rm -f "$OUT"; echo "$OUT failed its check and was removed" >&2; exit 1; }
 SIZE=$(stat -c %s "$OUT")
 echo "$OUT: $((SIZE / 1024 / 1024)) MB ($SIZE bytes)"

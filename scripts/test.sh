@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 # The team index tests start a PostgreSQL server of their own (test/unit/team.helpers.ts).
 bash scripts/team/install-postgres.sh || { echo "0 passed, 1 failed"; exit 1; }
+# The offline test traces the engine process's system calls (test/unit/offline.test.ts).
+if ! command -v strace >/dev/null; then
+  apt-get install -y -q strace >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q strace >/dev/null; } || { echo "apt-get install strace failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
 
 UNIT_SUMMARY=$(mktemp)
 npx mocha --reporter test/mocha-summary-reporter.js --reporter-option summaryFile="$UNIT_SUMMARY" 'out/test/unit/**/*.test.js'

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import ort from './ort.mjs';
 
 const require = createRequire(path.join(process.cwd(), 'package.json'));
-const ort = require('onnxruntime-node');
 const { Tokenizer } = require('@huggingface/tokenizers');
 const dir = process.argv[2] || 'models/reporecall-code';
 const cache = process.env.REPORECALL_TRAIN_CACHE || path.join(os.homedir(), '.cache', 'reporecall-train');

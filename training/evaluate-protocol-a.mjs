@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import ort from './ort.mjs';
 
 const require = createRequire(path.join(process.cwd(), 'package.json'));
-const ort = require('onnxruntime-node');
 const { Tokenizer } = require('@huggingface/tokenizers');
 
 const args = process.argv.slice(2);

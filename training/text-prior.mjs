@@ -6,7 +6,7 @@
 // download), which co-occurrence in a few minutes of code training does not teach.
 import * as fs from 'fs';
 import * as path from 'path';
-import ort from 'onnxruntime-node';
+import ort from './ort.mjs';
 import { Tokenizer } from '@huggingface/tokenizers';
 
 const [tokDir, refDir, out] = process.argv.slice(2);

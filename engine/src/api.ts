@@ -41,6 +41,14 @@ export interface TeamIndexOptions {
   url: string;
   /** The stored secret for exactly this URL (the extension's SecretStorage), if any. */
   password?: string;
+  /**
+   * Where the URL was set: 'user' (the user's own settings) or 'workspace' (a repository's, the
+   * default). A workspace URL never gets a password from PGPASSWORD or a pgpass file, nor names a
+   * local file (sslrootcert=…): team/urlPolicy.ts.
+   */
+  urlOrigin?: 'user' | 'workspace';
+  /** A user URL's opt-in (reporecall.teamIndex.passwordFromEnvironment): PGPASSWORD or the pgpass file answer when no password is stored. */
+  passwordFromEnvironment?: boolean;
   /** The repository's name in the team index (the writer's --repo; default the folder's name). */
   repo: string;
   /** A team request that has not answered after this long is abandoned for the local index (ms). */

@@ -94,8 +94,24 @@ export const config = {
     const expanded = raw === '~' || raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(1)) : raw;
     return path.resolve(folder.uri.fsPath, expanded);
   },
-  /** The team index URL as the user wrote it ('' : off); ctx.ts takes any password out of it (teamIndexUrl.ts). */
-  teamIndexUrl: (scope?: vscode.ConfigurationScope): string => str('teamIndex.url', scope).trim(),
+  /**
+   * The team index URL as written ('' : off); ctx.ts takes any password out of it (teamIndexUrl.ts).
+   * Never read in an untrusted workspace: a repository's settings would choose the server (restricted
+   * in package.json too), so there is no team connection there at all.
+   */
+  teamIndexUrl: (scope?: vscode.ConfigurationScope): string => (vscode.workspace.isTrusted ? str('teamIndex.url', scope).trim() : ''),
+  /**
+   * Who chose the URL in effect: 'user' when it is the user's own setting's value, else 'workspace'
+   * (a repository's .vscode/settings.json or the workspace file), which the engine never answers with
+   * a password from the environment nor lets name local files (engine/src/team/urlPolicy.ts).
+   */
+  teamIndexUrlOrigin(scope?: vscode.ConfigurationScope): 'user' | 'workspace' {
+    const i = section(scope).inspect<string>('teamIndex.url');
+    const own = typeof i?.globalValue === 'string' ? i.globalValue.trim() : undefined;
+    return own !== undefined && own === config.teamIndexUrl(scope) ? 'user' : 'workspace';
+  },
+  /** reporecall.teamIndex.passwordFromEnvironment, from the user's own settings only (a workspace value is ignored). */
+  teamPasswordFromEnvironment: (): boolean => booleanSetting('teamIndex.passwordFromEnvironment', section().inspect<boolean>('teamIndex.passwordFromEnvironment')?.globalValue),
   /** The team index URL without a password, or undefined when unset or not a PostgreSQL URL. */
   teamIndexUrlWithoutPassword: (scope?: vscode.ConfigurationScope): string | undefined => {
     const raw = config.teamIndexUrl(scope);
@@ -124,8 +140,8 @@ export interface EngineSettings {
   secretPatterns: string[];
   maxFileBytes: number;
   dense: boolean;
-  /** The team index (URL without a password, repository, deadline), when configured. */
-  team: { url: string; repo: string; timeoutMs: number } | undefined;
+  /** The team index (URL without a password, who chose it, repository, deadline), when configured. */
+  team: { url: string; urlOrigin: 'user' | 'workspace'; passwordFromEnvironment: boolean; repo: string; timeoutMs: number } | undefined;
 }
 
 export function engineSettings(folder: vscode.WorkspaceFolder): EngineSettings {
@@ -144,5 +160,8 @@ function teamSettings(folder: vscode.WorkspaceFolder): EngineSettings['team'] {
   const split = raw ? splitTeamUrl(raw) : undefined;
   // A URL that is not one still goes to the engine, which reports why it cannot connect (status bar).
   const url = !split ? undefined : 'error' in split ? raw : split.url;
-  return url ? { url, repo: config.teamIndexRepository(folder) || folder.name, timeoutMs: config.teamIndexTimeoutMs(folder) } : undefined;
+  if (!url) return undefined;
+  const urlOrigin = config.teamIndexUrlOrigin(folder);
+  const passwordFromEnvironment = urlOrigin === 'user' && config.teamPasswordFromEnvironment();
+  return { url, urlOrigin, passwordFromEnvironment, repo: config.teamIndexRepository(folder) || folder.name, timeoutMs: config.teamIndexTimeoutMs(folder) };
 }

@@ -88,23 +88,30 @@ export class Ctx implements vscode.Disposable {
         for (const f of e.removed) void this.removeFolder(f);
         for (const f of e.added) this.addFolder(f);
       }),
-      vscode.workspace.onDidChangeConfiguration(() => {
-        for (const fi of [...this.folders.values()]) {
-          if (fi.settingsChanged()) {
-            this.log.info(`[${fi.folder.name}] index settings changed; reopening its engine`);
-            // A team index URL may be new: its stored password is read before the engine opens.
-            void this.removeFolder(fi.folder)
-              .then(async () => void (this.teamPasswords = await loadTeamPasswords(this.extension.secrets)))
-              .catch((e) => this.log.error(`reading the team index password: ${(e as Error).message}`))
-              .then(() => this.addFolder(fi.folder));
-          }
-        }
+      vscode.workspace.onDidChangeConfiguration(() => this.reopenChangedFolders('index settings changed')),
+      // Trust lets the team index settings be read (config.ts teamIndexUrl): the folders that have one reopen with it.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        void moveEmbeddedPasswords(this.extension.secrets)
+          .catch((e) => this.log.error(`moving a team index password: ${(e as Error).message}`))
+          .then(() => this.reopenChangedFolders('workspace trusted'));
       }),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         const rel = e && this.folderFor(e.document.uri)?.relPath(e.document.uri);
         if (rel) this.noteRecent(rel);
       }),
     );
+  }
+
+  private reopenChangedFolders(why: string): void {
+    for (const fi of [...this.folders.values()]) {
+      if (!fi.settingsChanged()) continue;
+      this.log.info(`[${fi.folder.name}] ${why}; reopening its engine`);
+      // A team index URL may be new: its stored password is read before the engine opens.
+      void this.removeFolder(fi.folder)
+        .then(async () => void (this.teamPasswords = await loadTeamPasswords(this.extension.secrets)))
+        .catch((e) => this.log.error(`reading the team index password: ${(e as Error).message}`))
+        .then(() => this.addFolder(fi.folder));
+    }
   }
 
   private addFolder(folder: vscode.WorkspaceFolder): void {

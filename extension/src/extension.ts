@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   c.push(vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()));
   c.startFolders();
   registerWarmUp(c);
-  c.log.info(`activated; ${c.allFolders().length} folder(s); workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted: model backends disabled'}`);
+  c.log.info(`activated; ${c.allFolders().length} folder(s); workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted: model backends and the team index disabled'}`);
   return {
     whenReady: () => c.whenReady(),
     report: () => c.report(),

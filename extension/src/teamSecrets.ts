@@ -16,12 +16,15 @@ export function currentTeamUrl(): string | undefined {
   return undefined;
 }
 
-/** Moves a password written into reporecall.teamIndex.url (any scope) to the secret storage. */
+/**
+ * Moves a password written into reporecall.teamIndex.url to the secret storage: the user's setting
+ * always, a workspace's only once it is trusted (an untrusted repository's settings are not read).
+ */
 export async function moveEmbeddedPasswords(secrets: vscode.SecretStorage): Promise<void> {
   const scopes: [vscode.ConfigurationTarget, vscode.WorkspaceFolder | undefined][] = [
     [vscode.ConfigurationTarget.Global, undefined],
-    [vscode.ConfigurationTarget.Workspace, undefined],
-    ...(vscode.workspace.workspaceFolders ?? []).map((f): [vscode.ConfigurationTarget, vscode.WorkspaceFolder] => [vscode.ConfigurationTarget.WorkspaceFolder, f]),
+    ...(vscode.workspace.isTrusted ? [[vscode.ConfigurationTarget.Workspace, undefined] as [vscode.ConfigurationTarget, undefined]] : []),
+    ...(vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders ?? [] : []).map((f): [vscode.ConfigurationTarget, vscode.WorkspaceFolder] => [vscode.ConfigurationTarget.WorkspaceFolder, f]),
   ];
   for (const [target, folder] of scopes) {
     const section = vscode.workspace.getConfiguration(SECTION, folder);

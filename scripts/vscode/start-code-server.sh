@@ -3,7 +3,8 @@
 # extensions and XDG dirs under RUN, then waits until /healthz answers.
 # Usage: start-code-server.sh RUN PORT WORKSPACE [extra code-server args...]
 # Writes RUN/code-server.pid (process group leader) and RUN/code-server.log.
-# Env: CODE_SERVER (binary; default from REPORECALL_CS_DIR as install.sh uses it).
+# Env: CODE_SERVER (binary; default from REPORECALL_CS_DIR as install.sh uses it); WORKSPACE_TRUST=1
+#      leaves workspace trust on (RUN/data/User/settings.json then written by the caller).
 set -euo pipefail
 RUN=${1:?usage: start-code-server.sh RUN PORT WORKSPACE [args]}; PORT=${2:?port}; WS=${3:?workspace}; shift 3
 CS=${CODE_SERVER:-${REPORECALL_CS_DIR:-$HOME/.cache/reporecall/code-server}/node_modules/.bin/code-server}
@@ -33,10 +34,12 @@ printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/conf
 }
 JSON
 export XDG_CONFIG_HOME="$RUN/xdg-config" XDG_DATA_HOME="$RUN/xdg-data"
+TRUST_ARGS=(--disable-workspace-trust)
+[ "${WORKSPACE_TRUST:-0}" = 1 ] && TRUST_ARGS=()
 start=$(date +%s%N)
 setsid "$CS" --config "$RUN/config.yaml" \
   --user-data-dir "$RUN/data" --extensions-dir "$RUN/exts" \
-  --disable-telemetry --disable-update-check --disable-workspace-trust \
+  --disable-telemetry --disable-update-check "${TRUST_ARGS[@]}" \
   --disable-getting-started-override --ignore-last-opened \
   "$@" "$WS" > "$RUN/code-server.log" 2>&1 < /dev/null &
 echo $! > "$RUN/code-server.pid"

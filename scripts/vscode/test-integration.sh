@@ -6,7 +6,7 @@
 #      test/fixtures/workspace, then the playwright UI test against another fresh copy
 # Screenshots go to test-output/screenshots/. The last line is `N passed, M failed`; exit status
 # is non-zero when anything failed.
-# Env: REPORECALL_CS_DIR (code-server install dir), PORT (first of two ports, default 18370),
+# Env: REPORECALL_CS_DIR (code-server install dir), PORT (first of four ports, default 18370),
 #      WITH_VSIX=1 also runs the UI test on the installed linux-x64 VSIX (+~40 s; scripts/test.sh,
 #      which CI runs, sets it), packaging it first unless VSIX names one already built,
 #      SKIP_BUILD=1 uses dist/ as it is, KEEP=1 keeps the temporary run directories (code-server logs) for inspection.
@@ -33,6 +33,7 @@ cleanup() {
   "$HERE/stop-code-server.sh" "$WORK/api"
   "$HERE/stop-code-server.sh" "$WORK/ui"
   "$HERE/stop-code-server.sh" "$WORK/vsix"
+  "$HERE/stop-code-server.sh" "$WORK/untrusted"
   if [ "${KEEP:-0}" = 1 ]; then echo "run directories kept in $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -57,6 +58,12 @@ else
 fi
 "$HERE/stop-code-server.sh" "$WORK/ui"
 cp "$WORK/ui/code-server.log" "$OUT/code-server-e2e.log" 2>/dev/null
+
+# 2b) An untrusted workspace (trust on, its prompt unanswered) whose settings name a team index:
+#     the extension runs in restricted mode and nothing connects to that server.
+mkdir -p "$WORK/untrusted"; cp -r test/fixtures/workspace "$WORK/untrusted/ws"
+node out/test/e2e/untrusted.e2e.js "$WORK/untrusted" "$((PORT + 3))" "$WORK/untrusted/ws" "$WORK/untrusted-results.json" || status=1
+cp "$WORK/untrusted/code-server.log" "$OUT/code-server-untrusted.log" 2>/dev/null
 
 # 3) Optional (WITH_VSIX=1): package the VSIX, install it with code-server --install-extension and
 #    run the UI test against the installed copy (checks the packaged layout: natives, grammars, model).
@@ -104,7 +111,7 @@ fi
 # Totals over the suites; a suite that produced no results file counts as one failure.
 node -e '
   let pass = 0, fail = 0;
-  const suites = [["integration", process.argv[1]], ["e2e", process.argv[2]]];
+  const suites = [["integration", process.argv[1]], ["e2e", process.argv[2]], ["e2e (untrusted)", process.argv[7]]];
   if (process.argv[4] === "1") suites.push(["e2e (installed VSIX)", process.argv[5]], ["installed VSIX model", process.argv[6]]);
   for (const [name, f] of suites) {
     try { const r = require(f); pass += r.passed.length; fail += r.failed.length;
@@ -114,5 +121,5 @@ node -e '
   console.log(`runtime ${Math.round((Date.now() / 1000) - Number(process.argv[3]))} s; screenshots in test-output/screenshots`);
   console.log(`${pass} passed, ${fail} failed`);
   process.exit(fail ? 1 : 0);
-' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" "$WORK/vsix-model-results.json" || status=1
+' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" "$WORK/vsix-model-results.json" "$WORK/untrusted-results.json" || status=1
 exit $status

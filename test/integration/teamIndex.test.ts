@@ -5,10 +5,13 @@
 // away leaves retrieval answering from the local index with the status bar saying so.
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from 'pg';
 import type { RepoRecallApi } from '../../extension/src/extension';
+import { startFakePostgres, type FakePostgres } from '../unit/fakePostgres';
 import { startPostgres, SUPERUSER_PASSWORD, type PgServer } from '../unit/team.helpers';
 import { activatedApi, eventually, EXTENSION_ID, fileUri, folder } from './helpers';
 
@@ -70,5 +73,65 @@ describe('the team index setting', function () {
     });
     assert.ok(down.some((h) => h.file === 'src/geometry/hull.ts'));
     await eventually('the status bar to say so', async () => (/team index unreachable, local/.test(api.statusHistory().slice(-1)[0] ?? '') ? true : undefined));
+  });
+});
+
+// A repository's own .vscode/settings.json names a server that asks for a clear-text password, while
+// the editor's environment has PGPASSWORD and a pgpass file matching it: the engine may connect, but
+// sends neither (only a password stored for that exact URL would go), and a URL naming a local file
+// is refused before any connection. (An untrusted workspace cannot be had here: VS Code trusts the
+// workspace of an extension test run; config.ts's untrusted path is tested in test/unit/settings.test.ts.)
+describe('a team index URL from the workspace settings', function () {
+  this.timeout(120_000);
+  let api: RepoRecallApi;
+  let fake: FakePostgres;
+  let tmp: string;
+  const saved = { PGPASSWORD: process.env.PGPASSWORD, PGPASSFILE: process.env.PGPASSFILE };
+  const setting = () => vscode.workspace.getConfiguration('reporecall', folder());
+  const teamState = () => api.report()[0]?.team;
+
+  before(async () => {
+    api = await activatedApi();
+    fake = await startFakePostgres();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-fake-pg-'));
+    const passfile = path.join(tmp, 'pgpass');
+    fs.writeFileSync(passfile, `127.0.0.1:${fake.port}:teamdb:victim:from-pgpass\n`, { mode: 0o600 });
+    // The extension host's environment, which the engine process would inherit.
+    process.env.PGPASSWORD = 'from-PGPASSWORD';
+    process.env.PGPASSFILE = passfile;
+  });
+
+  after(async () => {
+    await setting().update('teamIndex.url', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await fake.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('gets no password from PGPASSWORD or the pgpass file, and one naming a local file is refused unopened', async () => {
+    const url = `postgres://victim@127.0.0.1:${fake.port}/teamdb`;
+    await setting().update('teamIndex.url', url, vscode.ConfigurationTarget.WorkspaceFolder);
+    assert.strictEqual(setting().inspect<string>('teamIndex.url')?.workspaceFolderValue, url);
+    const failed = await eventually('the engine to try the workspace\'s team index', async () => {
+      const t = teamState();
+      return t?.state === 'error' || t?.state === 'unreachable' ? t : undefined;
+    }, 90_000);
+    assert.ok(fake.connections >= 1, 'the engine connected to the server the workspace named');
+    assert.deepStrictEqual(fake.passwords, [], 'passwords the server received');
+    assert.match(failed.message ?? '', /asks for a password and none is stored for this URL/);
+    assert.strictEqual(fake.startups[0]?.user, 'victim');
+
+    const connections = fake.connections;
+    await setting().update('teamIndex.url', `${url}?sslmode=verify-full&sslrootcert=/etc/passwd`, vscode.ConfigurationTarget.WorkspaceFolder);
+    const refused = await eventually('the engine to refuse the URL', async () => {
+      const t = teamState();
+      return t?.state === 'error' && /sslrootcert=/.test(t.message ?? '') ? t : undefined;
+    }, 90_000);
+    assert.match(refused.message ?? '', /comes from the workspace settings and has sslrootcert= .*put it in your user settings if you mean it$/);
+    assert.strictEqual(fake.connections, connections, 'no connection for the refused URL');
+    assert.deepStrictEqual(fake.passwords, []);
   });
 });

@@ -3,6 +3,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { Worker } from 'worker_threads';
 import { loadOnnxRuntime, OnnxEmbedder, OnnxRuntimeUnavailableError, requireOnnxRuntime } from '../../engine/src/embed';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -89,5 +90,37 @@ const { Engine } = require(${JSON.stringify(path.join(ROOT, 'out/engine/src/engi
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
+  });
+
+  it('turns the runtime\'s telemetry off before loading it, and a worker thread started without the switch refuses to load it', async () => {
+    loadOnnxRuntime();
+    assert.strictEqual(process.env.ORT_DISABLE_TELEMETRY, '1');
+    // A thread's process.env is a copy the native library never reads: without the switch in the
+    // starting process's environment, loading there would send telemetry (offline.test.ts).
+    const script = `const { parentPort } = require('worker_threads');
+const { loadOnnxRuntime } = require(${JSON.stringify(path.join(ROOT, 'out/engine/src/embed/onnxRuntime.js'))});
+try { loadOnnxRuntime(); parentPort.postMessage('loaded'); } catch (e) { parentPort.postMessage(e.message); }`;
+    const run = (env: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const w = new Worker(script, { eval: true, env });
+        w.once('message', (m: string) => void w.terminate().then(() => resolve(m)));
+        w.once('error', reject);
+      });
+    assert.match(await run({}), /^the ONNX runtime is not available on \w+-\w+: onnxruntime-node would send telemetry from this worker thread: set ORT_DISABLE_TELEMETRY=1 in the process that starts it$/);
+    assert.strictEqual(await run({ ORT_DISABLE_TELEMETRY: '1' }), 'loaded');
+  });
+
+  it('nothing else loads onnxruntime-node: the engine\'s loader and training/ort.mjs are the only requires and imports', () => {
+    const loaders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, e.name);
+        if (e.isDirectory()) walk(rel);
+        else if (/\.(ts|js|mjs|cjs)$/.test(e.name) && /(require|import)\s*\(\s*['"]onnxruntime-node['"]|^\s*import\s+(?!type\b)[^;]*from\s+['"]onnxruntime-node['"]/m.test(fs.readFileSync(path.join(ROOT, rel), 'utf8'))) loaders.push(rel);
+      }
+    };
+    for (const dir of ['engine', 'extension', 'test', 'training', 'scripts', 'bin']) walk(dir);
+    assert.deepStrictEqual(loaders.sort(), ['engine/src/embed/onnxRuntime.ts', 'training/ort.mjs']);
+    assert.match(fs.readFileSync(path.join(ROOT, 'training/ort.mjs'), 'utf8'), /process\.env\.ORT_DISABLE_TELEMETRY = '1';\nconst require = createRequire\(import\.meta\.url\);\nexport default require\('onnxruntime-node'\);/);
   });
 });

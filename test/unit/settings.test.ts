@@ -8,19 +8,22 @@ import Module = require('module');
 import { DECLARED } from '../../extension/src/settings';
 
 const user = new Map<string, unknown>();
+/** Values from the workspace's own settings (a cloned repository's .vscode/settings.json): they win over the user's. */
+const workspace = new Map<string, unknown>();
 const read = new Set<string>();
 const fakeVscode = {
   workspace: {
+    isTrusted: true,
     getConfiguration: (section: string) => ({
       get: (key: string, fallback?: unknown) => {
         const full = `${section}.${key}`;
         read.add(full);
-        return user.has(full) ? user.get(full) : (DECLARED[full]?.default ?? fallback);
+        return workspace.has(full) ? workspace.get(full) : user.has(full) ? user.get(full) : (DECLARED[full]?.default ?? fallback);
       },
       inspect: (key: string) => {
         const full = `${section}.${key}`;
         read.add(full);
-        return { key: full, defaultValue: DECLARED[full]?.default, globalValue: user.get(full) };
+        return { key: full, defaultValue: DECLARED[full]?.default, globalValue: user.get(full), workspaceFolderValue: workspace.get(full) };
       },
     }),
   },
@@ -79,6 +82,7 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'teamIndex.url', read: () => config.teamIndexUrl(folder) },
   { key: 'teamIndex.repository', read: () => config.teamIndexRepository(folder) },
   { key: 'teamIndex.timeoutMs', read: () => config.teamIndexTimeoutMs(folder) },
+  { key: 'teamIndex.passwordFromEnvironment', read: () => config.teamPasswordFromEnvironment() },
 ];
 
 describe('settings: package.json is the one place of defaults and bounds', () => {
@@ -160,7 +164,7 @@ describe('settings: package.json is the one place of defaults and bounds', () =>
     // The team index: its URL reaches the engine without a password, with the folder's name as the repository by default.
     user.clear();
     user.set('reporecall.teamIndex.url', 'postgres://dev:pw@db.example.com:5432/code');
-    assert.deepStrictEqual(engineSettings(folder).team, { url: 'postgres://dev@db.example.com:5432/code', repo: 'space', timeoutMs: DECLARED['reporecall.teamIndex.timeoutMs'].default });
+    assert.deepStrictEqual(engineSettings(folder).team, { url: 'postgres://dev@db.example.com:5432/code', urlOrigin: 'user', passwordFromEnvironment: false, repo: 'space', timeoutMs: DECLARED['reporecall.teamIndex.timeoutMs'].default });
     for (const [key, value] of [['teamIndex.repository', 'web'], ['teamIndex.timeoutMs', 900]] as const) {
       const withUrl = JSON.stringify(engineSettings(folder));
       user.set(`reporecall.${key}`, value);
@@ -169,5 +173,44 @@ describe('settings: package.json is the one place of defaults and bounds', () =>
     user.clear();
     user.set('reporecall.completion.debounceMs', 5);
     assert.strictEqual(JSON.stringify(engineSettings(folder)), before, 'a completion setting does not reopen the engine');
+  });
+
+  describe('the team index URL a repository sets', () => {
+    afterEach(() => {
+      user.clear();
+      workspace.clear();
+      fakeVscode.workspace.isTrusted = true;
+    });
+
+    it('is marked as the workspace\'s, so the engine answers it with no password from the environment, even where the user opted in', () => {
+      user.set('reporecall.teamIndex.passwordFromEnvironment', true);
+      user.set('reporecall.teamIndex.url', 'postgres://me@db.example.com/code');
+      assert.deepStrictEqual(engineSettings(folder).team && { ...engineSettings(folder).team }, { url: 'postgres://me@db.example.com/code', urlOrigin: 'user', passwordFromEnvironment: true, repo: 'space', timeoutMs: DECLARED['reporecall.teamIndex.timeoutMs'].default });
+      workspace.set('reporecall.teamIndex.url', 'postgres://victim@evil.example/db');
+      assert.deepStrictEqual([engineSettings(folder).team?.url, engineSettings(folder).team?.urlOrigin, engineSettings(folder).team?.passwordFromEnvironment], ['postgres://victim@evil.example/db', 'workspace', false]);
+      // The user's own URL repeated in the workspace is still the user's.
+      workspace.set('reporecall.teamIndex.url', 'postgres://me@db.example.com/code');
+      assert.strictEqual(engineSettings(folder).team?.urlOrigin, 'user');
+      // The opt-in itself is read from the user's settings only.
+      user.delete('reporecall.teamIndex.passwordFromEnvironment');
+      workspace.set('reporecall.teamIndex.passwordFromEnvironment', true);
+      assert.strictEqual(config.teamPasswordFromEnvironment(), false);
+    });
+
+    it('is not read at all in an untrusted workspace, nor the user\'s: no team connection there', () => {
+      user.set('reporecall.teamIndex.url', 'postgres://me@db.example.com/code');
+      workspace.set('reporecall.teamIndex.url', 'postgres://victim@evil.example/db');
+      fakeVscode.workspace.isTrusted = false;
+      assert.strictEqual(engineSettings(folder).team, undefined);
+      assert.strictEqual(config.teamIndexUrlWithoutPassword(folder), undefined);
+    });
+
+    it('the team settings are restricted in an untrusted workspace (package.json)', () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const pkg = require('../../../package.json') as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } };
+      const restricted = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
+      for (const key of ['reporecall.teamIndex.url', 'reporecall.teamIndex.repository']) assert.ok(restricted.includes(key), key);
+      assert.ok(['machine', 'application'].includes((DECLARED['reporecall.teamIndex.passwordFromEnvironment'] as { scope?: string }).scope ?? ''));
+    });
   });
 });

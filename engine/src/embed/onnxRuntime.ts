@@ -5,6 +5,7 @@
 // down there; loaded here, lazily, a missing binary, a wrong architecture or a dlopen error becomes
 // an OnnxRuntimeUnavailableError, and the engine opens with the dense signal off and says why
 // (modelPaths.ts: IndexStats.modelWarning).
+import { isMainThread } from 'node:worker_threads';
 import type * as Ort from 'onnxruntime-node';
 
 /** The onnxruntime-node module (InferenceSession, Tensor, …). */
@@ -26,10 +27,32 @@ export class OnnxRuntimeUnavailableError extends Error {
   }
 }
 
-/** The real loader: a plain require, kept external by esbuild (esbuild.config.mjs). */
-export const requireOnnxRuntime: OnnxRuntimeLoader = () =>
+/**
+ * onnxruntime-node 1.30's native library sends usage telemetry (DNS lookups of
+ * mobile.events.data.microsoft.com, a device id under ~/.cache/Microsoft, a mat-debug log in the
+ * temp folder) unless this variable is set when it loads: its getenv sees process.env as set on the
+ * main thread (observed with strace, test/unit/offline.test.ts).
+ */
+export const ORT_TELEMETRY_OFF: Readonly<Record<string, string>> = { ORT_DISABLE_TELEMETRY: '1' };
+
+/**
+ * Turns the runtime's telemetry off for this process, before its first load. A worker thread's
+ * process.env is its own copy that native code never sees, so a thread can only check that the
+ * process that started it did so (rpc/transport.ts does); it throws when not.
+ */
+export function disableOnnxTelemetry(): void {
+  for (const [name, value] of Object.entries(ORT_TELEMETRY_OFF)) {
+    if (isMainThread) process.env[name] = value;
+    else if (process.env[name] !== value) throw new Error(`onnxruntime-node would send telemetry from this worker thread: set ${name}=${value} in the process that starts it`);
+  }
+}
+
+/** The real loader: a plain require, kept external by esbuild (esbuild.config.mjs), after telemetry is turned off. */
+export const requireOnnxRuntime: OnnxRuntimeLoader = () => {
+  disableOnnxTelemetry();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('onnxruntime-node') as OnnxRuntime;
+  return require('onnxruntime-node') as OnnxRuntime;
+};
 
 /** One outcome per loader: a platform does not change within a process, and a failed native require is not retried. */
 const outcomes = new WeakMap<OnnxRuntimeLoader, { runtime: OnnxRuntime } | { error: OnnxRuntimeUnavailableError }>();

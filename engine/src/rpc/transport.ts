@@ -8,6 +8,7 @@
 // the shared allocator (2.5k files, test/bench/scale/run.ts).
 import { fork, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
+import { ORT_TELEMETRY_OFF } from '../embed/onnxRuntime';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol';
 
 export type EngineHostKind = 'process' | 'thread';
@@ -45,13 +46,31 @@ export interface TransportOptions {
  */
 const ALLOCATOR_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 
+/** PostgreSQL client variables that answer a password request (node-postgres reads them on its own). */
+const PG_PASSWORD_VARIABLES = ['PGPASSWORD', 'PGPASSFILE'];
+
+/**
+ * The engine's environment: the parent's without any PG* variable (node-postgres would take its
+ * user, host or password from them for whatever URL the team index setting names), except the
+ * password ones when a URL from the user's own settings opts in; and the ONNX runtime's telemetry off.
+ */
+export function engineEnvironment(parent: NodeJS.ProcessEnv, init: WorkerInit): NodeJS.ProcessEnv {
+  const team = init.options.team;
+  const keep = team?.urlOrigin === 'user' && team.passwordFromEnvironment === true ? PG_PASSWORD_VARIABLES : [];
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(parent)) if (!/^PG/i.test(name) || keep.includes(name)) env[name] = value;
+  return { ...env, ...ORT_TELEMETRY_OFF };
+}
+
 export function spawnEngineHost(kind: EngineHostKind, script: string, init: WorkerInit, opts: TransportOptions): EngineTransport {
   return kind === 'thread' ? threadTransport(script, init, opts) : processTransport(script, init, opts);
 }
 
 function threadTransport(script: string, init: WorkerInit, opts: TransportOptions): EngineTransport {
   const young = opts.youngGenerationMb;
-  const worker = new Worker(script, { workerData: init, ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}) });
+  // A thread's process.env is a copy native code never reads: the runtime's switch goes in this process's own.
+  Object.assign(process.env, ORT_TELEMETRY_OFF);
+  const worker = new Worker(script, { workerData: init, env: engineEnvironment(process.env, init), ...(young > 0 ? { resourceLimits: { maxYoungGenerationSizeMb: young } } : {}) });
   return {
     pid: undefined,
     post: (msg) => worker.postMessage(msg),
@@ -67,7 +86,7 @@ function processTransport(script: string, init: WorkerInit, opts: TransportOptio
   const semiSpaceMb = Math.max(1, Math.round(opts.youngGenerationMb / 3));
   const child: ChildProcess = fork(script, [], {
     // Inside VS Code, execPath is Electron's binary: this makes it a plain Node.js.
-    env: { ...(opts.allocatorTuning === false ? {} : ALLOCATOR_ENV), ...process.env, ELECTRON_RUN_AS_NODE: '1', [INIT_ENV]: JSON.stringify(init) },
+    env: { ...(opts.allocatorTuning === false ? {} : ALLOCATOR_ENV), ...engineEnvironment(process.env, init), ELECTRON_RUN_AS_NODE: '1', [INIT_ENV]: JSON.stringify(init) },
     execArgv: [
       ...(opts.youngGenerationMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []),
       ...(opts.heapGrowingPercent ? [`--heap-growing-percent=${opts.heapGrowingPercent}`] : []),

@@ -1,6 +1,8 @@
 // Connections to a team index (PostgreSQL, through node-postgres) and the messages a user sees
 // when one fails. A URL's password is never printed: messages name the URL with it masked.
 import { Client, type ClientConfig } from 'pg';
+import { parse as parseConnectionString } from 'pg-connection-string';
+import { refusedWorkspaceParameters } from './urlPolicy';
 
 export interface ConnectOptions {
   /** Give up connecting after this long (ms). Default 10 s. */
@@ -11,6 +13,17 @@ export interface ConnectOptions {
   applicationName?: string;
   /** The password (the editor's stored secret), used with a URL that holds none. */
   password?: string;
+  /**
+   * Who chose the URL. 'user' (the command line, the user's own settings; default) may name local
+   * files (sslrootcert=…); 'workspace' (a repository's settings) may not, and never gets a password
+   * from the environment.
+   */
+  urlOrigin?: 'user' | 'workspace';
+  /**
+   * Whether node-postgres may answer a password request from PGPASSWORD or a pgpass file when
+   * `password` is not given (default true: the CLI). Always false for a 'workspace' URL.
+   */
+  passwordFromEnvironment?: boolean;
 }
 
 /** A failure the user can act on: `message` says what happened and what to do. */
@@ -62,16 +75,38 @@ function withPassword(url: string, password: string | undefined): string {
   return u.toString();
 }
 
-/** Opens a client; failures become TeamIndexErrors with a clear message. */
-export async function connectTeam(url: string, opts: ConnectOptions = {}): Promise<Client> {
+/**
+ * node-postgres's config for `url`. With the environment allowed, its connection string as it
+ * always was (node-postgres falls back to PGPASSWORD, then the pgpass file). Otherwise the string is
+ * parsed here, because a parsed empty password ('') would send node-postgres to those fallbacks: the
+ * password is a function, which node-postgres calls instead of either, answering only `stored`.
+ */
+export function clientConfig(url: string, opts: ConnectOptions = {}): ClientConfig {
+  const origin = opts.urlOrigin ?? 'user';
   parseTeamUrl(url);
-  const config: ClientConfig = {
-    connectionString: withPassword(url, opts.password),
+  if (origin === 'workspace') {
+    const refused = refusedWorkspaceParameters(url);
+    if (refused) throw new TeamIndexError(`the team index URL ${maskUrl(url)} comes from the workspace settings and ${refused}; put it in your user settings if you mean it`, 'bad-url');
+  }
+  const base: ClientConfig = {
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     application_name: opts.applicationName ?? 'reporecall',
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   };
-  const client = new Client(config);
+  if (origin === 'user' && opts.passwordFromEnvironment !== false) return { ...base, connectionString: withPassword(url, opts.password) };
+  // As node-postgres merges a connection string: its parameters over the options.
+  const parsed = parseConnectionString(url) as ClientConfig;
+  const stored = opts.password;
+  const password = parsed.password || (async () => {
+    if (stored) return stored;
+    throw new TeamIndexError(`the team index at ${maskUrl(url)} asks for a password and none is stored for this URL; run "RepoRecall: Set Team Index Password"${origin === 'user' ? ' (or allow reporecall.teamIndex.passwordFromEnvironment)' : ''}`, 'auth');
+  });
+  return { ...base, ...parsed, password };
+}
+
+/** Opens a client; failures become TeamIndexErrors with a clear message. */
+export async function connectTeam(url: string, opts: ConnectOptions = {}): Promise<Client> {
+  const client = new Client(clientConfig(url, opts));
   // An idle client whose server goes away emits 'error'; without a listener that would crash the
   // process. The next query on it fails and is reported there.
   client.on('error', () => undefined);

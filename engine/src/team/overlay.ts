@@ -11,7 +11,7 @@ import type { FileTable } from '../store/fileTable';
 import type { HybridIndex, Hit } from '../retrieve/hybrid';
 import type { RetrievalQuery } from '../retrieve/query';
 import { DEFAULT_WEIGHTS, type FusionWeights } from '../retrieve/weights';
-import { TeamIndexError, maskUrl } from './connection';
+import { TeamIndexError, maskUrl, type ConnectOptions } from './connection';
 import { TeamIndexReader } from './reader';
 import { localLists, mergeAndFuse, TEAM_ID_BASE } from './overlayLists';
 import { lexicalRequests } from './retrieve';
@@ -165,7 +165,7 @@ export class TeamOverlay {
     this.opening = (async () => {
       let reader: TeamIndexReader | undefined;
       try {
-        reader = await TeamIndexReader.open(this.opts.url, this.opts.repo, { password: this.opts.password, connectTimeoutMs: this.opts.timeoutMs * 4, applicationName: 'reporecall-editor' });
+        reader = await TeamIndexReader.open(this.opts.url, this.opts.repo, { ...teamCredentials(this.opts), connectTimeoutMs: this.opts.timeoutMs * 4, applicationName: 'reporecall-editor' });
         await this.loadTeamFiles(reader);
         if (this.closed) throw new TeamIndexError('closed', 'server');
         this.reader = reader;
@@ -242,4 +242,10 @@ export class TeamOverlay {
     this.reader = undefined;
     await r?.close();
   }
+}
+
+/** What the editor's connection may use: a URL of unknown origin is treated as the workspace's, and only a user's URL may opt in to the environment. */
+export function teamCredentials(opts: TeamIndexOptions): Pick<ConnectOptions, 'password' | 'urlOrigin' | 'passwordFromEnvironment'> {
+  const urlOrigin = opts.urlOrigin === 'user' ? 'user' : 'workspace';
+  return { password: opts.password, urlOrigin, passwordFromEnvironment: urlOrigin === 'user' && opts.passwordFromEnvironment === true };
 }

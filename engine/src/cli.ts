@@ -1,67 +1,56 @@
-// `reporecall index DIR [--index-dir D]`, `reporecall query DIR --file F --line L [--k N] [--json]`,
+// `reporecall index DIR [--index-dir D] [--skipped]`, `reporecall query DIR --file F --line L [--k N] [--json]`,
 // `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
-// per-user cache directory, never inside DIR.
-import * as fs from 'fs';
+// per-user cache directory, never inside DIR. A command line it cannot run as written exits with 2;
+// SIGTERM / SIGINT close the engine (saving, releasing the writer lock) and end the process by that signal.
 import * as path from 'path';
 import { Engine } from './engine';
 import { defaultIndexDir } from './indexLocation';
 import { teamMain } from './team/cli';
-import { flag, queryFromArgs } from './util/cliArgs';
+import type { IndexStats } from './api';
+import type { SkippedFile } from './types';
+import { parseCommand, queryFromArgs, UsageError, type IndexArgs, type QueryArgs } from './util/cliArgs';
+import { closeOnSignals } from './util/termination';
 
 const USAGE = `usage:
-  reporecall index DIR [--index-dir D] [--model DIR] [--no-dense]
+  reporecall index DIR [--index-dir D] [--model DIR] [--no-dense] [--skipped] [--json]
   reporecall query DIR --file F --line L [--k N] [--index-dir D] [--json]
   reporecall query DIR --text "free text" [--k N] [--json]
-  reporecall index DIR --to postgres://USER@HOST/DB [--repo NAME] [--wait SECONDS] [--no-dense]
+  reporecall index DIR --to postgres://USER@HOST/DB [--repo NAME] [--wait SECONDS] [--local-index D] [--no-dense] [--json]
   reporecall query DIR --from postgres://USER@HOST/DB [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
   reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
 
-
 export async function main(argv: string[]): Promise<number> {
-  const [cmd, dirArg] = argv;
-  if (cmd === 'bench') {
+  if (argv[0] === 'bench') {
     process.argv = [process.argv[0], 'bench', ...argv.slice(1)];
     require(path.join(__dirname, '../../test/bench/run.js'));
     return new Promise(() => undefined); // the bench exits by itself
   }
-  const team = await teamMain(argv);
-  if (team !== undefined) return team;
-  if ((cmd !== 'index' && cmd !== 'query') || !dirArg) {
-    console.error(USAGE);
-    return 2;
-  }
-  const root = path.resolve(dirArg);
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) {
-    console.error(`reporecall: ${root} is not a directory`);
-    return 2;
-  }
-  const indexDir = flag(argv, 'index-dir') ?? defaultIndexDir(root);
-  const json = argv.includes('--json');
-  const log = (l: string) => console.error(l);
-  const engine = await Engine.open({ root, indexDir, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'), log });
   try {
-    let lastShown = 0;
-    const stats = await engine.indexAll((p) => {
-      if (!json && process.stderr.isTTY && Date.now() - lastShown > 200) {
-        lastShown = Date.now();
-        process.stderr.write(`\r${p.phase} ${p.done}/${p.total}   `);
-      }
-    });
-    if (!json && process.stderr.isTTY) process.stderr.write('\r');
-    if (cmd === 'index') {
-      const skipped = Object.entries(stats.skipped).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
-      if (json) console.log(JSON.stringify({ indexDir, ...stats }));
-      else console.log(`indexed ${stats.files} files (${stats.changedFiles} changed) into ${stats.chunks} chunks in ${stats.seconds.toFixed(2)} s; skipped: ${skipped}; index ${(stats.indexBytes / 1e6).toFixed(1)} MB at ${indexDir}`);
+    const args = parseCommand(argv);
+    return await closeOnSignals((signal) => run(args, signal));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`reporecall: ${e.message}\n${USAGE}`);
+    return 2;
+  }
+}
+
+async function run(args: IndexArgs | QueryArgs, signal: AbortSignal): Promise<number> {
+  const team = await teamMain(args);
+  if (team !== undefined) return team;
+  // Read before anything is opened: a bad --file or --line is a usage error.
+  const asked = args.cmd === 'query' ? queryFromArgs(args.ask, args.root) : undefined;
+  const indexDir = args.indexDir ?? defaultIndexDir(args.root);
+  const engine = await Engine.open({ root: args.root, indexDir, modelDir: args.model, dense: args.dense, log: (l) => console.error(l) });
+  try {
+    const stats = await engine.indexAll(progressLine(args.json), signal);
+    if (!args.json && process.stderr.isTTY) process.stderr.write('\r');
+    if (args.cmd === 'index') {
+      printIndexed(args, indexDir, stats, args.skipped ? engine.skippedFiles() : undefined);
       return 0;
     }
-    const k = Number(flag(argv, 'k') ?? 5);
-    const asked = queryFromArgs(argv, root);
-    if ('error' in asked) {
-      console.error(asked.error);
-      return 2;
-    }
-    const hits = await engine.retrieve(asked.query, { k });
-    if (json) console.log(JSON.stringify(hits, null, 1));
+    const hits = await engine.retrieve(asked!, { k: args.k, signal });
+    if (args.json) console.log(JSON.stringify(hits, null, 1));
     else for (const h of hits) {
       const why = Object.entries(h.signals).map(([s, r]) => `${s}#${r}`).join(' ');
       console.log(`\n== ${h.file}:${h.startLine + 1}-${h.endLine + 1}  ${h.kind}${h.name ? ' ' + h.name : ''}  score ${h.score.toFixed(4)}  (${why})`);
@@ -71,4 +60,25 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await engine.close();
   }
+}
+
+function progressLine(json: boolean): (p: { phase: string; done: number; total: number }) => void {
+  let lastShown = 0;
+  return (p) => {
+    if (!json && process.stderr.isTTY && Date.now() - lastShown > 200) {
+      lastShown = Date.now();
+      process.stderr.write(`\r${p.phase} ${p.done}/${p.total}   `);
+    }
+  };
+}
+
+function printIndexed(args: IndexArgs, indexDir: string, stats: IndexStats, skippedFiles: readonly SkippedFile[] | undefined): void {
+  if (args.json) {
+    console.log(JSON.stringify({ indexDir, ...stats, ...(skippedFiles ? { skippedFiles } : {}) }));
+    return;
+  }
+  const skipped = Object.entries(stats.skipped).map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
+  console.log(`indexed ${stats.files} files (${stats.changedFiles} changed) into ${stats.chunks} chunks in ${stats.seconds.toFixed(2)} s; skipped: ${skipped}; index ${(stats.indexBytes / 1e6).toFixed(1)} MB at ${indexDir}`);
+  // One skipped file a line, tab-separated: path, reason, detail. A path holding a tab or line break is written as a JSON string.
+  for (const s of [...(skippedFiles ?? [])].sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0))) console.log([/[\t\r\n"]/.test(s.relPath) ? JSON.stringify(s.relPath) : s.relPath, s.reason, s.detail ?? ''].join('\t').trimEnd());
 }

@@ -12,7 +12,9 @@ import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
 import { warmSearchPaths } from './retrieve/warmSearch';
 import { nextTurn } from './util/breathe';
+import { normalizeLoneCR } from './util/lines';
 import { countSkips } from './scan';
+import { readSourceText } from './util/sourceText';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
@@ -150,7 +152,8 @@ export class Engine {
    * A file that is now ignored, secret or unreadable leaves the index.
    */
   async updateFile(relPath: string, content?: string): Promise<void> {
-    await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, content));
+    const text = content === undefined ? undefined : normalizeLoneCR(content);
+    await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
     this.team?.localChanged(relPath);
   }
 
@@ -184,7 +187,7 @@ export class Engine {
   /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
   async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, weights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
     const k = opts.k ?? 10;
-    const state: EditorState = typeof query === 'string' ? { file: '', prefix: query + '\n', line: -1 } : query;
+    const state: EditorState = typeof query === 'string' ? { file: '', prefix: normalizeLoneCR(query) + '\n', line: -1 } : withEditorLines(query);
     const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
     if (typeof query === 'string') q.trimmed = q.window;
     const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
@@ -252,8 +255,9 @@ export class Engine {
    * before the cursor (lexically and, where the index has it, by normalised structure), plus the
    * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
    */
-  async complete(state: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
+  async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
+    const state = withEditorLines(asked);
     const prefixLines = state.prefix.split('\n');
     const typed = prefixLines.pop() ?? '';
     const recent: string[] = [];
@@ -302,7 +306,7 @@ export class Engine {
       chunkRange: (id) => this.tables.chunks.get(id),
       chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
     });
-    return this.symbolLookup.symbolAt(relPath, line, character, content ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
+    return this.symbolLookup.symbolAt(relPath, line, character, (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
   }
 
   private symbolLookup: SymbolLookup | undefined;
@@ -331,9 +335,15 @@ export class Engine {
   }
 }
 
+/** The state with lone CRs as LF (same length), so its lines are counted as the editor counts them, as in the index. */
+function withEditorLines(state: EditorState): EditorState {
+  if (!state.prefix.includes('\r') && !state.suffix?.includes('\r')) return state;
+  return { ...state, prefix: normalizeLoneCR(state.prefix), ...(state.suffix === undefined ? {} : { suffix: normalizeLoneCR(state.suffix) }) };
+}
+
 function readText(abs: string): string | undefined {
   try {
-    return fs.readFileSync(abs, 'utf8');
+    return readSourceText(abs);
   } catch {
     return undefined;
   }

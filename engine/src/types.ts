@@ -29,7 +29,7 @@ export type SkipReason =
   | 'secret' // .env*, keys, credentials, configured deny-list: never indexed
   | 'symlink-loop'
   | 'unreadable'
-  | 'invalid-utf8'
+  | 'invalid-name' // a name that is not valid UTF-8 (it has no path the editor or the index can hold)
   | 'unsupported';
 
 export type ChunkKind =

@@ -26,7 +26,7 @@ export const CHUNK_EXTENSIONS = [
 ];
 
 const SKIP_REASONS: ReadonlySet<SkipReason> = new Set<SkipReason>([
-  'ignored', 'too-large', 'binary', 'minified', 'generated', 'secret', 'symlink-loop', 'unreadable', 'invalid-utf8', 'unsupported',
+  'ignored', 'too-large', 'binary', 'minified', 'generated', 'secret', 'symlink-loop', 'unreadable', 'invalid-name', 'unsupported',
 ]);
 
 export interface FuzzInput {
@@ -132,7 +132,7 @@ export interface ChunkCheck {
 
 /** The chunker's documented contract: sorted, disjoint, inside the file, every non-blank line covered. */
 export function checkChunked(content: string, result: ChunkedFile): string | null {
-  const lines = content.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const lines = content.split(/\r\n|\r|\n/); // the editor's lines: CRLF, LF and a lone CR each end one
   let prevEnd = -1;
   for (const c of result.chunks) {
     if (!Number.isInteger(c.startLine) || !Number.isInteger(c.endLine)) return `non-integer range ${c.startLine}-${c.endLine}`;
@@ -243,8 +243,20 @@ export function buildBadTree(r: () => number, opts: { big: boolean; parent?: str
   write('bad/random.bin', randomBytes(r, 4096), 'binary');
   write('bad/random-no-ext', Buffer.concat([Buffer.from('abc'), Buffer.alloc(3), randomBytes(r, 512)]), 'binary');
   write('bad/nul-in-code.ts', Buffer.concat([Buffer.from('function a() {\n'), Buffer.alloc(1), Buffer.from('}\n')]), 'binary');
-  write('bad/invalid-utf8.py', Buffer.concat([Buffer.from('def f():\n    return "'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"\n')]), 'invalid-utf8');
-  write('bad/overlong-utf8.go', Buffer.concat([Buffer.from('package x\n// '), Buffer.from([0xc0, 0xaf]), Buffer.from('\n')]), 'invalid-utf8');
+  // Indexed as the editor shows them: invalid bytes as U+FFFD, UTF-16 decoded, lone CRs as line breaks.
+  write('good/invalid-utf8.py', Buffer.concat([Buffer.from('def f():\n    return "'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"\n')]));
+  write('good/overlong-utf8.go', Buffer.concat([Buffer.from('package x\n// '), Buffer.from([0xc0, 0xaf]), Buffer.from('\n')]));
+  write('good/utf16le.py', Buffer.from('\ufeffdef utf16_little():\n    return 1\n', 'utf16le'));
+  write('good/utf16be.py', Buffer.from('\ufeffdef utf16_big():\n    return 2\n', 'utf16le').swap16());
+  write('good/lone-cr.py', 'def lone_cr():\r    return 3\r');
+  // Names that are not UTF-8 (a file, and a folder with a file in it): no path can name them.
+  const rawName = (rel: string, bad: number[]) => Buffer.concat([Buffer.from(path.join(root, rel)), Buffer.from(bad)]);
+  fs.mkdirSync(path.join(root, 'bad'), { recursive: true });
+  fs.writeFileSync(Buffer.concat([rawName('bad/caf', [0xe9]), Buffer.from('.py')]), 'x = 1\n');
+  expectSkip.set('bad/caf\\xe9.py', 'invalid-name');
+  fs.mkdirSync(rawName('bad/dir', [0xff]));
+  fs.writeFileSync(Buffer.concat([rawName('bad/dir', [0xff]), Buffer.from('/inside.py')]), 'y = 2\n');
+  expectSkip.set('bad/dir\\xff/', 'invalid-name');
   write('bad/single-line-10MB.js', 'a'.repeat(opts.big ? 10_000_000 : 1_200_000), 'too-large');
   write('bad/minified.js', ('var a=function(b){return b+1};').repeat(2000), 'minified');
   write('bad/image.png', randomBytes(r, 300), 'binary');

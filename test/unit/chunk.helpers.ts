@@ -12,7 +12,7 @@ export function fixture(name: string): string {
 
 /** Chunks are sorted, disjoint, inside the file, and cover every non-blank line. */
 export function assertCoversFile(content: string, file: ChunkedFile): void {
-  const lines = content.split('\n');
+  const lines = content.split(/\r\n|\r|\n/); // the editor's lines
   let previousEnd = -1;
   for (const chunk of file.chunks) {
     assert.ok(chunk.startLine > previousEnd, `chunk at ${chunk.startLine} overlaps the one ending at ${previousEnd}`);

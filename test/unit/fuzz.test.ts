@@ -75,7 +75,7 @@ describe('bad-input fuzzing', function () {
       const tree = buildBadTree(prng(7), { big: true, parent: work });
       await fuzzScanTree(tree, stats);
       assert.deepStrictEqual(stats.failures, []);
-      for (const reason of ['binary', 'invalid-utf8', 'too-large', 'minified', 'secret', 'generated', 'symlink-loop', 'unreadable'] as const) {
+      for (const reason of ['binary', 'invalid-name', 'too-large', 'minified', 'secret', 'generated', 'symlink-loop', 'unreadable'] as const) {
         assert.ok(stats.skipReasons[reason], `some file skipped as ${reason}: ${JSON.stringify(stats.skipReasons)}`);
       }
     });
@@ -88,7 +88,8 @@ describe('bad-input fuzzing', function () {
       assert.ok(out);
       const reasons = new Map(out.skipped.map((s) => [s.relPath, s.reason]));
       assert.strictEqual(reasons.get('bad/random.bin'), 'binary');
-      assert.strictEqual(reasons.get('bad/invalid-utf8.py'), 'invalid-utf8');
+      assert.strictEqual(reasons.get('bad/caf\\xe9.py'), 'invalid-name');
+      for (const kept of ['good/invalid-utf8.py', 'good/utf16le.py', 'good/utf16be.py', 'good/lone-cr.py']) assert.ok(!reasons.has(kept), `${kept} is indexed`);
       assert.strictEqual(reasons.get('bad/single-line-10MB.js'), 'too-large');
       assert.strictEqual(reasons.get('links/a'), 'symlink-loop');
       assert.strictEqual(reasons.get('bad/.env'), 'secret');

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { acquireWriterLock, LOCK_FILE_NAME, lockOwner, type HeldLock, type LockResult } from '../../engine/src/store/lock';
+import { acquireWriterLock, LOCK_FILE_NAME, lockOwner, processStartTime, type HeldLock, type LockResult } from '../../engine/src/store/lock';
 
 const LOCK_MODULE = path.resolve(__dirname, '../../engine/src/store/lock.js');
 
@@ -113,5 +113,49 @@ describe('writer lock', function () {
     const lock = held(acquireWriterLock(dir));
     assert.strictEqual(lockOwner(dir)!.pid, process.pid);
     lock.release();
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    it(`a process holding the lock and killed by ${signal} releases it, and still dies by that signal`, async () => {
+      const child = await childHolding(dir);
+      const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, sig) => resolve([code, sig])));
+      child.kill(signal);
+      assert.deepStrictEqual(await exited, [null, signal]);
+      assert.ok(!fs.existsSync(path.join(dir, LOCK_FILE_NAME)), `${signal} left ${LOCK_FILE_NAME} behind`);
+    });
+  }
+
+  describe('a recycled pid (Linux: pid and process start time)', function () {
+    let sleeper: ChildProcess;
+    before(function () {
+      if (process.platform !== 'linux') this.skip(); // elsewhere the pid alone decides (documented in lock.ts)
+      sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    });
+    after(() => sleeper?.kill('SIGKILL'));
+
+    it('records the owner\'s start time in the lock', () => {
+      const lock = held(acquireWriterLock(dir));
+      assert.ok(Number.isInteger(processStartTime(process.pid)));
+      assert.strictEqual(lockOwner(dir)!.startTime, processStartTime(process.pid));
+      lock.release();
+    });
+
+    it('takes over a lock naming a live pid whose process started at another time', () => {
+      const startTime = processStartTime(sleeper.pid!)!;
+      assert.ok(Number.isInteger(startTime), 'the sleeper\'s start time is readable');
+      fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), JSON.stringify({ pid: sleeper.pid, hostname: os.hostname(), since: 1, startTime: startTime - 1 }));
+      const lock = held(acquireWriterLock(dir));
+      assert.strictEqual(lockOwner(dir)!.pid, process.pid);
+      lock.release();
+    });
+
+    it('respects a lock naming a live pid with its own start time, and one written without a start time', () => {
+      const file = path.join(dir, LOCK_FILE_NAME);
+      for (const extra of [{ startTime: processStartTime(sleeper.pid!) }, {}]) {
+        fs.writeFileSync(file, JSON.stringify({ pid: sleeper.pid, hostname: os.hostname(), since: 1, ...extra }));
+        const r = acquireWriterLock(dir);
+        assert.ok('heldBy' in r && r.heldBy.pid === sleeper.pid, JSON.stringify(r));
+      }
+    });
   });
 });

@@ -15,11 +15,16 @@ describe('classifyContent', () => {
     assert.equal(classifyContent('data.txt', early), 'binary');
     const late = Buffer.concat([text('a\n'.repeat(5000)), Buffer.from([0])]);
     assert.equal(classifyContent('data.txt', late), null);
-    assert.equal(classifyContent('utf16.txt', Buffer.from('\ufeffhi', 'utf16le')), 'binary');
   });
 
-  it('flags invalid UTF-8 but tolerates a character cut off at the end of a head sample', () => {
-    assert.equal(classifyContent('latin1.py', Buffer.from([0x78, 0xe9, 0x79, 0x0a])), 'invalid-utf8');
+  it('reads UTF-16 with a BOM as text (LE and BE), and calls it binary when its characters hold NUL', () => {
+    assert.equal(classifyContent('utf16.txt', Buffer.from('\ufeffhi\n', 'utf16le')), null);
+    assert.equal(classifyContent('utf16be.txt', Buffer.from('\ufeffhi\n', 'utf16le').swap16()), null);
+    assert.equal(classifyContent('utf16.dat2', Buffer.from('\ufeffhi\0there', 'utf16le')), 'binary');
+  });
+
+  it('keeps a file with invalid UTF-8 (shown with U+FFFD, as the editor does) and a character cut off at the end of a head sample', () => {
+    assert.equal(classifyContent('latin1.py', Buffer.from([0x78, 0xe9, 0x79, 0x0a])), null);
     const cut = text('x = "é"').subarray(0, 6); // ends in the first byte of "é"
     assert.equal(classifyContent('cut.py', cut), null);
   });

@@ -9,6 +9,7 @@ import { layoutChunks } from './layout';
 import { LineIndex, lineWindows, type SizeLimits } from './lines';
 import { parseReusing } from './reparse';
 import { SyntaxTrees } from './syntaxTrees';
+import { normalizeLoneCR } from '../util/lines';
 
 export interface ChunkOptions {
   /** A definition longer than this many lines is split (class -> header + methods). Default 120. */
@@ -98,8 +99,10 @@ export class Chunker {
    * Chunks one file. Never throws: unknown languages, parse failures and timeouts give line
    * windows. Chunks are sorted, do not overlap, and cover every non-blank line.
    */
-  async chunk(relPath: string, content: string, opts: ChunkOptions = {}): Promise<ChunkedFile> {
+  async chunk(relPath: string, text: string, opts: ChunkOptions = {}): Promise<ChunkedFile> {
     const options = { ...DEFAULTS, ...opts };
+    // tree-sitter counts LF only: a lone CR would merge lines the editor shows apart (same length, offsets unmoved).
+    const content = normalizeLoneCR(text);
     const language = refineLanguage(relPath, content, languageOfPath(relPath)) ?? 'plaintext';
     const grammarName = grammarOf(language);
     let reason: FallbackReason = 'no-grammar';

@@ -1,5 +1,6 @@
 // Line bookkeeping and the size-bounded splitting of a line range into pieces.
-// Line rule (shared with the rest of the engine): split on "\n", strip one trailing "\r".
+// Line rule (shared with the rest of the engine, util/lines.ts): CRLF, LF and a lone CR end a line.
+import { LINE_BREAK } from '../util/lines';
 
 export interface LineRange {
   startLine: number;
@@ -17,11 +18,7 @@ export class LineIndex {
   private readonly charsBefore: Uint32Array;
 
   constructor(content: string) {
-    this.lines = content.split('\n');
-    for (let i = 0; i < this.lines.length; i++) {
-      const line = this.lines[i];
-      if (line.endsWith('\r')) this.lines[i] = line.slice(0, -1);
-    }
+    this.lines = content.includes('\r') ? content.split(LINE_BREAK) : content.split('\n');
     this.charsBefore = new Uint32Array(this.lines.length + 1);
     for (let i = 0; i < this.lines.length; i++) this.charsBefore[i + 1] = this.charsBefore[i] + this.lines[i].length + 1;
   }

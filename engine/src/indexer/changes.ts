@@ -3,6 +3,7 @@
 // generated, minified) is reported with the reason.
 import { sha1 } from '../index/indexStore';
 import { classifyContent } from '../scan';
+import { decodeSource } from '../util/sourceText';
 import type { FileEntry } from '../store/fileTable';
 import type { SkipReason } from '../types';
 
@@ -22,7 +23,7 @@ export function statUnchanged(old: FileEntry | undefined, f: { size: number; mti
 export function contentChange(relPath: string, bytes: Buffer, old: FileEntry | undefined): ContentChange {
   const reason = classifyContent(relPath, bytes);
   if (reason) return { kind: 'skip', reason };
-  const content = bytes.toString('utf8');
+  const content = decodeSource(bytes);
   const hash = sha1(content);
   if (old && old.hash === hash) return { kind: 'touched' };
   return { kind: 'changed', content, hash };

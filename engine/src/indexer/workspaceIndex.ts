@@ -10,7 +10,7 @@ import { HybridIndex } from '../retrieve/hybrid';
 import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
-import { classifyContent, isSecretPath, scanWorkspace } from '../scan';
+import { classifyContent, decodeSource, isSecretPath, readSourceText, scanWorkspace } from '../scan';
 import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
@@ -65,7 +65,7 @@ export class WorkspaceIndex {
     private readonly tuningOf: () => IndexTuning,
     lock: HeldLock | undefined,
   ) {
-    this.buffers = new Buffers((rel) => fs.readFileSync(path.join(opts.root, rel), 'utf8'), splitLines);
+    this.buffers = new Buffers((rel) => readSourceText(path.join(opts.root, rel)), splitLines);
     this.lock = lock;
   }
 
@@ -241,7 +241,7 @@ export class WorkspaceIndex {
       let content = p.content;
       if (content === undefined) {
         try {
-          content = fs.readFileSync(path.join(this.opts.root, p.rel), 'utf8');
+          content = readSourceText(path.join(this.opts.root, p.rel));
         } catch {
           continue; // gone since it was parsed: the next scan drops it
         }
@@ -349,7 +349,7 @@ export class WorkspaceIndex {
           this.scheduleSave();
           return;
         }
-        text = bytes.toString('utf8');
+        text = decodeSource(bytes);
         size = st.size;
         mtimeMs = st.mtimeMs;
       } catch {

@@ -11,6 +11,7 @@ import { Engine } from '../engine';
 import type { SymbolRelatedQuery } from '../api';
 import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
 import { INIT_ENV } from './transport';
+import { closeOnSignals } from '../util/termination';
 
 interface Port {
   post(msg: FromWorker): void;
@@ -142,3 +143,19 @@ port.onMessage((msg: ToWorker) => {
       break;
   }
 });
+
+/**
+ * SIGTERM / SIGINT / SIGHUP to the engine process (a child process: signals do not reach a worker
+ * thread): requests in flight are cancelled, the mutations queued finish or fail, the engine closes
+ * (saving and releasing the writer lock), and the process ends by that signal (util/termination.ts).
+ */
+async function closeEngine(): Promise<void> {
+  for (const c of controllers.values()) c.abort();
+  const engine = await opened.catch(() => undefined);
+  await mutationQueue;
+  await engine?.close();
+}
+
+if (!parentPort) {
+  void closeOnSignals((stop) => new Promise<void>((resolve, reject) => stop.addEventListener('abort', () => closeEngine().then(resolve, reject), { once: true })));
+}

@@ -1,8 +1,8 @@
 // Deciding from a file's name and bytes whether it is worth indexing: binary, minified and generated
 // files are skipped. The scanner and the indexer (when it reads a file) both call these, so the
 // rules live only here.
-import { isUtf8 } from 'node:buffer';
 import type { SkipReason } from '../types';
+import { decodeSource, isUtf16 } from '../util/sourceText';
 
 /** Extensions of formats that are never source text. */
 const BINARY_EXTENSIONS = new Set([
@@ -81,9 +81,13 @@ export function classifyPath(relPath: string): SkipReason | null {
 export function classifyContent(relPath: string, bytes: Buffer): SkipReason | null {
   const byName = classifyPath(relPath);
   if (byName) return byName;
-  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 'binary';
-  if (!isUtf8(withoutTruncatedTail(bytes))) return 'invalid-utf8';
-  const head = bytes.subarray(0, MINIFIED_SNIFF_BYTES).toString('utf8');
+  // UTF-16 text is half NUL bytes: judged by its decoded characters instead. Invalid UTF-8 is
+  // decoded to U+FFFD, as the editor shows it, not skipped.
+  // Decoded as the index decodes it, so a lone-CR file is many lines, not one minified line.
+  const utf16 = isUtf16(bytes);
+  if (!utf16 && bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 'binary';
+  const head = decodeSource(bytes.subarray(0, MINIFIED_SNIFF_BYTES));
+  if (utf16 && head.slice(0, BINARY_SNIFF_BYTES / 2).includes('\0')) return 'binary';
   if (looksMinified(head)) return 'minified';
   if (hasGeneratedMarker(head)) return 'generated';
   return null;
@@ -120,17 +124,4 @@ function hasGeneratedMarker(text: string): boolean {
     start = end + 1;
   }
   return false;
-}
-
-/** Drops a multi-byte UTF-8 sequence cut off at the end of a sample, so a head read is not
- *  mistaken for invalid UTF-8. */
-function withoutTruncatedTail(bytes: Buffer): Buffer {
-  const n = bytes.length;
-  for (let back = 1; back <= Math.min(3, n); back++) {
-    const b = bytes[n - back];
-    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead byte
-    const needed = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return needed > back ? bytes.subarray(0, n - back) : bytes;
-  }
-  return bytes;
 }

@@ -1,6 +1,8 @@
 // The workspace scanner: which files of a workspace get indexed, and why the others do not.
 export { scanWorkspace, countSkips, type ScanResult, type ScanCallbacks } from './scanner';
 export { classifyContent, classifyPath } from './classify';
+// How the scanner's files are read as text (BOMs, invalid bytes, lone CRs), for every reader of them.
+export { decodeSource, readSourceText } from '../util/sourceText';
 export { isSecretPath, BUILTIN_SECRET_PATTERNS } from './secrets';
 export { IgnoreRules, IGNORE_FILE_NAMES } from './ignore-rules';
 export {

@@ -7,6 +7,7 @@
 // resolved after the plain tree has been walked, so a link to a directory that is also reachable
 // directly is reported once as a duplicate instead of shadowing the real path; a realpath
 // visited-set makes link loops terminate.
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
@@ -133,6 +134,8 @@ class Walker {
     let entries: Dirent[];
     try {
       entries = fs.readdirSync(dir.abs, { withFileTypes: true });
+      // Node spells a name that is not UTF-8 with U+FFFD, a path that opens nothing: read such a directory's names as bytes.
+      if (entries.some((e) => e.name.includes('\uFFFD'))) entries = this.withoutInvalidNames(dir);
     } catch (err) {
       this.skip(dir.rel ? dir.rel + '/' : './', 'unreadable', describeError(err));
       return;
@@ -161,6 +164,22 @@ class Walker {
       }
       await this.breather.breathe();
     }
+  }
+
+  /** The directory's entries with names that are valid UTF-8; the others are reported as `invalid-name`. */
+  private withoutInvalidNames(dir: DirJob): Dirent[] {
+    const kept: Dirent[] = [];
+    for (const entry of fs.readdirSync(dir.abs, { withFileTypes: true, encoding: 'buffer' })) {
+      const raw = entry.name;
+      if (isUtf8(raw)) {
+        kept.push(Object.assign(entry, { name: raw.toString('utf8') }) as unknown as Dirent);
+        continue;
+      }
+      const shown = escapeInvalidUtf8(raw);
+      const rel = dir.rel ? `${dir.rel}/${shown}` : shown;
+      this.skip(entry.isDirectory() ? rel + '/' : rel, 'invalid-name', 'name not valid UTF-8');
+    }
+    return kept;
   }
 
   /** True (and reported) when a directory is not to be entered. */
@@ -304,6 +323,24 @@ export function inspectContent(
     const code = (err as NodeJS.ErrnoException).code;
     return { reason: 'unreadable', detail: code === 'ENOENT' ? 'vanished during the scan' : describeError(err) };
   }
+}
+
+/** A name with its invalid UTF-8 bytes written as \xNN, so the user can find the file. */
+export function escapeInvalidUtf8(raw: Buffer): string {
+  let out = '';
+  for (let i = 0; i < raw.length; ) {
+    const b = raw[i];
+    const len = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    const seq = raw.subarray(i, i + len);
+    if (seq.length === len && isUtf8(seq)) {
+      out += seq.toString('utf8');
+      i += len;
+    } else {
+      out += `\\x${b.toString(16).padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
 }
 
 function toSlash(p: string): string {

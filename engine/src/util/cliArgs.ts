@@ -1,25 +1,155 @@
-// The command line's shared readings, for the local index (cli.ts) and the team index (team/cli.ts).
+// The command line's readings, for the local index (cli.ts) and the team index (team/cli.ts).
+// Node's own parser (util.parseArgs, strict) rejects unknown flags and a flag left without its
+// value (`--to` at the end, `--to --json`); the checks here reject values that are empty or out of
+// range, and flags that do not apply together. Every rejection is a UsageError: exit code 2.
 import * as fs from 'fs';
 import * as path from 'path';
+import { parseArgs, type ParseArgsConfig } from 'util';
+import { readSourceText } from './sourceText';
 import type { EditorState } from '../types';
 
-/** The value after `--name`, if given. */
-export function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
+/** A command line that cannot be run as written; the CLI prints the message and exits with 2. */
+export class UsageError extends Error {}
+
+/** The team index a command writes (`--to`) or reads (`--from`). */
+export interface TeamArgs {
+  url: string;
+  repo?: string;
+}
+
+export interface IndexArgs {
+  cmd: 'index';
+  root: string;
+  indexDir?: string;
+  model?: string;
+  dense: boolean;
+  json: boolean;
+  /** List every skipped file with its reason (`--skipped`). */
+  skipped: boolean;
+  to?: TeamArgs & { waitSeconds: number; localIndex?: string };
+}
+
+export interface QueryArgs {
+  cmd: 'query';
+  root: string;
+  indexDir?: string;
+  model?: string;
+  dense: boolean;
+  json: boolean;
+  k: number;
+  ask: { text: string } | { file: string; line: number };
+  from?: TeamArgs;
+}
+
+/** Most hits a query may ask for. */
+const MAX_K = 1000;
+
+const SHARED = {
+  'index-dir': { type: 'string' },
+  model: { type: 'string' },
+  'no-dense': { type: 'boolean' },
+  json: { type: 'boolean' },
+  repo: { type: 'string' },
+} as const;
+
+const OPTIONS = {
+  index: { ...SHARED, skipped: { type: 'boolean' }, to: { type: 'string' }, wait: { type: 'string' }, 'local-index': { type: 'string' } },
+  query: { ...SHARED, k: { type: 'string' }, file: { type: 'string' }, line: { type: 'string' }, text: { type: 'string' }, from: { type: 'string' } },
+} as const satisfies Record<string, ParseArgsConfig['options']>;
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** Reads `index` and `query` command lines; throws UsageError for anything it cannot run as asked. */
+export function parseCommand(argv: string[]): IndexArgs | QueryArgs {
+  const [cmd, ...rest] = argv;
+  if (cmd !== 'index' && cmd !== 'query') throw new UsageError(cmd === undefined ? 'no command given' : `unknown command '${cmd}'`);
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: rest, options: OPTIONS[cmd], strict: true, allowPositionals: true }) as { values: Values; positionals: string[] };
+  } catch (e) {
+    throw new UsageError(`${cmd}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const { values, positionals } = parsed;
+  for (const [name, v] of Object.entries(values)) {
+    if (v === '') throw new UsageError(`${cmd}: --${name} needs a value`);
+  }
+  if (positionals.length !== 1) throw new UsageError(`${cmd}: give exactly one workspace folder (got ${positionals.length ? positionals.map((p) => `'${p}'`).join(', ') : 'none'})`);
+  const root = path.resolve(positionals[0]);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root} is not a directory`);
+  const common = { root, indexDir: str(values, 'index-dir'), model: str(values, 'model'), dense: !values['no-dense'], json: values.json === true };
+  return cmd === 'index' ? indexArgs(values, common) : queryArgs(values, common);
+}
+
+type Common = Pick<IndexArgs, 'root' | 'indexDir' | 'model' | 'dense' | 'json'>;
+
+function indexArgs(values: Values, common: Common): IndexArgs {
+  const to = str(values, 'to');
+  if (to === undefined) {
+    only(values, 'index', ['repo', 'wait', 'local-index'], '--to');
+    return { cmd: 'index', ...common, skipped: values.skipped === true };
+  }
+  if (common.indexDir !== undefined) throw new UsageError('index: --index-dir is for the local index; with --to, --local-index names the local cache');
+  if (values.skipped) throw new UsageError('index: --skipped lists the local index\'s skipped files; it does not go with --to');
+  const wait = str(values, 'wait');
+  if (wait !== undefined && !/^\d+(\.\d+)?$/.test(wait)) throw new UsageError(`index: --wait takes seconds, a number ≥ 0 (got '${wait}')`);
+  return { cmd: 'index', ...common, skipped: false, to: { url: postgresUrl('--to', to), repo: str(values, 'repo'), waitSeconds: wait === undefined ? 0 : Number(wait), localIndex: str(values, 'local-index') } };
+}
+
+function queryArgs(values: Values, common: Common): QueryArgs {
+  const from = str(values, 'from');
+  if (from === undefined) only(values, 'query', ['repo'], '--from');
+  else if (common.indexDir !== undefined || common.model !== undefined || !common.dense) {
+    throw new UsageError('query: --index-dir, --model and --no-dense are for the local index, not --from (no model is loaded for it)');
+  }
+  const kText = str(values, 'k');
+  if (kText !== undefined && !(/^\d+$/.test(kText) && Number(kText) >= 1 && Number(kText) <= MAX_K)) {
+    throw new UsageError(`query: --k takes a whole number from 1 to ${MAX_K} (got '${kText}')`);
+  }
+  const text = str(values, 'text');
+  const file = str(values, 'file');
+  const line = str(values, 'line');
+  let ask: QueryArgs['ask'];
+  if (text !== undefined) {
+    if (file !== undefined || line !== undefined) throw new UsageError('query: give --text, or --file with --line, not both');
+    ask = { text };
+  } else {
+    if (file === undefined || line === undefined) throw new UsageError('query: --file F and --line L (0-based) are required, or --text');
+    if (!/^\d+$/.test(line)) throw new UsageError(`query: --line takes a 0-based line number (got '${line}')`);
+    ask = { file, line: Number(line) };
+  }
+  return { cmd: 'query', ...common, k: kText === undefined ? 5 : Number(kText), ask, from: from === undefined ? undefined : { url: postgresUrl('--from', from), repo: str(values, 'repo') } };
+}
+
+function str(values: Values, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Rejects flags that only make sense beside `needs`. */
+function only(values: Values, cmd: string, names: string[], needs: string): void {
+  const given = names.filter((n) => values[n] !== undefined);
+  if (given.length) throw new UsageError(`${cmd}: ${given.map((n) => `--${n}`).join(', ')} only go${given.length === 1 ? 'es' : ''} with ${needs}`);
+}
+
+function postgresUrl(flagName: string, url: string): string {
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new UsageError(`${flagName} takes a PostgreSQL URL, postgres://USER@HOST/DB (got a value that is not one)`);
+  return url;
 }
 
 /**
- * What `reporecall query` asks about: `--text`'s free text, or the editor's view at `--file F
- * --line L` (the file up to that 0-based line); an error message when neither is given properly.
+ * What `reporecall query` asks about: the free text, or the editor's view at `--file F --line L`
+ * (the file up to that 0-based line, decoded and split as the index reads it).
  */
-export function queryFromArgs(argv: string[], root: string): { query: EditorState | string } | { error: string } {
-  const text = flag(argv, 'text');
-  if (text !== undefined) return { query: text };
-  const file = flag(argv, 'file');
-  const line = Number(flag(argv, 'line'));
-  if (!file || !Number.isInteger(line) || line < 0) return { error: 'reporecall query: --file F and --line L (0-based) are required, or --text' };
-  const rel = path.isAbsolute(file) ? path.relative(root, file) : file;
-  const content = fs.readFileSync(path.join(root, rel), 'utf8');
-  return { query: { file: rel.split(path.sep).join('/'), prefix: content.split('\n').slice(0, line).join('\n') + '\n', line } };
+export function queryFromArgs(ask: QueryArgs['ask'], root: string): EditorState | string {
+  if ('text' in ask) return ask.text;
+  const rel = path.isAbsolute(ask.file) ? path.relative(root, ask.file) : ask.file;
+  let content: string;
+  try {
+    content = readSourceText(path.join(root, rel));
+  } catch (e) {
+    throw new UsageError(`query: cannot read --file ${ask.file}: ${(e as Error).message}`);
+  }
+  const lines = content.split('\n');
+  if (ask.line >= lines.length) throw new UsageError(`query: --line ${ask.line} is past the end of ${ask.file} (${lines.length} lines, numbered from 0)`);
+  return { file: rel.split(path.sep).join('/'), prefix: lines.slice(0, ask.line).join('\n') + '\n', line: ask.line };
 }

@@ -1,7 +1,22 @@
-// The one line-splitting rule used everywhere (VS Code's numbering for \n and \r\n files):
-// split on \n, drop the final empty element of a file that ends with \n, strip one trailing \r.
+// The one line-splitting rule used everywhere, the editor's: \r\n, \n and a lone \r each end a
+// line (VS Code splits so); the final empty element of a text ending with a line break is dropped.
+// Text read from disk has its lone CRs turned into LF on the way in (scan/decode.ts), the same
+// length, so tree-sitter's rows (it counts LF only) are the editor's lines too.
+
+/** Any line break: CRLF, LF or a lone CR. */
+export const LINE_BREAK = /\r\n|\r|\n/;
+
+/** A file's lines, numbered as the editor numbers them. */
 export function splitLines(content: string): string[] {
-  const lines = content.split('\n');
-  if (content.endsWith('\n')) lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  // Most files hold no CR: splitting on LF alone is several times faster than the regex.
+  const lines = content.includes('\r') ? content.split(LINE_BREAK) : content.split('\n');
+  if (content.endsWith('\n') || content.endsWith('\r')) lines.pop();
+  return lines;
+}
+
+const LONE_CR = /\r(?!\n)/g;
+
+/** Lone CRs (old Mac line ends) as LF; CRLF stays. Same length, so offsets do not move. */
+export function normalizeLoneCR(text: string): string {
+  return text.includes('\r') ? text.replace(LONE_CR, '\n') : text;
 }

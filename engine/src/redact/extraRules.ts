@@ -18,10 +18,20 @@ export function looksLikeSecretValue(value: string): boolean {
 const hasDigit = (s: string): boolean => /\d/.test(s);
 const PLACEHOLDER = /^(?:<.*|\$.*|\{.*|%.*%|\*+|x+|\.+|password|passwd|pass|pwd|secret|changeme|user|username)$/i;
 
-/** `Basic` credentials are base64 of `user:password`. */
+/** `Basic` credentials are base64 of `user:password` (a password of 6 characters at least). */
 function isBasicCredential(b64: string): boolean {
-  const text = Buffer.from(b64, 'base64').toString('latin1');
-  return /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(text) && !PLACEHOLDER.test(text.split(':')[1]);
+  const m = /^[\x20-\x7e]+:([\x20-\x7e]{6,})$/.exec(Buffer.from(b64, 'base64').toString('latin1'));
+  return !!m && !PLACEHOLDER.test(m[1]);
+}
+
+/**
+ * A value assigned to a secret's name that gitleaks' generic rule would not take (it has a character
+ * outside [\w.=-]): a digit and a letter in it, not words joined by - or _, not a template.
+ */
+function assignedSecret(v: string): boolean {
+  if (!hasDigit(v) || !/[A-Za-z]/.test(v) || /\$\{|\{\{|<redacted:/.test(v)) return false;
+  if (/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(v)) return false; // model_name_v1, float32-slice
+  return looksLikeSecretValue(v);
 }
 
 // Names whose value is a credential: DB_PASSWORD, clientSecret, "api_key", authToken, … Both ends are bounded (linear time).
@@ -56,7 +66,7 @@ export const EXTRA_RULES: Rule[] = [
   rule({
     id: 'secret-assignment',
     re: new RegExp(String.raw`${SECRET_NAME}["']?\s*(?::=|=>|[:=])\s*["'\x60]([^"'\x60\n]{8,512})["'\x60]`, 'gid'),
-    keywords: NAME_KEYWORDS, accept: (v) => looksLikeSecretValue(v) && !v.includes('<redacted:'),
+    keywords: NAME_KEYWORDS, accept: assignedSecret,
   }),
   // …and unquoted (.env, shell, YAML): one token of secret-like characters up to the end of the value
   rule({
@@ -64,6 +74,6 @@ export const EXTRA_RULES: Rule[] = [
     re: new RegExp(String.raw`${SECRET_NAME}\s*(?:=|:\s)\s*([A-Za-z0-9_\-+/=.~!@#$%^&*]{8,512})(?=\s|$|[,;])`, 'gimd'),
     keywords: NAME_KEYWORDS,
     // Code, not a literal: a dotted reference or call (a.b.c), a value without digits or letters.
-    accept: (v) => !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && hasDigit(v) && /[A-Za-z]/.test(v) && looksLikeSecretValue(v) && !v.includes('<redacted:'),
+    accept: (v) => !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && assignedSecret(v),
   }),
 ];

@@ -87,6 +87,12 @@ function stripLead(go: string): { go: string; lead: number } {
   return { go: flags + rest, lead };
 }
 
+/**
+ * Checks of our own on top of a gitleaks rule, where it has no entropy threshold and takes code for a
+ * password: database-password matches `pwd->username` and `pwd: string` in C and TypeScript.
+ */
+const OWN_CHECKS: Record<string, (secret: string) => boolean> = { 'database-password': (v) => v.length >= 6 && /\d/.test(v) && /[A-Za-z]/.test(v) };
+
 /** Keywords for rules that have none but need a literal anyway (so they do not run on every text). */
 const DERIVED_KEYWORDS: Record<string, string[]> = { 'database-password': ['pwd', 'db_passw', 'database_passw'] };
 
@@ -103,6 +109,7 @@ function compileRule(raw: RawRule): Rule {
     path: raw.path ? compile(raw.path) : undefined,
     allowlists: (raw.allowlists ?? []).map(allowlist),
     needsDigit: raw.id.startsWith('generic'),
+    accept: OWN_CHECKS[raw.id],
     // Its matches run from BEGIN to END and may exceed a window; the lazy body stops at the first END.
     wholeText: raw.id === 'private-key',
   };

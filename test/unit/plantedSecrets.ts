@@ -35,6 +35,6 @@ export const PLANTED: Planted[] = [
   { name: 'Mailchimp API key', secret: mailchimp, file: 'src/marketing/list.rb', text: `def mailchimp_client\n  Gibbon::Request.new(api_key: "${mailchimp}")\nend\n# mailchimp audience sync\n` },
   { name: 'Datadog API key', secret: datadog, file: 'src/metrics/dd.go', text: `package metrics\n\nconst DD_API_KEY = "${datadog}"\n\nfunc datadogClient() *Client { return NewClient(DD_API_KEY) }\n` },
   { name: 'Shopify access token', secret: shopify, file: 'src/shop/admin.js', text: `export function shopifyAdmin() {\n  return new Shopify({ accessToken: '${shopify}' });\n}\n` },
-  { name: 'Authorization: Bearer value', secret: bearer, file: 'docs/api.http', text: `GET https://api.example.com/v1/orders\nAuthorization: Bearer ${bearer}\nAccept: application/json\n` },
+  { name: 'Authorization: Bearer value', secret: bearer, file: 'docs/orders-api.md', text: `# Orders API\n\n\`\`\`http\nGET https://api.example.com/v1/orders\nAuthorization: Bearer ${bearer}\nAccept: application/json\n\`\`\`\n` },
   { name: 'Authorization: Basic value', secret: basic, file: 'src/http/legacy.ts', text: `export function legacyHeaders() {\n  return { Authorization: 'Basic ${basic}' };\n}\n` },
 ];

@@ -7,7 +7,7 @@ import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { goRegexToJs, UnsupportedRegex } from '../../engine/src/redact/goRegex';
-import { findSecrets, GITLEAKS_RULES, redactSecrets, ruleFamily, skippedRules, UPSTREAM, WINDOW } from '../../engine/src/redact';
+import { compileAll, findSecrets, GITLEAKS_RULES, redactSecrets, ruleFamily, UPSTREAM, WINDOW } from '../../engine/src/redact';
 
 interface RandExpGen {
   max: number;
@@ -52,7 +52,7 @@ describe('gitleaks rules in the redactor', function () {
   });
 
   it('compiles every rule but the one that matches file names only', () => {
-    assert.deepStrictEqual(skippedRules, [{ id: 'pkcs12-file', reason: 'matches file paths only, not content' }]);
+    assert.deepStrictEqual(compileAll(), [{ id: 'pkcs12-file', reason: 'matches file paths only, not content' }]);
     assert.strictEqual(GITLEAKS_RULES.length, 217);
     assert.strictEqual(new Set([...GITLEAKS_RULES.map((r) => r.id), 'pkcs12-file'].map(ruleFamily)).size, 130);
   });

@@ -2,4 +2,4 @@
 // index (documents.ts) and the extension's requests to model servers.
 export { findSecrets, placeholder, redactDeep, redactSecrets, WINDOW, type Finding, type Redaction } from './redactor';
 export { isLoopbackHost, isLoopbackUrl } from './loopback';
-export { GITLEAKS_RULES, ruleFamily, skippedRules, UPSTREAM } from './rules';
+export { compileAll, GITLEAKS_RULES, ruleFamily, skippedRules, UPSTREAM } from './rules';

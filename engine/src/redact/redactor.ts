@@ -29,9 +29,23 @@ export const WINDOW = 4096;
 const OVERLAP = 1024;
 
 const RULES: readonly Rule[] = [...GITLEAKS_RULES, ...EXTRA_RULES];
-const KEYWORDS = [...new Set(RULES.flatMap((r) => r.keywords))];
-const KEYWORD_INDEX = new KeywordIndex(KEYWORDS);
-const RULE_KEYWORDS = RULES.map((r) => r.keywords.map((k) => KEYWORDS.indexOf(k)));
+
+interface KeywordFilter {
+  index: KeywordIndex;
+  /** Per rule, the ids of its keywords in `index`. */
+  ofRule: number[][];
+}
+let keywordFilter: KeywordFilter | undefined;
+
+/** Built on first use, not when the engine loads. */
+function keywords(): KeywordFilter {
+  if (!keywordFilter) {
+    const words = [...new Set(RULES.flatMap((r) => r.keywords))];
+    const id = new Map(words.map((w, i) => [w, i]));
+    keywordFilter = { index: new KeywordIndex(words), ofRule: RULES.map((r) => r.keywords.map((k) => id.get(k)!)) };
+  }
+  return keywordFilter;
+}
 
 const LEAD_CHAR = /[\w.-]/;
 
@@ -65,7 +79,7 @@ function accepted(rule: Rule, c: Candidate): boolean {
   if (rule.needsDigit && !/\d/.test(c.secret)) return false;
   if (rule.accept && !rule.accept(c.secret)) return false;
   if (c.secret.includes('<redacted:')) return false;
-  return !allowedBy(GLOBAL_ALLOWLIST, c) && !rule.allowlists.some((a) => allowedBy(a, c));
+  return !allowedBy(GLOBAL_ALLOWLIST(), c) && !rule.allowlists.some((a) => allowedBy(a, c));
 }
 
 /** The rule's findings in text[from, to), as offsets in `text`. */
@@ -89,9 +103,10 @@ function scan(rule: Rule, text: string, from: number, to: number, path: string |
 export function findSecrets(text: string, path?: string): Finding[] {
   const out: Finding[] = [];
   if (!text) return out;
-  const present = KEYWORD_INDEX.present(text);
+  const filter = keywords();
+  const present = filter.index.present(text);
   RULES.forEach((rule, r) => {
-    const ids = RULE_KEYWORDS[r];
+    const ids = filter.ofRule[r];
     if (ids.length && !ids.some((k) => present[k])) return;
     if (rule.path && (path === undefined || !rule.path.test(path))) return;
     if (rule.wholeText || text.length <= WINDOW) return scan(rule, text, 0, text.length, path, out);

@@ -66,8 +66,9 @@ function allowlist(a: RawAllowlist): Allowlist {
   };
 }
 
+let globalAllowlist: Allowlist | undefined;
 /** The global allowlist's content criteria (its paths are not applied: a secret is removed wherever it lies). */
-export const GLOBAL_ALLOWLIST: Allowlist = { ...allowlist(gitleaks.allowlist as RawAllowlist), paths: [] };
+export const GLOBAL_ALLOWLIST = (): Allowlist => (globalAllowlist ??= { ...allowlist(gitleaks.allowlist as RawAllowlist), paths: [] });
 
 export const UPSTREAM = gitleaks.upstream;
 
@@ -96,37 +97,88 @@ const OWN_CHECKS: Record<string, (secret: string) => boolean> = { 'database-pass
 /** Keywords for rules that have none but need a literal anyway (so they do not run on every text). */
 const DERIVED_KEYWORDS: Record<string, string[]> = { 'database-password': ['pwd', 'db_passw', 'database_passw'] };
 
-function compileRule(raw: RawRule): Rule {
-  if (!raw.regex) throw new UnsupportedRegex('matches file paths only, not content');
-  if (raw.secretGroup) throw new UnsupportedRegex('secretGroup is not supported');
-  const { go, lead } = stripLead(raw.regex);
-  return {
-    id: raw.id,
-    re: compile(go, 'gd'),
-    lead,
-    keywords: (raw.keywords ?? DERIVED_KEYWORDS[raw.id] ?? []).map((k) => k.toLowerCase()),
-    entropy: raw.entropy,
-    path: raw.path ? compile(raw.path) : undefined,
-    allowlists: (raw.allowlists ?? []).map(allowlist),
-    needsDigit: raw.id.startsWith('generic'),
-    accept: OWN_CHECKS[raw.id],
-    // Its matches run from BEGIN to END and may exceed a window; the lazy body stops at the first END.
-    wholeText: raw.id === 'private-key',
-  };
+/** What is converted and compiled on first use: most texts wake a handful of rules, and an engine starts faster. */
+interface Compiled {
+  re: RegExp;
+  path?: RegExp;
+  allowlists: Allowlist[];
 }
 
-/** Every gitleaks rule that compiled, in the config's order. */
+const NEVER = /(?!)/dg;
+
+/** A gitleaks rule; its regexes are converted when a text first holds one of its keywords. */
+class GitleaksRule implements Rule {
+  readonly id: string;
+  readonly keywords: string[];
+  readonly entropy?: number;
+  readonly lead: number;
+  readonly needsDigit: boolean;
+  readonly accept?: (secret: string) => boolean;
+  /** Its matches run from BEGIN to END and may exceed a window; the lazy body stops at the first END. */
+  readonly wholeText: boolean;
+  readonly hasPath: boolean;
+  private compiled?: Compiled;
+  private readonly go: string;
+
+  constructor(private readonly raw: RawRule) {
+    if (!raw.regex) throw new UnsupportedRegex('matches file paths only, not content');
+    if (raw.secretGroup) throw new UnsupportedRegex('secretGroup is not supported');
+    const { go, lead } = stripLead(raw.regex);
+    this.id = raw.id;
+    this.go = go;
+    this.lead = lead;
+    this.keywords = (raw.keywords ?? DERIVED_KEYWORDS[raw.id] ?? []).map((k) => k.toLowerCase());
+    this.entropy = raw.entropy;
+    this.needsDigit = raw.id.startsWith('generic');
+    this.accept = OWN_CHECKS[raw.id];
+    this.wholeText = raw.id === 'private-key';
+    this.hasPath = raw.path !== undefined;
+  }
+
+  private get parts(): Compiled {
+    if (!this.compiled) {
+      try {
+        this.compiled = { re: compile(this.go, 'gd'), path: this.raw.path ? compile(this.raw.path) : undefined, allowlists: (this.raw.allowlists ?? []).map(allowlist) };
+      } catch (err) {
+        if (!(err instanceof UnsupportedRegex) && !(err instanceof SyntaxError)) throw err;
+        skippedRules.push({ id: this.id, reason: err.message });
+        this.compiled = { re: NEVER, allowlists: [] }; // never matches: listed as skipped instead
+      }
+    }
+    return this.compiled;
+  }
+
+  get re(): RegExp {
+    return this.parts.re;
+  }
+
+  get path(): RegExp | undefined {
+    return this.hasPath ? this.parts.path : undefined;
+  }
+
+  get allowlists(): Allowlist[] {
+    return this.parts.allowlists;
+  }
+}
+
+/** Every gitleaks rule with content to match, in the config's order. */
 export const GITLEAKS_RULES: Rule[] = [];
-/** gitleaks rules left out, with why. */
+/** gitleaks rules left out, with why (a rule whose regex cannot be converted joins when first used; compileAll lists all). */
 export const skippedRules: Array<{ id: string; reason: string }> = [];
 
 for (const raw of gitleaks.rules as RawRule[]) {
   try {
-    GITLEAKS_RULES.push(compileRule(raw));
+    GITLEAKS_RULES.push(new GitleaksRule(raw));
   } catch (err) {
-    if (!(err instanceof UnsupportedRegex) && !(err instanceof SyntaxError)) throw err;
+    if (!(err instanceof UnsupportedRegex)) throw err;
     skippedRules.push({ id: raw.id, reason: err.message });
   }
+}
+
+/** Converts and compiles every rule now (tests, the refresh check); returns the rules left out. */
+export function compileAll(): Array<{ id: string; reason: string }> {
+  for (const r of GITLEAKS_RULES) void r.re;
+  return skippedRules;
 }
 
 /** The rule family of a gitleaks rule id: its provider, the id's first word (130 in the vendored config). */

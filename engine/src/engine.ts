@@ -16,6 +16,7 @@ import { normalizeLoneCR } from './util/lines';
 import { countSkips } from './scan';
 import { readSourceText } from './util/sourceText';
 import { IndexStore } from './index/indexStore';
+import { ensurePrivateDir } from './store/privateDir';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
@@ -77,7 +78,7 @@ export class Engine {
     engine.model = model;
     engine.modelWarning = warning;
     engine.tuning = tuning;
-    fs.mkdirSync(opts.indexDir, { recursive: true });
+    ensurePrivateDir(opts.indexDir);
     const lock = acquireWriterLock(opts.indexDir);
     if ('heldBy' in lock) log(`the index at ${opts.indexDir} is written by process ${lock.heldBy.pid} on ${lock.heldBy.hostname}; this engine reads it and keeps its own changes in memory`);
     engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'heldBy' in lock ? undefined : lock);

@@ -51,6 +51,8 @@ export const config = {
   ollamaBaseUrl: (): string => str('ollama.baseUrl'),
   ollamaModel: (): string => str('ollama.model'),
   languageModelFamily: (): string => str('languageModel.family'),
+  /** Redact requests to a model server on loopback too (machine scope: a workspace cannot turn it off). */
+  redactLoopback: (): boolean => bool('redaction.loopback'),
   /**
    * When the hover shows: `reporecall.hover.mode` when the user set it; else the deprecated
    * `reporecall.hover.enabled: false` still means `off`; default `identifiers`.

@@ -67,6 +67,7 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'ollama.baseUrl', read: () => config.ollamaBaseUrl() },
   { key: 'ollama.model', read: () => config.ollamaModel() },
   { key: 'languageModel.family', read: () => config.languageModelFamily() },
+  { key: 'redaction.loopback', read: () => config.redactLoopback() },
   { key: 'hover.mode', read: () => config.hoverMode() },
   // Deprecated: read only while hover.mode is unset; false means off.
   { key: 'hover.enabled', read: () => config.hoverMode(), as: (v) => (v === false ? 'off' : 'identifiers') },

@@ -22,6 +22,7 @@ import { writePartsAtomic, type AtomicWrite } from '../store/atomic';
 import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
+import { ensurePrivateDir } from '../store/privateDir';
 import { decodeTables, tablesParts, type IndexTables } from './tables';
 import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta, tablesDelta } from './tablesDelta';
@@ -254,7 +255,7 @@ export class IndexStore {
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
     fields: string[], omittedForSize: string[],
   ): { writes: AtomicWrite[]; names: string[]; after: () => void } {
-    fs.mkdirSync(this.dir, { recursive: true });
+    ensurePrivateDir(this.dir);
     const writes: AtomicWrite[] = [];
     const prev = this.committed;
     const seq = (prev?.seq ?? 0) + 1;

@@ -12,8 +12,9 @@
  * 5: chunk rows lose the unused 8-byte content hash (3.5 MB of memory at 100k files).
  * 6: segments — base files per component plus delta segments, listed by the manifest.
  * 7: tables bases are not deflated (tables.ts layout 2), so a save streams them from the columns.
+ * 8: indexed text, signatures and docs have secrets replaced by `<redacted:rule>` (redact/).
  */
-export const STORE_FORMAT_VERSION = 7;
+export const STORE_FORMAT_VERSION = 8;
 export const MANIFEST_FILE = 'manifest.json';
 
 /** The lexical fields and the prefix of their base files. */

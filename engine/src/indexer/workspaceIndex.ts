@@ -20,7 +20,7 @@ import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
 import { SaveQueue, SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
-import { definitionRefs, documentItems, type DocumentItem } from './documents';
+import { definitionRefs, documentItems, redactedText, type DocumentItem } from './documents';
 import { VectorReuse } from './vectorReuse';
 import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
@@ -200,7 +200,7 @@ export class WorkspaceIndex {
   }
 
   private setDefinitions(rel: string, chunked: ChunkedFile): void {
-    this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
+    this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: redactedText(d.signature, rel), chunkId: -1 })));
   }
 
   private dropFile(rel: string): void {

@@ -4,6 +4,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { PRIVATE_FILE_MODE } from './privateDir';
 
 export interface FileDigest {
   bytes: number;
@@ -55,7 +56,7 @@ export function commitTempFile(tmp: string, target: string, syncDir = true): voi
 export function writeFileAtomic(target: string, data: Buffer | string, opts: { syncDir?: boolean } = {}): void {
   const tmp = tempPathFor(target);
   try {
-    fs.writeFileSync(tmp, data);
+    fs.writeFileSync(tmp, data, { mode: PRIVATE_FILE_MODE });
     commitTempFile(tmp, target, opts.syncDir);
   } catch (err) {
     fs.rmSync(tmp, { force: true });
@@ -69,7 +70,7 @@ export function writePartsAtomic(target: string, parts: Iterable<Uint8Array>): F
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    const fd = fs.openSync(tmp, 'w');
+    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       for (const part of parts) {
         for (let off = 0; off < part.length; ) off += fs.writeSync(fd, part, off, part.length - off);

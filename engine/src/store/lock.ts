@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { isMainThread } from 'worker_threads';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateDir';
 
 export const LOCK_FILE_NAME = 'writer.lock';
 
@@ -127,14 +128,14 @@ function readOwner(file: string): LockOwner | undefined {
 export function acquireWriterLock(dir: string, opts: LockOptions = {}): LockResult {
   const owner: LockOwner = opts.owner ?? ownProcess();
   const isAlive = opts.isAlive ?? pidIsAlive;
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(dir, LOCK_FILE_NAME);
   const body = JSON.stringify(owner);
   // Two rounds: the first may find a stale lock and remove it; the second creates ours, unless
   // another process raced us to it (then it wins and we report it).
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
+      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, PRIVATE_FILE_MODE);
       try {
         fs.writeSync(fd, body);
         fs.fsyncSync(fd);

@@ -22,7 +22,7 @@ parentPort.on('message', ({ id, writes }) => {
     for (const w of writes) {
       const tmp = w.file + '.tmp-' + process.pid + '-' + Math.random().toString(36).slice(2, 8);
       try {
-        fs.writeFileSync(tmp, w.data);
+        fs.writeFileSync(tmp, w.data, { mode: 0o600 }); // privateDir.ts PRIVATE_FILE_MODE
         fsyncPath(tmp);
         fs.renameSync(tmp, w.file);
         if (w.syncDir !== false) fsyncPath(path.dirname(w.file));

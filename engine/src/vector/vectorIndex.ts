@@ -51,6 +51,7 @@ import {
 } from './persist';
 import { sha256Buffer, sha256File, writeAllAtomic, writePartsAtomic, type AtomicWrite, type FileDigest } from '../store/atomic';
 import { VectorIndexCore, type VectorIndexTuning } from './vectorCore';
+import { ensurePrivateDir } from '../store/privateDir';
 
 export type { ScoredId } from './flatStore';
 export type { VectorIndexOptions, VectorIndexTuning } from './vectorCore';
@@ -96,7 +97,7 @@ export class VectorIndex extends VectorIndexCore {
    */
   stageSave(dir: string): { writes: AtomicWrite[]; after: () => void } {
     this.mutations++;
-    fs.mkdirSync(dir, { recursive: true });
+    ensurePrivateDir(dir);
     if (this.rebuildOnSave && this.rebuildDueAtSave) this.rebuild();
     const files: Record<string, FileDigest> = {};
     const listsPath = path.join(dir, LISTS_FILE);

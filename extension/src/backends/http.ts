@@ -1,12 +1,12 @@
 // The one way a backend talks to a model server: JSON over node's own http/https. Every request has
 // a timeout and honours the caller's AbortSignal by destroying the request, so the server sees the
-// connection close on the next keystroke. A body bound for a host that is not on loopback has its
-// secrets redacted here (redact.ts), the last step before bytes leave, whatever backend built it.
+// connection close on the next keystroke. Every body has its secrets redacted here (redact.ts), the
+// last step before bytes leave, whatever backend built it (loopback only if the user exempted it).
 // vscode-free.
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isLoopbackUrl, redactDeep } from './redact';
+import { redactDeep, redactsRequestTo } from './redact';
 import { BackendError } from './types';
 
 export interface HttpOptions {
@@ -18,6 +18,8 @@ export interface HttpOptions {
    * request addressed to a non-loopback host name to a server on 127.0.0.1, with no DNS involved.
    */
   lookup?: LookupFunction;
+  /** Redact bodies sent to a loopback server too (reporecall.redaction.loopback; default true). */
+  redactLoopback?: boolean;
 }
 
 // Connections are kept alive between keystrokes (no new TCP and TLS handshake per completion with a
@@ -44,7 +46,7 @@ export function requestJson(method: 'GET' | 'POST', url: string, body: unknown, 
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new BackendError(`${url}: only http and https are supported`));
   let payload: string | undefined;
   if (body !== undefined) {
-    payload = JSON.stringify(isLoopbackUrl(url) ? body : redactDeep(body));
+    payload = JSON.stringify(redactsRequestTo(url, opts.redactLoopback ?? true) ? redactDeep(body) : body);
   }
   const headers: Record<string, string> = { accept: 'application/json', ...(opts.headers ?? {}) };
   if (payload !== undefined) {

@@ -21,6 +21,8 @@ export interface LlamaCppBackendOptions {
   apiKey?: string;
   /** Host name resolution (default: the system's); see http.ts. */
   lookup?: LookupFunction;
+  /** Redact requests to a loopback server too (default true; see redact.ts). */
+  redactLoopback?: boolean;
 }
 
 /** The /infill request body for a backend request. */
@@ -54,7 +56,7 @@ export class LlamaCppInfillBackend implements CompletionBackend {
     const url = `${this.opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/infill`;
     const body = infillBody(req, req.temperature ?? this.opts.temperature ?? 0.2);
     const headers: Record<string, string> = this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {};
-    const json = (await postJson(url, body, { signal: req.signal, timeoutMs: req.timeoutMs, headers, lookup: this.opts.lookup })) as { content?: unknown; error?: unknown };
+    const json = (await postJson(url, body, { signal: req.signal, timeoutMs: req.timeoutMs, headers, lookup: this.opts.lookup, redactLoopback: this.opts.redactLoopback })) as { content?: unknown; error?: unknown };
     if (typeof json.content !== 'string') throw new BackendError(`${url}: response has no "content" text`);
     return json.content;
   }

@@ -11,6 +11,8 @@ export interface OllamaBackendOptions {
   temperature?: number;
   /** Host name resolution (default: the system's); see http.ts. */
   lookup?: LookupFunction;
+  /** Redact requests to a loopback server too (default true; see redact.ts). */
+  redactLoopback?: boolean;
 }
 
 export class OllamaGenerateBackend implements CompletionBackend {
@@ -30,7 +32,7 @@ export class OllamaGenerateBackend implements CompletionBackend {
       stream: false,
       options: { num_predict: req.maxTokens, temperature: req.temperature ?? this.opts.temperature ?? 0.2, ...(req.stop?.length ? { stop: req.stop } : {}) },
     };
-    const json = (await postJson(url, body, { signal: req.signal, timeoutMs: req.timeoutMs, lookup: this.opts.lookup })) as { response?: unknown; error?: unknown };
+    const json = (await postJson(url, body, { signal: req.signal, timeoutMs: req.timeoutMs, lookup: this.opts.lookup, redactLoopback: this.opts.redactLoopback })) as { response?: unknown; error?: unknown };
     if (typeof json.error === 'string') throw new BackendError(`${url}: ${json.error}`);
     if (typeof json.response !== 'string') throw new BackendError(`${url}: response has no "response" text`);
     return json.response;

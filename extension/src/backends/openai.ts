@@ -23,6 +23,8 @@ export interface OpenAiBackendOptions {
   fim?: FimSetting;
   /** Host name resolution (default: the system's); see http.ts. */
   lookup?: LookupFunction;
+  /** Redact requests to a loopback server too (default true; see redact.ts). */
+  redactLoopback?: boolean;
 }
 
 export class OpenAiCompletionsBackend implements CompletionBackend {
@@ -60,7 +62,7 @@ export class OpenAiCompletionsBackend implements CompletionBackend {
       body.stop = req.stop.slice(0, 4); // OpenAI's API accepts at most 4
     }
     const headers: Record<string, string> = this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {};
-    const json = (await postJson(url, body, { signal: req.signal, timeoutMs: req.timeoutMs, headers, lookup: this.opts.lookup })) as { choices?: Array<{ text?: unknown }> };
+    const json = (await postJson(url, body, { signal: req.signal, timeoutMs: req.timeoutMs, headers, lookup: this.opts.lookup, redactLoopback: this.opts.redactLoopback })) as { choices?: Array<{ text?: unknown }> };
     if (json.choices !== undefined && json.choices.length === 0) return '';
     const text = json.choices?.[0]?.text;
     if (typeof text !== 'string') throw new BackendError(`${url}: response has no choices[0].text`);

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/public';
 import { HypothesisSource } from '../backends/hypothetical';
 import { modelCompletion } from '../backends/pipeline';
-import { isLoopbackUrl, redactSecrets } from '../backends/redact';
+import { redactSecrets, redactsRequestTo } from '../backends/redact';
 import { LlamaCppInfillBackend } from '../backends/llamacpp';
 import { OllamaGenerateBackend } from '../backends/ollama';
 import { OpenAiCompletionsBackend } from '../backends/openai';
@@ -43,11 +43,12 @@ async function modelBackend(ctx: Ctx, kind: Exclude<CompletionBackendKind, 'buil
         model: config.openAiModel(),
         apiKey: await ctx.extension.secrets.get(OPENAI_KEY_SECRET),
         fim: config.openAiFimTemplate(),
+        redactLoopback: config.redactLoopback(),
       });
     case 'llamacpp':
-      return new LlamaCppInfillBackend({ baseUrl: config.llamaCppBaseUrl() });
+      return new LlamaCppInfillBackend({ baseUrl: config.llamaCppBaseUrl(), redactLoopback: config.redactLoopback() });
     case 'ollama':
-      return new OllamaGenerateBackend({ baseUrl: config.ollamaBaseUrl(), model: config.ollamaModel() });
+      return new OllamaGenerateBackend({ baseUrl: config.ollamaBaseUrl(), model: config.ollamaModel(), redactLoopback: config.redactLoopback() });
     case 'vscode-lm':
       return new LanguageModelBackend(config.languageModelFamily());
   }
@@ -90,6 +91,6 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   const { text, built, hypothesis } = result;
   return {
     text,
-    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: model.endpoint && isLoopbackUrl(model.endpoint) ? built.prompt : redactSecrets(built.prompt).text, completion: text, latencyMs: Date.now() - started, hypothesis },
+    context: { time: new Date(), folder: fi.folder.uri, file: state.file, line: state.line, backend, snippets: built.used, prompt: redactsRequestTo(model.endpoint, config.redactLoopback()) ? redactSecrets(built.prompt).text : built.prompt, completion: text, latencyMs: Date.now() - started, hypothesis },
   };
 }

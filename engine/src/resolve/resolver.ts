@@ -7,8 +7,10 @@
 //   turn; `super().x` of its bases; `mod.x` / `ns.x` / `Class.x` through what `mod`, `ns`, `Class` are;
 // - a module-level name is this file's definition, or what its import names in the exact target
 //   module (modules.ts), following re-exports;
-// - a name nothing in the file binds resolves to the repository only when exactly one definition
-//   has it; any other member access is only "candidates".
+// - a name nothing in the file binds is a builtin or a global: it resolves to the repository only
+//   when exactly one definition has it and that definition is global (a top-level name of an
+//   ECMAScript script, which neither imports nor exports; a Python module's names never are);
+//   any other member access is only "candidates".
 // A declaration site resolves to itself.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
@@ -167,13 +169,14 @@ export class Resolver {
     return found ? { kind: 'defines', def: found } : CANDIDATES;
   }
 
-  /** A name nothing in the file binds: the repository's only definition of it, if it has exactly one. */
+  /** A name nothing in the file binds: the repository's only definition of it, if it has exactly one and it is global. */
   private async byRepository(name: string): Promise<Found> {
     const defs = this.src.definitionsOf(name);
     if (defs.length === 0) return 'external';
     if (defs.length > 1) return undefined;
     const s = await this.summary(defs[0].file);
     const b = s?.top.get(name);
+    if (!s || s.isModule) return 'external';
     return b?.kind === 'def' ? b.def : undefined;
   }
 

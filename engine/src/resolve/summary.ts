@@ -13,7 +13,7 @@ export function makeDef(file: string, name: Node, role: DefRole, outer: Node): R
 }
 
 export function summarize(file: string, tree: Tree, python: boolean): ModuleSummary {
-  const s: ModuleSummary = { file, python, top: new Map(), classes: new Map(), reexports: [] };
+  const s: ModuleSummary = { file, python, isModule: python || tree.rootNode.namedChildren.some((c) => c?.type === 'import_statement' || c?.type === 'export_statement'), top: new Map(), classes: new Map(), reexports: [] };
   const setTop = (name: string, b: TopBinding): void => {
     if (!s.top.has(name)) s.top.set(name, b);
   };

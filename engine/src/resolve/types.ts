@@ -44,6 +44,8 @@ export type TopBinding =
 export interface ModuleSummary {
   file: string;
   python: boolean;
+  /** ECMAScript: the file imports or exports (a module); else a script whose top-level names are global. */
+  isModule: boolean;
   top: Map<string, TopBinding>;
   /** Classes at any depth, by declaration line. */
   classes: Map<number, ClassInfo>;

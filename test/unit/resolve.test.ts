@@ -60,6 +60,9 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  // A receiver whose declaration names its class: a constructor call, an annotation.
+  'src/links/use.ts': "import { BatchLink } from './batch';\n\nexport function go(other: BatchLink): string[] {\n  const link = new BatchLink();\n  return link.run([]).concat(other.handle('x'));\n}\n",
+  'pipelines/use.py': 'from .stable_diffusion import StableDiffusionPipeline\n\n\ndef go(pipe: StableDiffusionPipeline):\n    made = StableDiffusionPipeline(None)\n    return pipe.encode_prompt("a", "cpu"), made.unet\n',
   // An imported name resolves to the module it is imported from, not to a same-named copy.
   'src/legacy/format.ts': 'export function padLabel(label: string): string {\n  return label;\n}\n',
   'src/ui/format.ts': 'export function padLabel(label: string, width = 8): string {\n  return label.padEnd(width);\n}\n',
@@ -142,6 +145,14 @@ describe('Engine.symbolAt resolves names as code', function () {
     const py = only(await at('pkg/client.py', 'make_url(host)'));
     assert.strictEqual(py.file, 'pkg/helpers.py');
     assert.strictEqual(py.declLine, 0);
+  });
+
+  it('resolves a member of a variable or parameter whose declaration names its class', async () => {
+    assert.strictEqual(only(await at('src/links/use.ts', 'run([])')).file, 'src/links/batch.ts');
+    assert.strictEqual(only(await at('src/links/use.ts', "handle('x')")).file, 'src/links/base.ts');
+    assert.strictEqual(only(await at('pipelines/use.py', 'encode_prompt("a"')).file, 'pipelines/pipeline_utils.py');
+    const unet = only(await at('pipelines/use.py', 'unet'));
+    assert.deepStrictEqual([unet.file, unet.declLine], ['pipelines/stable_diffusion.py', 5]);
   });
 
   it('says a declaration defines itself, and leaves an unresolved member as candidates', async () => {

@@ -17,9 +17,10 @@ import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
 import { parseReusing } from '../chunk/reparse';
 import { LocalScopes } from './scopes';
-import { classInfo, ecmaImport, makeDef, pythonImport, summarize, type ImportRef } from './summary';
+import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import type { ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
+import { CANDIDATES, declaredType, dottedPath, enclosingClass, importPlan, importRefAt, isMemberName, leftmost, type Plan } from './syntax';
 
 export type { Resolution, ResolvedDef } from './types';
 
@@ -40,19 +41,10 @@ const CACHE = 256;
 const PARSE_TIMEOUT_MS = 250;
 const MAX_PARSE_CHARS = 1_000_000;
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
-const THIS_REBINDERS = new Set(['function_declaration', 'function_expression', 'generator_function', 'generator_function_declaration']);
 const MEMBER_DECL = /^(method_definition|public_field_definition|field_definition|method_signature|abstract_method_signature|property_signature)$/;
 
 type Found = ResolvedDef | 'external' | undefined;
-/** What the name at the cursor asks of the module graph, read from the tree before any await. */
-type Plan =
-  | { t: 'done'; r: Resolution }
-  | { t: 'top'; name: string }
-  | { t: 'import'; ref: ImportRef }
-  | { t: 'member'; of: ClassInfo; name: string; basesOnly?: boolean }
-  | { t: 'path'; path: string[]; name: string };
 
-const CANDIDATES: Resolution = { kind: 'candidates' };
 const LOCAL: Resolution = { kind: 'local' };
 
 export class Resolver {
@@ -138,7 +130,10 @@ export class Resolver {
       const ref = importRefAt(b.node, python);
       return ref ? { t: 'path', path: [`\0import:${ref.source}\0${ref.imported}`, ...path.slice(1)], name } : { t: 'done', r: CANDIDATES };
     }
-    if (b && b.scope.parent !== null) return { t: 'done', r: CANDIDATES }; // a local's type is not known
+    // A variable or parameter whose declaration names its class: that class's member.
+    const typed = b && path.length === 1 && (b.kind === 'var' || b.kind === 'parameter') ? declaredType(b.node, python) : undefined;
+    if (typed) return { t: 'path', path: typed, name };
+    if (b && b.scope.parent !== null) return { t: 'done', r: CANDIDATES }; // a local of a type not declared
     return { t: 'path', path, name };
   }
 
@@ -300,77 +295,6 @@ export class Resolver {
 
 function moduleDef(file: string): ResolvedDef {
   return { file, name: file, role: 'module', startLine: 0, endLine: 0, declLine: 0, line: 0, column: 0 };
-}
-
-function isMemberName(node: Node, parent: Node, python: boolean): boolean {
-  if (python) return parent.type === 'attribute' && parent.childForFieldName('attribute')?.id === node.id;
-  if (parent.type === 'nested_type_identifier') return parent.childForFieldName('name')?.id === node.id;
-  return parent.type === 'member_expression' && parent.childForFieldName('property')?.id === node.id;
-}
-
-/** The class whose body holds `node` (for `this`: none when a `function` rebinds it first). */
-function enclosingClass(node: Node, python: boolean): Node | undefined {
-  for (let p = node.parent; p; p = p.parent) {
-    if (CLASS_TYPES.has(p.type)) return p;
-    if (!python && THIS_REBINDERS.has(p.type)) return undefined;
-    if (!python && p.type === 'method_definition' && p.parent?.type !== 'class_body') return undefined;
-  }
-  return undefined;
-}
-
-/** `a.b.c` as names, or undefined when the receiver is not a dotted name. */
-function dottedPath(n: Node): string[] | undefined {
-  if (n.type === 'identifier') return [n.text];
-  if (n.type === 'attribute' || n.type === 'member_expression') {
-    const obj = n.childForFieldName('object');
-    const prop = n.childForFieldName(n.type === 'attribute' ? 'attribute' : 'property');
-    const head = obj && dottedPath(obj);
-    return head && prop ? [...head, prop.text] : undefined;
-  }
-  return undefined;
-}
-
-function leftmost(n: Node): Node {
-  let cur = n;
-  while (cur.type === 'attribute' || cur.type === 'member_expression') cur = cur.childForFieldName('object')!;
-  return cur;
-}
-
-const IMPORT_STATEMENTS = /^(import_statement|import_from_statement|future_import_statement)$/;
-
-/** The import a binding identifier comes from. */
-function importRefAt(id: Node, python: boolean): ImportRef | undefined {
-  let stmt: Node | null = id;
-  while (stmt && !IMPORT_STATEMENTS.test(stmt.type)) stmt = stmt.parent;
-  if (!stmt) return undefined;
-  return (python ? pythonImport(stmt) : ecmaImport(stmt)).find((r) => r.local === id.text);
-}
-
-/** A name inside an import statement: the module it names, or the imported definition. */
-function importPlan(node: Node, python: boolean): Plan | undefined {
-  let stmt: Node | null = node.parent;
-  let inModule = false;
-  while (stmt && !IMPORT_STATEMENTS.test(stmt.type) && stmt.type !== 'export_statement') {
-    if (python && stmt.type === 'relative_import') inModule = true;
-    stmt = stmt.parent;
-  }
-  if (!stmt) return undefined;
-  if (stmt.type === 'export_statement') {
-    const source = stmt.childForFieldName('source');
-    if (!source || node.parent?.type !== 'export_specifier') return undefined;
-    const spec = node.parent;
-    return { t: 'import', ref: { local: node.text, imported: spec.childForFieldName('name')!.text, source: source.text.replace(/^['"]|['"]$/g, '') } };
-  }
-  const refs = python ? pythonImport(stmt) : ecmaImport(stmt);
-  const moduleName = python ? stmt.childForFieldName('module_name') : undefined;
-  if (inModule || (moduleName && node.startIndex >= moduleName.startIndex && node.endIndex <= moduleName.endIndex)) {
-    return { t: 'import', ref: { local: node.text, imported: '*', source: moduleName!.text } };
-  }
-  const ref = refs.find((r) => r.local === node.text) ?? refs.find((r) => r.imported === node.text || r.imported.split('.').pop() === node.text);
-  if (!ref) return { t: 'done', r: CANDIDATES };
-  // `import a.b.c`: a segment names a module.
-  if (python && stmt.type === 'import_statement') return { t: 'import', ref: { ...ref, imported: '*' } };
-  return { t: 'import', ref };
 }
 
 /** FNV-1a with the length: a cache key for a file's text. */

@@ -164,7 +164,9 @@ function hash(s: string): string {
 /** Protocol R as a Markdown table: per system, language and kind. */
 export function renderR(R: Record<string, Record<string, unknown>>): string {
   const rows = ['| system | language | kind | precision | coverage | abstention | n |', '| --- | --- | --- | --- | --- | --- | --- |'];
-  const row = (sys: string, lang: string, kind: string, m: RMetrics) => rows.push(`| ${sys} | ${lang} | ${kind} | ${m.precision.toFixed(3)} | ${m.coverage.toFixed(3)} | ${m.abstention.toFixed(3)} | ${m.n} |`);
+  // A ratio with nothing to count (no "defines" shown, no repository definition) prints as –.
+  const f = (x: number, of: number) => (of ? x.toFixed(3) : '–');
+  const row = (sys: string, lang: string, kind: string, m: RMetrics) => rows.push(`| ${sys} | ${lang} | ${kind} | ${f(m.precision, m.shown)} | ${f(m.coverage, m.repo)} | ${f(m.abstention, m.no_repo_def)} | ${m.n} |`);
   for (const [sys, byLang] of Object.entries(R)) {
     for (const [lang, v] of Object.entries(byLang)) {
       const m = v as RMetrics & { by_kind?: Record<string, RMetrics> };

@@ -69,7 +69,7 @@ describe('RepoRecall editor surface', () => {
       assert.ok(!/why:|dense \d|bm25 \d/.test(md), md);
     });
 
-    it('shows the definition the call runs, not a `# Copied from` window, and distinct uses listed', async () => {
+    it('shows the definition the call runs, not a `# Copied from` window, with copies counted once and distinct uses listed', async () => {
       const doc = await vscode.workspace.openTextDocument(fileUri(PIPELINE));
       const md = await ourHover(doc, positionOf(doc, 'retrieve_timesteps(self.scheduler', 3));
       assert.ok(md);
@@ -78,6 +78,7 @@ describe('RepoRecall editor surface', () => {
       assert.ok(!/copied from/i.test(code), md);
       // The call runs this file's own copy (issue 29: the definition in the same file, not a copy elsewhere).
       assert.ok(md.includes(`defines \`retrieve_timesteps\` · [${PIPELINE}:5]`), `not the definition this file runs: ${md}`);
+      assert.ok(/\(\+ 3 copies\)/.test(md), `copies not counted: ${md}`);
       assert.ok(md.includes("Calls the scheduler's `set_timesteps` and returns the timestep schedule."), `doc missing: ${md}`);
       assert.ok(!md.includes('Custom `timesteps`'), `more than the doc's first paragraph: ${md}`);
       const uses = md.split('\n').filter((l) => l.startsWith('- ['));

@@ -123,6 +123,7 @@ describe('Engine.symbolAt', function () {
     assert.ok(d.doc?.startsWith("Calls the scheduler's"), String(d.doc));
     assert.ok(!/copied from/i.test(`${d.declaration}\n${d.doc}`), JSON.stringify(d));
     assert.strictEqual(d.copyOf, 'pipelines.schedule.retrieve_timesteps');
+    assert.strictEqual(s.copies, 1, 'the original in pipelines/schedule.py, counted as a copy');
   });
 
   it('finds names inside template substitutions, and on the definition itself says so', async () => {

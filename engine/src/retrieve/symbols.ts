@@ -81,6 +81,8 @@ export interface SymbolInfo {
   endCharacter: number;
   definitions: SymbolDefinition[];
   resolution: SymbolResolution;
+  /** For a resolved definition: same-named definitions elsewhere with its declaration and doc (its copies), counted, not listed. */
+  copies?: number;
   /** Other files whose indexed chunks mention the name as a whole word (at most 20). */
   usedInFiles: string[];
 }
@@ -149,7 +151,10 @@ export class SymbolLookup {
     const definitions = r?.kind === 'defines' ? [await this.describe(r.def)] : r?.kind === 'external' ? [] : await this.definitionsOf(name);
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
-    return { ...at, definitions, resolution, usedInFiles };
+    if (r?.kind !== 'defines') return { ...at, definitions, resolution, usedInFiles };
+    const [d] = definitions;
+    const copies = (await this.definitionsOf(name)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.declaration === d.declaration && (x.doc ?? '') === (d.doc ?? '')).length;
+    return { ...at, definitions, resolution, ...(copies ? { copies } : {}), usedInFiles };
   }
 
   /** A resolved definition with its declaration and doc: the chunker's definition at that line, else the line itself. */

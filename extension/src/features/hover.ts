@@ -105,7 +105,8 @@ export function buildHoverModel(symbol: SymbolInfo, rel: string, cursorLine: num
     symbol,
     definition,
     definedHere,
-    otherDefinitions: Math.max(0, symbol.definitions.length - shownDefs),
+    // A resolved definition counts its copies (same declaration and doc elsewhere); otherwise the other definitions.
+    otherDefinitions: symbol.resolution === 'defines' ? symbol.copies ?? 0 : Math.max(0, symbol.definitions.length - shownDefs),
     usages: usagesOf(symbol, rel, cursorLine, chunks, max),
   };
 }

@@ -48,6 +48,9 @@ describe('RepoRecall editor surface', () => {
         ['self', 'self.scheduler, steps', 1],
         ['word in a comment', 'from retrieve_timesteps;', 8],
         ['text in a string', '"retrieve_timesteps for', 4],
+        // Issue 29: a local or a parameter is the language's own hover's, never a repository name.
+        ['local variable', 'in timesteps]', 3],
+        ['parameter', 'steps, device=', 0],
         ['number', '0.5 for', 1],
         ['keyword for', 'for t in timesteps', 1],
       ];

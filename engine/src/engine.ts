@@ -306,6 +306,7 @@ export class Engine {
       definitionsOf: (name) => this.tables.defs.lookup(name),
       chunkRange: (id) => this.tables.chunks.get(id),
       chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
+      hasFile: (file) => this.tables.files.has(file) || this.ws.buffers.overlay(file) !== undefined,
     });
     return this.symbolLookup.symbolAt(relPath, line, character, (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
   }

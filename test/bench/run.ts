@@ -15,6 +15,7 @@ import type { Hit } from '../../engine/src/retrieve/hybrid';
 import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './systems';
 import { renderMarkdown } from './report';
 import { hypothesisProvider } from './hyde';
+import { renderR, runProtocolR } from './resolution/protocolR';
 
 interface Args {
   split: string;
@@ -31,6 +32,8 @@ interface Args {
   onlyE: boolean;
   /** --budgets 512,1024,2048,4096: protocol C token budgets, each reported under C_budgets["N"]; C itself stays at 1,024. */
   budgets: number[];
+  /** --protocols A,B,C,E,R (default all): `R` alone runs protocol R (resolution) without the ranking protocols. */
+  protocols: Set<string>;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -47,7 +50,8 @@ function parseArgs(argv: string[]): Args {
   // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
   const hypothesis = hypothesisProvider(argv);
   const budgets = (get('budgets') ?? '1024').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), dumpContext: get('dump-context'), onlyE: argv.includes('--only-e'), budgets };
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), dumpContext: get('dump-context'), onlyE: argv.includes('--only-e'), budgets,
+    protocols: new Set((get('protocols') ?? 'A,B,C,E,R').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean)) };
 }
 
 const enc = getEncoding('p50k_base');
@@ -141,9 +145,25 @@ function dumpCandidates(fd: number, system: string, task: Task, hits: Hit[], loo
 
 const asFragmentSystem = (s: BenchSystem): FragmentSystem | undefined => (s instanceof FragmentSystem ? s : undefined);
 
+/** Protocol R (resolution) over the split's repositories, its truth cached beside the output. */
+async function protocolR(args: Args, repoNames: string[]): Promise<Record<string, Record<string, unknown>>> {
+  console.log(`protocol R: ${repoNames.length} repos`);
+  return runProtocolR(args.split, repoNames, path.join(path.dirname(args.out), 'R-truth'));
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
+  if (args.protocols.size === 1 && args.protocols.has('R')) {
+    const R = await protocolR(args, [...new Set(tasks.map((t) => t.repo))]);
+    const result = { R, meta: { split: args.split, date: new Date().toISOString(), argv: process.argv.slice(2) } };
+    fs.mkdirSync(path.dirname(args.out), { recursive: true });
+    fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
+    const md = renderR(R);
+    fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
+    console.log(md);
+    return;
+  }
   const apiTasks = loadApiTasks(args);
   const repoNames = [...new Set(tasks.map((t) => t.repo))];
   const systems = await createSystems(args.systems, args.factory);
@@ -327,6 +347,7 @@ async function main(): Promise<void> {
     E[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
   }
   result.E = E;
+  if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
   const hyde = args.factory.hypothesis;
@@ -337,7 +358,7 @@ async function main(): Promise<void> {
   const hydeNote = hyde?.label === 'oracle'
     ? '\n> Rows named `hyde(oracle)` were given each task\'s TRUE next lines (48 tokens) as the hypothetical continuation:\n> an upper bound on what a perfect model guess could buy, leaky by construction. Not a system, never a default.\n'
     : hyde ? `\n> Rows named \`hyde(model)\` searched a model's guess; guess latency (not in the query latency) p50 ${percentile(hyde.ms, 50)} / p95 ${percentile(hyde.ms, 95)} ms, ${hyde.skipped} skipped.\n` : '';
-  const md = hydeNote + renderMarkdown(result as never);
+  const md = hydeNote + renderMarkdown(result as never) + (result.R ? renderR(result.R as never) : '');
   fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
   console.log(md);
 }

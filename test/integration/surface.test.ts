@@ -48,6 +48,9 @@ describe('RepoRecall editor surface', () => {
         ['self', 'self.scheduler, steps', 1],
         ['word in a comment', 'from retrieve_timesteps;', 8],
         ['text in a string', '"retrieve_timesteps for', 4],
+        // Issue 29: a local or a parameter is the language's own hover's, never a repository name.
+        ['local variable', 'in timesteps]', 3],
+        ['parameter', 'steps, device=', 0],
         ['number', '0.5 for', 1],
         ['keyword for', 'for t in timesteps', 1],
       ];
@@ -69,17 +72,18 @@ describe('RepoRecall editor surface', () => {
       assert.ok(!/why:|dense \d|bm25 \d/.test(md), md);
     });
 
-    it('shows the definition, not a `# Copied from` window, with copies counted once and distinct uses listed', async () => {
+    it('shows the definition the call runs, not a `# Copied from` window, with copies counted once and distinct uses listed', async () => {
       const doc = await vscode.workspace.openTextDocument(fileUri(PIPELINE));
       const md = await ourHover(doc, positionOf(doc, 'retrieve_timesteps(self.scheduler', 3));
       assert.ok(md);
       const code = firstCodeBlock(md) ?? '';
       assert.ok(code.startsWith('def retrieve_timesteps(scheduler, num_inference_steps=None'), `first code block: ${code}\n${md}`);
       assert.ok(!/copied from/i.test(code), md);
-      assert.ok(md.includes('python/pipelines/scheduling.py:4'), `not the canonical definition: ${md}`);
+      // The call runs this file's own copy (issue 29: the definition in the same file, not a copy elsewhere).
+      assert.ok(md.includes(`defines \`retrieve_timesteps\` · [${PIPELINE}:5]`), `not the definition this file runs: ${md}`);
+      assert.ok(/\(\+ 3 copies\)/.test(md), `copies not counted: ${md}`);
       assert.ok(md.includes("Calls the scheduler's `set_timesteps` and returns the timestep schedule."), `doc missing: ${md}`);
       assert.ok(!md.includes('Custom `timesteps`'), `more than the doc's first paragraph: ${md}`);
-      assert.ok(/\(\+ 3 copies\)/.test(md), `copies not counted: ${md}`);
       const uses = md.split('\n').filter((l) => l.startsWith('- ['));
       assert.ok(uses.length >= 1 && uses.length <= 3, `uses listed: ${uses.join('\n')}`);
       assert.ok(uses.every((l) => / (calls it|uses it|imports it|similar code)/.test(l)), uses.join('\n'));

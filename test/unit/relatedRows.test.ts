@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { SymbolInfo } from '../../engine/src/retrieve/symbols';
 import type { RetrievedChunk } from '../../engine/src/types';
-import { relatedRows } from '../../extension/src/features/relatedRows';
+import { pickDefinition, reasonFor, relatedRows } from '../../extension/src/features/relatedRows';
 
 const chunk = (file: string, startLine: number, text: string, name?: string): RetrievedChunk => ({ file, startLine, endLine: startLine + text.split('\n').length - 1, kind: 'function', ...(name ? { name } : {}), text, score: 1, signals: {} });
 
@@ -38,5 +38,24 @@ describe('Find Related rows', () => {
   it('keeps distinct rows as they are', () => {
     const rows = relatedRows([chunk('a.py', 0, 'def f():\n    return 1', 'f'), chunk('b.py', 0, 'def g():\n    return 2', 'g')], null, 'c.py', 10);
     assert.deepEqual(rows.map((r) => [r.chunk.file, r.copies.length, r.preview]), [['a.py', 0, 'def f(): ⏎ return 1'], ['b.py', 0, 'def g(): ⏎ return 2']]);
+  });
+
+  it('labels a row that declares the name as its definition, never "calls it"', () => {
+    // diffusers: rows that are `def add_noise(` were labelled "calls it" (issue 29).
+    const symbol = { name: 'add_noise', role: 'call', resolution: 'candidates', definitions: [], usedInFiles: [] } as unknown as SymbolInfo;
+    const method = chunk('src/schedulers/ddpm.py', 40, 'def add_noise(self, original_samples, noise, timesteps):\n    return self.add_noise_impl(original_samples)', 'DDPMScheduler.add_noise');
+    const inClass = { ...chunk('src/schedulers/pndm.py', 10, 'class PNDMScheduler:\n    def add_noise(self, x, noise, t):\n        return x + noise'), kind: 'class' as const };
+    const tsMethod = chunk('src/noise.ts', 3, '  async add_noise(x: number): Promise<number> {\n    return x;\n  }');
+    const caller = chunk('train.py', 980, 'noisy = noise_scheduler.add_noise(latents, noise, timesteps)', 'main');
+    assert.deepEqual([method, inClass, tsMethod, caller].map((c) => reasonFor(c, symbol)), ['definition', 'definition', 'definition', 'calls it']);
+  });
+
+  it('shows "defines" only for a resolved definition, never for same-named candidates', () => {
+    const def = { file: 'examples/train.py', startLine: 3, endLine: 9, declLine: 3, kind: 'function', declaration: 'def encode_prompt(text_encoders, tokenizers):' };
+    const base = { name: 'encode_prompt', role: 'call', line: 961, startCharacter: 8, endCharacter: 21, definitions: [def], usedInFiles: [] };
+    assert.equal(pickDefinition({ ...base, resolution: 'candidates' } as unknown as SymbolInfo, 'pipelines/sd.py'), undefined);
+    assert.equal(pickDefinition({ ...base, resolution: 'external', definitions: [] } as unknown as SymbolInfo, 'pipelines/sd.py'), undefined);
+    assert.equal(pickDefinition({ ...base, resolution: 'defines' } as unknown as SymbolInfo, 'pipelines/sd.py'), def);
+    assert.equal(pickDefinition({ ...base, resolution: 'name' } as unknown as SymbolInfo, 'pipelines/sd.py'), def);
   });
 });

@@ -109,22 +109,21 @@ describe('Engine.symbolAt', function () {
     assert.strictEqual(await at('src/main.ts', "'padLabel'", 3), null, 'ts string');
   });
 
-  it('on a call, gives the callee with its declaration line and docstring, not the Copied-from note', async () => {
+  it('on a call, gives the callee it resolves to (this file\'s copy, which Python runs) with its declaration line and docstring, not the Copied-from note', async () => {
     const s = await at('pipelines/copy_a.py', 'retrieve_timesteps(scheduler, 42', 3);
     assert.ok(s, 'no symbol');
     assert.strictEqual(s.name, 'retrieve_timesteps');
     assert.strictEqual(s.role, 'call');
-    assert.ok(s.definitions.length >= 2, JSON.stringify(s.definitions));
-    for (const d of s.definitions) {
-      assert.ok(d.declaration.startsWith('def retrieve_timesteps(scheduler'), d.declaration);
-      assert.ok(d.doc?.startsWith("Calls the scheduler's"), String(d.doc));
-      assert.ok(!/copied from/i.test(`${d.declaration}\n${d.doc}`), JSON.stringify(d));
-    }
-    const canonical = s.definitions.find((d) => d.file === 'pipelines/schedule.py');
-    assert.ok(canonical);
-    assert.strictEqual(canonical.declLine, 3);
-    assert.strictEqual(canonical.copyOf, undefined);
-    assert.strictEqual(s.definitions.find((d) => d.file === 'pipelines/copy_a.py')?.copyOf, 'pipelines.schedule.retrieve_timesteps');
+    assert.strictEqual(s.resolution, 'defines');
+    assert.strictEqual(s.definitions.length, 1, JSON.stringify(s.definitions));
+    const [d] = s.definitions;
+    assert.strictEqual(d.file, 'pipelines/copy_a.py');
+    assert.strictEqual(d.declLine, 4);
+    assert.ok(d.declaration.startsWith('def retrieve_timesteps(scheduler'), d.declaration);
+    assert.ok(d.doc?.startsWith("Calls the scheduler's"), String(d.doc));
+    assert.ok(!/copied from/i.test(`${d.declaration}\n${d.doc}`), JSON.stringify(d));
+    assert.strictEqual(d.copyOf, 'pipelines.schedule.retrieve_timesteps');
+    assert.strictEqual(s.copies, 1, 'the original in pipelines/schedule.py, counted as a copy');
   });
 
   it('finds names inside template substitutions, and on the definition itself says so', async () => {

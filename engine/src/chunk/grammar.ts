@@ -9,6 +9,8 @@ export interface LoadedGrammar {
   name: GrammarName;
   parser: Parser;
   query: Query;
+  /** The grammar's `locals` query (scopes and local definitions, queries/locals/NAME.scm), where one is shipped. */
+  locals?: Query;
 }
 
 /**
@@ -88,21 +90,23 @@ export class GrammarLoader {
     const { Language, Parser, Query } = treeSitter;
     const language = await Language.load(join(this.grammarDir, 'wasm', `tree-sitter-${name}.wasm`));
     const query = new Query(language, this.querySource(name));
+    const localsFile = join(this.grammarDir, 'queries', 'locals', `${name}.scm`);
+    const locals = existsSync(localsFile) ? new Query(language, this.querySource(name, new Set(), 'queries/locals')) : undefined;
     const parser = new Parser();
     parser.setLanguage(language);
-    return { name, parser, query };
+    return { name, parser, query, ...(locals ? { locals } : {}) };
   }
 
   /**
    * A grammar's query text. A first line `; inherits: other` puts `other`'s query in front (TSX
    * extends TypeScript with JSX), so shared patterns are written once.
    */
-  private querySource(name: string, seen = new Set<string>()): string {
+  private querySource(name: string, seen = new Set<string>(), dir = 'queries'): string {
     if (seen.has(name)) throw new Error(`query inheritance loop at ${name}.scm`);
     seen.add(name);
-    const source = readFileSync(join(this.grammarDir, 'queries', `${name}.scm`), 'utf8');
+    const source = readFileSync(join(this.grammarDir, dir, `${name}.scm`), 'utf8');
     const parent = /^; inherits: ([\w-]+)/.exec(source)?.[1];
-    return parent ? `${this.querySource(parent, seen)}\n${source}` : source;
+    return parent ? `${this.querySource(parent, seen, dir)}\n${source}` : source;
   }
 
   /**
@@ -122,6 +126,7 @@ export class GrammarLoader {
       const grammar = await pending;
       grammar?.parser.delete();
       grammar?.query.delete();
+      grammar?.locals?.delete();
     }
     this.loading.clear();
   }

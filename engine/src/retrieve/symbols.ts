@@ -1,17 +1,22 @@
 // "What is the name at this position, and does the repository know it?" for the editor's hover and
 // Find Related Code. The syntax node at the position decides (tree-sitter, the chunker's grammars):
-// keywords, comments, strings and numbers are not names. A name counts as known when the index's
-// definition table defines it, or when chunks of other files mention it (lexical index, whole word
-// checked against the chunk's text). For each definition the declaration line as written and its
+// keywords, comments, strings and numbers are not names. In Python, TypeScript and JavaScript the
+// name is resolved as code (resolve/resolver.ts): a local is no repository name (null), a resolved
+// name has the one definition it refers to (`resolution: 'defines'`), an unresolved one the
+// definitions of its spelling as candidates only. Other languages keep the name lookup
+// (`resolution: 'name'`): a name counts as known when the index's definition table defines it, or
+// when chunks of other files mention it (lexical index, whole word checked against the chunk's text). For each definition the declaration line as written and its
 // doc comment are returned, so a caller can show what the name is without a window that starts at
 // a comment.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { Chunker } from '../chunk';
 import { extract, type FoundDefinition } from '../chunk/extract';
+import type { LoadedGrammar } from '../chunk/grammar';
 import { GRAMMARS, type GrammarName } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
+import { Resolver, type ResolvedDef } from '../resolve/resolver';
 
 /** Node types that are names in the chunker's grammars (anonymous nodes are keywords and punctuation). */
 const NAME_TYPES = new Set([
@@ -22,7 +27,7 @@ const NAME_TYPES = new Set([
 /** Ancestors inside which an identifier-typed node is still not code the user means (docstrings are strings). */
 const NOT_CODE = /comment|string|heredoc|regex|char_literal|number|integer|float/;
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
-const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
+export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
   python: new Set(['self', 'cls', 'print', 'len', 'range', 'str', 'int', 'float', 'dict', 'list', 'set', 'tuple', 'bool', 'object', 'super', 'isinstance', 'type']),
   rust: new Set(['self', 'Self', 'crate', 'super']),
   go: new Set(['nil', 'true', 'false', 'iota']),
@@ -32,7 +37,7 @@ const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
   java: new Set(['String', 'Object', 'System']),
 };
 /** Shortest name worth a lookup (`i`, `x` say nothing). */
-const MIN_NAME = 2;
+export const MIN_NAME = 2;
 const MAX_PARSE_CHARS = 1_000_000;
 const PARSE_TIMEOUT_MS = 250;
 const DEFS_CACHE = 32;
@@ -41,6 +46,12 @@ const MAX_USED_IN = 20;
 const MAX_DOC_LINES = 6;
 
 export type SymbolRole = 'call' | 'definition' | 'reference';
+/**
+ * How the definitions were found: `defines` the one the name refers to (resolved as code);
+ * `candidates` definitions of the same spelling, not resolved; `external` none in the repository (a
+ * library name, a builtin); `name` the spelling alone, in a language the resolver does not cover.
+ */
+export type SymbolResolution = 'defines' | 'candidates' | 'external' | 'name';
 
 export interface SymbolDefinition {
   file: string;
@@ -49,7 +60,7 @@ export interface SymbolDefinition {
   endLine: number;
   /** First line of the declaration proper. */
   declLine: number;
-  kind: FoundDefinition['role'];
+  kind: FoundDefinition['role'] | 'variable' | 'attribute' | 'module';
   /** The declaration as written, up to its body (at most 3 lines). */
   declaration: string;
   /** Doc comment or docstring, at most a few lines; `Copied from` notes are not documentation. */
@@ -69,6 +80,9 @@ export interface SymbolInfo {
   startCharacter: number;
   endCharacter: number;
   definitions: SymbolDefinition[];
+  resolution: SymbolResolution;
+  /** For a resolved definition: same-named definitions elsewhere with its declaration and doc (its copies), counted, not listed. */
+  copies?: number;
   /** Other files whose indexed chunks mention the name as a whole word (at most 20). */
   usedInFiles: string[];
 }
@@ -83,22 +97,38 @@ export interface SymbolSource {
   chunkRange(id: number): { file: string; startLine: number; endLine: number } | undefined;
   /** Chunk ids whose lexical terms include `term` (best first). */
   chunksWithTerm(term: string, k: number): number[];
+  /** Whether the repository has this file (imports resolve to it). */
+  hasFile(file: string): boolean;
+}
+
+export interface SymbolLookupOptions {
+  /** Resolve names as code where the resolver covers the language (default true); false: the spelling alone. */
+  resolve?: boolean;
 }
 
 interface ParsedFile {
   tree: Tree;
   grammar: GrammarName;
+  loaded: LoadedGrammar;
 }
 
 export class SymbolLookup {
   private readonly defsCache = new Map<string, FoundDefinitionLite[]>();
+  private readonly resolver: Resolver | undefined;
 
-  constructor(private readonly src: SymbolSource) {}
+  constructor(private readonly src: SymbolSource, opts: SymbolLookupOptions = {}) {
+    this.resolver = opts.resolve === false ? undefined : new Resolver({
+      textOf: (f) => src.textOf(f),
+      hasFile: (f) => src.hasFile(f),
+      grammarFor: (f, text) => src.chunker.grammarFor(f, text),
+      definitionsOf: (name) => src.definitionsOf(name),
+    });
+  }
 
   /**
    * The name at `line`:`character` of `relPath` (text `content`, else the file as indexed), or null
    * when the position is not on a name (keyword, comment, string, number, punctuation), the file
-   * has no grammar, or the index neither defines nor elsewhere uses the name.
+   * has no grammar, the name is a local, or the index neither defines nor elsewhere uses the name.
    */
   async symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
     if (!Number.isInteger(line) || !Number.isInteger(character) || line < 0 || character < 0) {
@@ -114,10 +144,26 @@ export class SymbolLookup {
     if (name.length < MIN_NAME || KEYWORD_NAMES[parsed.grammar]?.has(name)) return null;
     // Read from the node before awaiting: the shared tree cache may replace this tree meanwhile.
     const at = { name, kind: node.type, role: roleOf(node), line: node.startPosition.row, startCharacter: node.startPosition.column, endCharacter: node.startPosition.column + name.length };
-    const definitions = await this.definitionsOf(name);
+    const resolved = this.resolver?.resolve(relPath, text, parsed.tree, parsed.loaded, node);
+    const r = resolved ? await resolved : undefined;
+    if (r?.kind === 'local') return null;
+    const resolution: SymbolResolution = r ? (r.kind === 'defines' ? 'defines' : r.kind) : 'name';
+    const definitions = r?.kind === 'defines' ? [await this.describe(r.def)] : r?.kind === 'external' ? [] : await this.definitionsOf(name);
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
-    return { ...at, definitions, usedInFiles };
+    if (r?.kind !== 'defines') return { ...at, definitions, resolution, usedInFiles };
+    const [d] = definitions;
+    const copies = (await this.definitionsOf(name)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.declaration === d.declaration && (x.doc ?? '') === (d.doc ?? '')).length;
+    return { ...at, definitions, resolution, ...(copies ? { copies } : {}), usedInFiles };
+  }
+
+  /** A resolved definition with its declaration and doc: the chunker's definition at that line, else the line itself. */
+  private async describe(def: ResolvedDef): Promise<SymbolDefinition> {
+    const found = (await this.fileDefinitions(def.file)).find((d) => d.name === def.name && d.startLine <= def.line && def.line <= d.endLine && d.declLine >= def.declLine);
+    if (found) return { file: def.file, startLine: found.startLine, endLine: found.endLine, declLine: found.declLine, kind: found.role, declaration: found.declaration, doc: found.doc, ...(found.copyOf ? { copyOf: found.copyOf } : {}) };
+    const lines = this.src.textOf(def.file)?.split('\n') ?? [];
+    const declaration = def.role === 'module' ? def.file : lines.slice(def.declLine, Math.min(def.endLine, def.declLine + 2) + 1).map((l) => l.trimEnd()).join('\n').trim();
+    return { file: def.file, startLine: def.startLine, endLine: def.endLine, declLine: def.declLine, kind: def.role, declaration };
   }
 
   /** The file's tree from the chunker's shared cache: the buffer being typed in was parsed a keystroke ago, by this or by its live update. */
@@ -126,7 +172,7 @@ export class SymbolLookup {
     if (!grammar) return undefined;
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
     const tree = this.src.chunker.trees.parse(relPath, grammar, text, () => Date.now() > deadline);
-    return tree ? { tree, grammar: grammar.name } : undefined;
+    return tree ? { tree, grammar: grammar.name, loaded: grammar } : undefined;
   }
 
   /** Definitions of `name` in the index, each with its declaration and doc read from its file. */
@@ -196,6 +242,7 @@ export class SymbolLookup {
 
   dispose(): void {
     this.defsCache.clear();
+    this.resolver?.dispose();
   }
 }
 

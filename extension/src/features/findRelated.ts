@@ -34,9 +34,10 @@ function clip(s: string, n: number): string {
 
 /** A definition the retrieval did not return, as a row (its declaration and doc). */
 function definitionChunk(symbol: SymbolInfo, rel: string): RetrievedChunk | undefined {
+  if (symbol.resolution === 'candidates' || symbol.resolution === 'external') return undefined; // only a resolved definition is shown as one
   const d = symbol.definitions.find((x) => !x.copyOf && !(x.file === rel && x.declLine === symbol.line)) ?? symbol.definitions.find((x) => !(x.file === rel && x.declLine === symbol.line));
   if (!d) return undefined;
-  return { file: d.file, startLine: d.declLine, endLine: d.endLine, kind: d.kind === 'impl' ? 'class' : d.kind === 'type' ? 'type' : d.kind, name: symbol.name, text: [d.declaration, d.doc].filter(Boolean).join('\n'), score: 0, signals: {} };
+  return { file: d.file, startLine: d.declLine, endLine: d.endLine, kind: d.kind === 'impl' ? 'class' : d.kind === 'variable' || d.kind === 'attribute' ? 'module' : d.kind, name: symbol.name, text: [d.declaration, d.doc].filter(Boolean).join('\n'), score: 0, signals: {} };
 }
 
 /** Chunks related to the selection, the name or the code at the cursor; the chunk under the cursor itself is left out. */

@@ -13,6 +13,7 @@ import { fenceLanguage, signalFor } from '../editorState';
 import { groupCopies, isDocFile } from './copies';
 import { HoverGate } from './hoverGate';
 import { namePatterns, subWords } from './namePatterns';
+import { pickDefinition } from './relatedRows';
 import { timedHover } from '../timedProviders';
 
 /** Characters of a usage line shown in the hover. */
@@ -43,18 +44,10 @@ export interface HoverModel {
   usages: HoverUsage[];
 }
 
-/**
- * Which definition to show: not the hovered one itself; one without a `Copied from` note (the
- * original the copies come from), this file's first; else this file's copy (what a call here runs).
- */
-function pickDefinition(symbol: SymbolInfo, rel: string): SymbolDefinition | undefined {
-  const candidates = symbol.definitions.filter((d) => !(symbol.role === 'definition' && d.file === rel && d.declLine === symbol.line));
-  return candidates.find((d) => !d.copyOf && d.file === rel) ?? candidates.find((d) => !d.copyOf) ?? candidates.find((d) => d.file === rel) ?? candidates[0];
-}
 
 /** Distinct places that call, use or resemble the name, best first, copies collapsed. */
 export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, chunks: RetrievedChunk[], max: number): HoverUsage[] {
-  const { word, call } = namePatterns(symbol.name);
+  const { word, call, declares } = namePatterns(symbol.name);
   const isDefinition = (c: RetrievedChunk): boolean =>
     symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine) ||
     c.name === symbol.name || (c.name?.endsWith(`.${symbol.name}`) ?? false);
@@ -70,10 +63,11 @@ export function usagesOf(symbol: SymbolInfo, rel: string, cursorLine: number, ch
     const c = g.first;
     const lines = c.text.split('\n');
     let reason: UsageReason = 'calls it';
-    let at = lines.findIndex((l) => call.test(l) && !comment.test(l) && !importLine.test(l));
+    // A line that declares the name is neither a call nor a use.
+    let at = lines.findIndex((l) => call.test(l) && !comment.test(l) && !importLine.test(l) && !declares.test(l));
     if (at < 0) {
       reason = 'uses it';
-      at = lines.findIndex((l) => word.test(l) && !comment.test(l) && !importLine.test(l));
+      at = lines.findIndex((l) => word.test(l) && !comment.test(l) && !importLine.test(l) && !declares.test(l));
     }
     if (at < 0) {
       reason = 'imports it';
@@ -111,7 +105,8 @@ export function buildHoverModel(symbol: SymbolInfo, rel: string, cursorLine: num
     symbol,
     definition,
     definedHere,
-    otherDefinitions: Math.max(0, symbol.definitions.length - shownDefs),
+    // A resolved definition counts its copies (same declaration and doc elsewhere); otherwise the other definitions.
+    otherDefinitions: symbol.resolution === 'defines' ? symbol.copies ?? 0 : Math.max(0, symbol.definitions.length - shownDefs),
     usages: usagesOf(symbol, rel, cursorLine, chunks, max),
   };
 }
@@ -133,6 +128,11 @@ export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.Mar
     md.appendMarkdown(`**RepoRecall** · defines ${code(symbol.name)} · ${link(folder, definition.file, definition.declLine)}${copies}\n\n`);
     md.appendCodeblock(definition.declaration, fenceLanguage(definition.file));
     if (definition.doc) md.appendMarkdown(`${docMarkdown(definition.doc)}\n`);
+  } else if (symbol.resolution === 'candidates' && symbol.definitions.length && !model.definedHere) {
+    // Not resolved: the definitions of this spelling are only candidates, never "defines".
+    const shown = symbol.definitions.slice(0, 3).map((d) => link(folder, d.file, d.declLine, true)).join(', ');
+    const more = symbol.definitions.length > 3 ? ` (+ ${symbol.definitions.length - 3})` : '';
+    md.appendMarkdown(`**RepoRecall** · ${code(symbol.name)} · not resolved here; same name in ${shown}${more}\n\n`);
   } else if (model.definedHere) {
     md.appendMarkdown(`**RepoRecall** · ${code(symbol.name)} is defined here${copies}\n\n`);
   } else {

@@ -6,6 +6,11 @@ export interface NamePatterns {
   word: RegExp;
   /** The name called: `name(`, `name<T>(`. */
   call: RegExp;
+  /**
+   * A line that declares the name (`def name(`, `function name(`, `class name`, a method
+   * `name(args) {`): a declaration, never a call.
+   */
+  declares: RegExp;
 }
 
 function escapeRegExp(s: string): string {
@@ -17,6 +22,10 @@ export function namePatterns(name: string): NamePatterns {
   return {
     word: new RegExp(`(^|[^\\w$])${n}(?![\\w$])`),
     call: new RegExp(`(^|[^\\w$])${n}\\s*(<[^>]*>)?\\(`),
+    declares: new RegExp(
+      `^\\s*(export\\s+)?(default\\s+)?(async\\s+)?((def|function\\*?|class|interface|type|enum|fn|func|struct|trait)\\s+${n}(?![\\w$])` +
+      `|((public|private|protected|static|readonly|override|abstract|get|set)\\s+)*${n}\\s*(<[^>]*>)?\\([^)]*\\)?\\s*(:[^={]*)?\\{\\s*$)`,
+    ),
   };
 }
 

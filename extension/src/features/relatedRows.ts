@@ -1,6 +1,6 @@
 // Rows of Find Related Code from retrieved chunks: the reason each is related, definitions first,
 // code before tests and docs, copies and look-alike rows folded. No `vscode` import: unit-tested.
-import type { SymbolInfo } from '../../../engine/src/public';
+import type { SymbolDefinition, SymbolInfo } from '../../../engine/src/public';
 import type { RetrievedChunk } from '../../../engine/src/public';
 import { groupCopies, isDocFile, isTestFile } from './copies';
 import { namePatterns, subWords } from './namePatterns';
@@ -24,10 +24,23 @@ function tier(row: RelatedRow, rel: string): number {
   return 1;
 }
 
+/**
+ * The definition the hover shows as "defines": never for a name the engine left unresolved
+ * (`candidates`); not the hovered one itself; one without a `Copied from` note (the original the
+ * copies come from), this file's first; else this file's copy (what a call here runs).
+ */
+export function pickDefinition(symbol: SymbolInfo, rel: string): SymbolDefinition | undefined {
+  if (symbol.resolution === 'candidates' || symbol.resolution === 'external') return undefined;
+  const candidates = symbol.definitions.filter((d) => !(symbol.role === 'definition' && d.file === rel && d.declLine === symbol.line));
+  return candidates.find((d) => !d.copyOf && d.file === rel) ?? candidates.find((d) => !d.copyOf) ?? candidates.find((d) => d.file === rel) ?? candidates[0];
+}
+
 export function reasonFor(c: RetrievedChunk, symbol: SymbolInfo | null): RelatedReason {
   if (!symbol) return 'similar code';
   if (symbol.definitions.some((d) => d.file === c.file && d.declLine >= c.startLine && d.declLine <= c.endLine)) return 'definition';
-  const { call, word } = namePatterns(symbol.name);
+  // A chunk that declares the name (the chunker named it so, or a line declares it) defines it, whatever calls it holds.
+  const { call, word, declares } = namePatterns(symbol.name);
+  if (c.name === symbol.name || c.name?.endsWith(`.${symbol.name}`) || c.text.split('\n').some((l) => declares.test(l))) return 'definition';
   if (call.test(c.text)) return 'calls it';
   if (word.test(c.text)) return 'uses it';
   return 'similar code';

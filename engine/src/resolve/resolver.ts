@@ -1,0 +1,308 @@
+// Names as code: what definition a name at a position refers to, by the language's rules rather
+// than by its spelling. Python, TypeScript, TSX and JavaScript (other grammars: `resolves` is false
+// and callers keep the name lookup). In order:
+// - a name bound in a function, block, loop, comprehension or catch of this file is local
+//   (locals queries, scopes.ts), and never resolves to another file;
+// - `self.x` / `cls.x` / `this.x` is a member of the enclosing class or of its bases, resolved in
+//   turn; `super().x` of its bases; `mod.x` / `ns.x` / `Class.x` through what `mod`, `ns`, `Class` are;
+// - a module-level name is this file's definition, or what its import names in the exact target
+//   module (modules.ts), following re-exports;
+// - a name nothing in the file binds is a builtin or a global: it resolves to the repository only
+//   when exactly one definition has it and that definition is global (a top-level name of an
+//   ECMAScript script, which neither imports nor exports; a Python module's names never are);
+//   any other member access is only "candidates".
+// A declaration site resolves to itself.
+import type { Node, Tree } from 'web-tree-sitter';
+import type { LoadedGrammar } from '../chunk/grammar';
+import type { GrammarName } from '../chunk/languages';
+import { parseReusing } from '../chunk/reparse';
+import { LocalScopes } from './scopes';
+import { classInfo, makeDef, summarize } from './summary';
+import { moduleFile, pythonSubmodule } from './modules';
+import type { ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
+import { CANDIDATES, declaredType, dottedPath, enclosingClass, importPlan, importRefAt, isMemberName, leftmost, type Plan } from './syntax';
+
+export type { Resolution, ResolvedDef } from './types';
+
+const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
+/** Whether names of this grammar are resolved (else the caller's name lookup stays). */
+export const resolves = (g: GrammarName): boolean => RESOLVED.has(g);
+
+export interface ResolverSource {
+  textOf(file: string): string | undefined;
+  hasFile(file: string): boolean;
+  grammarFor(file: string, text: string): Promise<LoadedGrammar | undefined>;
+  /** The repository's definitions of a name (the definition table). */
+  definitionsOf(name: string): ReadonlyArray<{ file: string }>;
+}
+
+const MAX_DEPTH = 8;
+const CACHE = 256;
+const PARSE_TIMEOUT_MS = 250;
+const MAX_PARSE_CHARS = 1_000_000;
+const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
+const MEMBER_DECL = /^(method_definition|public_field_definition|field_definition|method_signature|abstract_method_signature|property_signature)$/;
+
+type Found = ResolvedDef | 'external' | undefined;
+
+const LOCAL: Resolution = { kind: 'local' };
+
+export class Resolver {
+  private readonly summaries = new Map<string, { key: string; s: ModuleSummary }>();
+  private readonly scopes = new Map<string, { key: string; tree: Tree; s: LocalScopes }>();
+  /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
+  private readonly live = new Map<string, ModuleSummary>();
+
+  constructor(private readonly src: ResolverSource) {}
+
+  /** What `node` (a name in `file`'s `tree`, text `text`) refers to. */
+  async resolve(file: string, text: string, tree: Tree, grammar: LoadedGrammar, node: Node): Promise<Resolution> {
+    if (!resolves(grammar.name) || !grammar.locals) return CANDIDATES;
+    const python = grammar.name === 'python';
+    const key = cacheKey(text);
+    const live = this.summaries.get(`\0live:${file}`);
+    const s = live?.key === key ? live.s : summarize(file, tree, python);
+    this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
+    const plan = this.plan(file, tree, grammar, node, python, key);
+    this.live.set(file, s);
+    try {
+      return await this.follow(file, plan);
+    } finally {
+      if (this.live.get(file) === s) this.live.delete(file);
+    }
+  }
+
+  private plan(file: string, tree: Tree, grammar: LoadedGrammar, node: Node, python: boolean, key: string): Plan {
+    let cached = this.scopes.get(file);
+    if (!cached || cached.key !== key || cached.tree !== tree) {
+      cached = { key, tree, s: new LocalScopes(tree, grammar.locals!, python) };
+      this.scopes.set(file, cached);
+      if (this.scopes.size > 8) this.scopes.delete(this.scopes.keys().next().value!);
+    }
+    const scopes = cached.s;
+    const parent = node.parent;
+    const imp = importPlan(node, python);
+    if (imp) return imp;
+    // Member access: `x.name`.
+    if (parent && isMemberName(node, parent, python)) return this.memberPlan(file, node, parent.childForFieldName(python ? 'object' : parent.type === 'nested_type_identifier' ? 'module' : 'object')!, python, scopes);
+    // A member's declaration (methods, fields, interface properties).
+    if (parent && !python && MEMBER_DECL.test(parent.type) && parent.childForFieldName('name')?.id === node.id) {
+      const cls = enclosingClass(parent, python);
+      const member = cls && classInfo(file, cls, python)?.members.get(node.text);
+      return { t: 'done', r: member ? { kind: 'defines', def: member } : { kind: 'defines', def: makeDef(file, node, 'attribute', parent) } };
+    }
+    if (node.type === 'property_identifier') return { t: 'done', r: CANDIDATES };
+    return this.namePlan(file, node, python, scopes);
+  }
+
+  /** A bare name: its binding in the file's scopes, else the module. */
+  private namePlan(file: string, node: Node, python: boolean, scopes: LocalScopes): Plan {
+    const b = scopes.bindingOf(node);
+    if (!b) return { t: 'top', name: node.text };
+    if (b.kind === 'import') {
+      const ref = importRefAt(b.node, python);
+      return ref ? { t: 'import', ref } : { t: 'done', r: CANDIDATES };
+    }
+    if (b.scope.parent === null) return { t: 'top', name: node.text };
+    if (CLASS_TYPES.has(b.scope.type)) {
+      const member = classInfo(file, b.scope, python)?.members.get(node.text);
+      return { t: 'done', r: member ? { kind: 'defines', def: member } : LOCAL };
+    }
+    return { t: 'done', r: LOCAL };
+  }
+
+  private memberPlan(file: string, node: Node, receiver: Node, python: boolean, scopes: LocalScopes): Plan {
+    const name = node.text;
+    const r = receiver.type === 'parenthesized_expression' ? receiver.namedChildren[0] ?? receiver : receiver;
+    const isSelf = python ? r.type === 'identifier' && (r.text === 'self' || r.text === 'cls') : r.type === 'this';
+    const isSuper = python ? r.type === 'call' && r.childForFieldName('function')?.text === 'super' : r.type === 'super';
+    if (isSelf || isSuper) {
+      const cls = enclosingClass(node, python);
+      const info = cls && classInfo(file, cls, python);
+      if (!info) return { t: 'done', r: CANDIDATES };
+      return { t: 'member', of: info, name, basesOnly: isSuper };
+    }
+    const path = dottedPath(r);
+    if (!path) return { t: 'done', r: CANDIDATES };
+    const head = leftmost(r);
+    const b = scopes.bindingOf(head);
+    if (b && b.kind === 'import') {
+      const ref = importRefAt(b.node, python);
+      return ref ? { t: 'path', path: [`\0import:${ref.source}\0${ref.imported}`, ...path.slice(1)], name } : { t: 'done', r: CANDIDATES };
+    }
+    // A variable or parameter whose declaration names its class: that class's member.
+    const typed = b && path.length === 1 && (b.kind === 'var' || b.kind === 'parameter') ? declaredType(b.node, python) : undefined;
+    if (typed) return { t: 'path', path: typed, name };
+    if (b && b.scope.parent !== null) return { t: 'done', r: CANDIDATES }; // a local of a type not declared
+    return { t: 'path', path, name };
+  }
+
+  private async follow(file: string, plan: Plan): Promise<Resolution> {
+    let found: Found;
+    switch (plan.t) {
+      case 'done':
+        return plan.r;
+      case 'top':
+        found = await this.top(file, plan.name, 0);
+        if (found === undefined) found = await this.byRepository(plan.name);
+        break;
+      case 'import':
+        found = await this.viaImport(file, plan.ref.source, plan.ref.imported, 0);
+        break;
+      case 'member':
+        found = await this.member(plan.of, plan.name, 0, plan.basesOnly);
+        break;
+      case 'path': {
+        const owner = await this.path(file, plan.path, 0);
+        if (owner === 'external') return { kind: 'external' };
+        found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
+        if (owner === undefined && !this.src.definitionsOf(plan.path[0]).length && !plan.path[0].startsWith('\0')) found = 'external';
+        break;
+      }
+    }
+    if (found === 'external') return { kind: 'external' };
+    return found ? { kind: 'defines', def: found } : CANDIDATES;
+  }
+
+  /** A name nothing in the file binds: the repository's only definition of it, if it has exactly one and it is global. */
+  private async byRepository(name: string): Promise<Found> {
+    const defs = this.src.definitionsOf(name);
+    if (defs.length === 0) return 'external';
+    if (defs.length > 1) return undefined;
+    const s = await this.summary(defs[0].file);
+    const b = s?.top.get(name);
+    if (!s || s.isModule) return 'external';
+    return b?.kind === 'def' ? b.def : undefined;
+  }
+
+  /** A module-level name of `file`: its definition, or what its import or re-export names. */
+  private async top(file: string, name: string, depth: number): Promise<Found> {
+    if (depth > MAX_DEPTH) return undefined;
+    const s = await this.summary(file);
+    if (!s) return undefined;
+    const b = s.top.get(name);
+    if (b?.kind === 'def') return b.def;
+    if (b?.kind === 'import') return this.viaImport(file, b.source, b.imported, depth + 1);
+    for (const r of s.reexports) {
+      if (r.local === name) return r.source ? this.viaImport(file, r.source, r.imported, depth + 1) : this.top(file, r.imported, depth + 1);
+    }
+    let external = false;
+    for (const r of s.reexports) {
+      if (r.local !== '*' || name === 'default') continue;
+      const f = await this.viaImport(file, r.source, name, depth + 1);
+      if (f === 'external') external = true;
+      else if (f) return f;
+    }
+    return external ? 'external' : undefined;
+  }
+
+  /** What `imported` (a name, `default`, or `*` for the module itself) of module `source` is, seen from `file`. */
+  private async viaImport(file: string, source: string, imported: string, depth: number): Promise<Found> {
+    const python = /\.pyi?$/.test(file);
+    const target = moduleFile(file, source, python, (f) => this.src.hasFile(f));
+    if (!target) return 'external';
+    if (imported === '*') return moduleDef(target);
+    const found = await this.top(target, imported, depth + 1);
+    if (found !== undefined) return found;
+    const sub = python ? pythonSubmodule(target, imported, (f) => this.src.hasFile(f)) : undefined;
+    return sub ? moduleDef(sub) : undefined;
+  }
+
+  /** `a.b.c` as a module, class or other definition; a leading `\0import:` segment is an import already read. */
+  private async path(file: string, path: string[], depth: number): Promise<Found> {
+    let cur: Found;
+    const head = path[0];
+    if (head.startsWith('\0import:')) {
+      const [source, imported] = head.slice('\0import:'.length).split('\0');
+      cur = await this.viaImport(file, source, imported, depth);
+    } else cur = await this.top(file, head, depth);
+    for (const seg of path.slice(1)) {
+      if (!cur || cur === 'external') return cur;
+      cur = await this.memberOf(cur, seg, depth + 1);
+    }
+    return cur;
+  }
+
+  /** A member of a module or a class definition. */
+  private async memberOf(owner: ResolvedDef | 'external', name: string, depth: number): Promise<Found> {
+    if (owner === 'external') return 'external';
+    if (owner.role === 'module') {
+      const f = await this.top(owner.file, name, depth + 1);
+      if (f !== undefined) return f;
+      const sub = /\.pyi?$/.test(owner.file) ? pythonSubmodule(owner.file, name, (x) => this.src.hasFile(x)) : undefined;
+      return sub ? moduleDef(sub) : undefined;
+    }
+    if (owner.role === 'class') {
+      const info = (await this.summary(owner.file))?.classes.get(owner.declLine);
+      return info ? this.member(info, name, depth + 1) : undefined;
+    }
+    return undefined;
+  }
+
+  /** A class's member, else its bases' in order; external when an external base may hold it. */
+  private async member(info: ClassInfo, name: string, depth: number, basesOnly = false): Promise<Found> {
+    if (depth > MAX_DEPTH) return undefined;
+    const own = basesOnly ? undefined : info.members.get(name);
+    if (own) return own;
+    let external = false;
+    for (const base of info.bases) {
+      const cls = await this.path(info.def.file, base.split('.'), depth + 1);
+      if (cls === 'external') external = true;
+      if (!cls || cls === 'external' || cls.role !== 'class') continue;
+      const baseInfo = (await this.summary(cls.file))?.classes.get(cls.declLine);
+      const f = baseInfo && (await this.member(baseInfo, name, depth + 1));
+      if (f === 'external') external = true;
+      else if (f) return f;
+    }
+    return external ? 'external' : undefined;
+  }
+
+  private async summary(file: string): Promise<ModuleSummary | undefined> {
+    const live = this.live.get(file);
+    if (live) return live;
+    const text = this.src.textOf(file);
+    if (text === undefined || text.length > MAX_PARSE_CHARS) return undefined;
+    const key = cacheKey(text);
+    const hit = this.summaries.get(file);
+    if (hit && hit.key === key) return hit.s;
+    const grammar = await this.src.grammarFor(file, text);
+    if (!grammar || !resolves(grammar.name)) return undefined;
+    const deadline = Date.now() + PARSE_TIMEOUT_MS;
+    const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
+    if (!tree) return undefined;
+    try {
+      const s = summarize(file, tree, grammar.name === 'python');
+      this.remember(this.summaries, file, { key, s }, () => false);
+      return s;
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private remember<V>(m: Map<string, V>, file: string, v: V, same: (old: V) => boolean): void {
+    const old = m.get(file);
+    if (old && same(old)) return;
+    m.delete(file);
+    m.set(file, v);
+    if (m.size > CACHE) m.delete(m.keys().next().value!);
+  }
+
+  dispose(): void {
+    this.summaries.clear();
+    this.scopes.clear();
+  }
+}
+
+function moduleDef(file: string): ResolvedDef {
+  return { file, name: file, role: 'module', startLine: 0, endLine: 0, declLine: 0, line: 0, column: 0 };
+}
+
+/** FNV-1a with the length: a cache key for a file's text. */
+function cacheKey(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${text.length}:${h >>> 0}`;
+}

@@ -1,0 +1,120 @@
+// Which scope binds a name, from a grammar's `locals` query (grammars/queries/locals/NAME.scm,
+// tree-sitter's convention: @local.scope, @local.definition.KIND). A definition belongs to the
+// nearest scope around it, except that a function's or class's own name belongs to the scope around
+// that function or class. A `pattern` definition binds every identifier of its target
+// (`a, (b, *c) = ...`, `const { x, y: [z] } = ...`, parameters with defaults).
+import type { Node, Query, Tree } from 'web-tree-sitter';
+
+export type BindingKind = 'function' | 'class' | 'type' | 'namespace' | 'parameter' | 'var' | 'import';
+
+export interface Binding {
+  kind: BindingKind;
+  /** The binding identifier. */
+  node: Node;
+  /** The scope it binds in; the tree's root for module level. */
+  scope: Node;
+}
+
+/** Python class bodies are not visible from the functions inside them. */
+const PY_FUNCTION_SCOPES = new Set(['function_definition', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+const BINDING_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern', 'type_identifier']);
+
+export class LocalScopes {
+  private readonly scopes = new Set<number>();
+  /** Scope node id -> name -> first binding. */
+  private readonly defs = new Map<number, Map<string, Binding>>();
+
+  constructor(tree: Tree, query: Query, private readonly python: boolean) {
+    const captures = query.captures(tree.rootNode);
+    for (const c of captures) if (c.name === 'local.scope') this.scopes.add(c.node.id);
+    for (const c of captures) {
+      if (!c.name.startsWith('local.definition.')) continue;
+      const kind = c.name.slice('local.definition.'.length);
+      if (kind === 'pattern') for (const id of patternNames(c.node)) this.add(id, 'var');
+      else this.add(c.node, kind as BindingKind);
+    }
+  }
+
+  private add(id: Node, kind: BindingKind): void {
+    const scope = this.scopeAround(id);
+    if (!scope) return;
+    let m = this.defs.get(scope.id);
+    if (!m) this.defs.set(scope.id, (m = new Map()));
+    const prev = m.get(id.text);
+    // Python: an assignment anywhere in a function makes the name local; the first binding is shown.
+    if (!prev || (prev.node.startIndex > id.startIndex)) m.set(id.text, { kind, node: id, scope });
+  }
+
+  /** The nearest scope around a binding identifier that it does not name. */
+  private scopeAround(id: Node): Node | undefined {
+    for (let p = id.parent; p; p = p.parent) {
+      if (!this.scopes.has(p.id)) continue;
+      if (p.childForFieldName('name')?.id === id.id) continue;
+      return p;
+    }
+    return undefined;
+  }
+
+  /**
+   * The binding of the name `node` refers to, innermost scope first, or undefined when nothing in
+   * the file binds it (a builtin, a global, or a typo).
+   */
+  bindingOf(node: Node): Binding | undefined {
+    const name = node.text;
+    let crossedFunction = false;
+    for (let p = node.parent; p; p = p.parent) {
+      if (!this.scopes.has(p.id)) continue;
+      const namesIt = p.childForFieldName('name')?.id === node.id;
+      if (this.python && p.type === 'class_definition' && crossedFunction) continue;
+      if (!namesIt) {
+        const b = this.defs.get(p.id)?.get(name);
+        if (b) return b;
+      }
+      if (this.python && PY_FUNCTION_SCOPES.has(p.type) && !namesIt) crossedFunction = true;
+    }
+    return undefined;
+  }
+
+  isScope(node: Node): boolean {
+    return this.scopes.has(node.id);
+  }
+}
+
+/** The identifiers a binding target binds (not keys, defaults' values, attributes or subscripts). */
+export function patternNames(target: Node): Node[] {
+  const out: Node[] = [];
+  const walk = (n: Node): void => {
+    if (BINDING_NAMES.has(n.type)) {
+      out.push(n);
+      return;
+    }
+    switch (n.type) {
+      case 'pair_pattern': {
+        const v = n.childForFieldName('value');
+        if (v) walk(v);
+        return;
+      }
+      case 'assignment_pattern':
+      case 'object_assignment_pattern': {
+        const l = n.childForFieldName('left');
+        if (l) walk(l);
+        return;
+      }
+      case 'required_parameter':
+      case 'optional_parameter': {
+        const pat = n.childForFieldName('pattern');
+        if (pat) walk(pat);
+        return;
+      }
+      case 'object_pattern': case 'array_pattern': case 'rest_pattern': case 'pattern_list': case 'tuple_pattern':
+      case 'list_pattern': case 'tuple': case 'list': case 'as_pattern_target': case 'list_splat_pattern':
+      case 'parenthesized_expression': case 'list_splat':
+        for (const c of n.namedChildren) if (c) walk(c);
+        return;
+      default:
+        return; // attribute, subscript, member_expression: not a new name
+    }
+  };
+  walk(target);
+  return out;
+}

@@ -1,0 +1,54 @@
+// What the resolver answers about a name (resolver.ts), in plain data: no syntax nodes, so an
+// answer outlives the tree it came from.
+
+export type DefRole = 'function' | 'method' | 'class' | 'type' | 'variable' | 'attribute' | 'module';
+
+export interface ResolvedDef {
+  file: string;
+  name: string;
+  role: DefRole;
+  /** The definition's lines (0-based, inclusive): its statement, wrappers (export, decorators) included. */
+  startLine: number;
+  endLine: number;
+  /** First line of the declaration (the wrapper's, like the chunker's definitions). */
+  declLine: number;
+  /** Where the defining name is. */
+  line: number;
+  column: number;
+}
+
+export type Resolution =
+  /** The one definition the name refers to. */
+  | { kind: 'defines'; def: ResolvedDef }
+  /** Bound in a function, block or comprehension of this file: the language's own hover has it. */
+  | { kind: 'local' }
+  /** Bound to something outside the repository (a library import, a builtin, an external base class). */
+  | { kind: 'external' }
+  /** Not resolved: definitions of the same spelling are only candidates. */
+  | { kind: 'candidates' };
+
+/** A class as the resolver needs it: its members and its bases as written. */
+export interface ClassInfo {
+  def: ResolvedDef;
+  members: Map<string, ResolvedDef>;
+  /** Base class expressions as written (`Base`, `nn.Module`, `mixins.Logging`). */
+  bases: string[];
+}
+
+/** A module-level name: a definition in the file or an import. */
+export type TopBinding =
+  | { kind: 'def'; def: ResolvedDef }
+  /** `imported`: the exported name, `default`, or `*` for a whole module (namespace import, `import a.b`). */
+  | { kind: 'import'; source: string; imported: string };
+
+export interface ModuleSummary {
+  file: string;
+  python: boolean;
+  /** ECMAScript: the file imports or exports (a module); else a script whose top-level names are global. */
+  isModule: boolean;
+  top: Map<string, TopBinding>;
+  /** Classes at any depth, by declaration line. */
+  classes: Map<number, ClassInfo>;
+  /** `export { a as b } from 'x'` (local `b`), `export * from 'x'` (local `*`), Python `from x import *`. */
+  reexports: Array<{ local: string; imported: string; source: string }>;
+}

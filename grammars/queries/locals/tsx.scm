@@ -1,0 +1,2 @@
+; inherits: typescript
+; TSX: TypeScript's scopes and definitions (JSX adds no bindings).

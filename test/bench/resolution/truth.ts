@@ -1,0 +1,34 @@
+// Protocol R's ground truth, as the language services give it (truthTs.ts, truthPython.ts), and the
+// class each occurrence falls in: `repo` (a definition in the repository the hover should show),
+// `local` (bound in a function: the language's own hover has it), `external` (a library name, a
+// builtin, an import the service could not follow), or `self` (the occurrence is itself the
+// definition: not a reference, left out).
+import type { Occurrence } from './sample';
+
+export interface TruthDef {
+  file: string;
+  /** The definition's name (0-based line and column). */
+  line: number;
+  column: number;
+  /** `import`: the service stopped at an import it could not follow. */
+  scope: 'module' | 'member' | 'local' | 'import';
+}
+
+export interface Truth {
+  occurrence: Occurrence;
+  /** The service's definitions inside the repository. */
+  defs: TruthDef[];
+  /** The service found no definition, or one outside the repository. */
+  external: boolean;
+}
+
+export type TruthClass = 'repo' | 'local' | 'external' | 'self';
+
+export function classify(t: Truth): TruthClass {
+  const o = t.occurrence;
+  if (t.defs.some((d) => d.file === o.file && d.line === o.line && d.column === o.column)) return o.syntax === 'import' ? 'external' : 'self';
+  const real = t.defs.filter((d) => d.scope !== 'import');
+  if (real.some((d) => d.scope === 'module' || d.scope === 'member')) return 'repo';
+  if (real.length) return 'local';
+  return 'external';
+}

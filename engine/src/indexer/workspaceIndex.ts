@@ -18,7 +18,7 @@ import type { HeldLock } from '../store/lock';
 import { splitLines } from '../util/lines';
 import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
-import { SaveQueue, SaveSchedule } from './saveSchedule';
+import { SaveQueue, SaveSchedule, UpdatesInFlight } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
 import { definitionRefs, documentItems, type DocumentItem } from './documents';
 import { VectorReuse } from './vectorReuse';
@@ -183,7 +183,7 @@ export class WorkspaceIndex {
         onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
       }
       for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
-      await this.addPending(pending, onProgress, signal, false, spill);
+      await this.inFlight.run(() => this.addPending(pending, onProgress, signal, false, spill));
     } finally {
       spill.close();
     }
@@ -273,7 +273,7 @@ export class WorkspaceIndex {
         await flush();
         // Merged first: the save writes the new base, not a delta of every document since the last merge (PARAMS.md).
         if (!single && this.lock) await this.merges.run(this.index, 'due', signal);
-        await this.save();
+        await this.save(true);
         lastCheckpoint = performance.now();
       }
     }
@@ -298,17 +298,17 @@ export class WorkspaceIndex {
   }
 
   /** Whether this process writes the index (false when another window or process holds the lock). */
-  get writable(): boolean {
-    return this.lock !== undefined;
-  }
+  get writable(): boolean { return this.lock !== undefined; }
   private readonly saveQueue = new SaveQueue();
+  private readonly inFlight = new UpdatesInFlight();
 
   /**
    * Commits the changes not yet saved, after any save still being written. Bases due are written
    * at once; the small files (a delta, the manifest) by a thread, so queries run while they reach
    * the disk (store/writerThread.ts). Resolves once this save is on disk.
    */
-  save(): Promise<void> {
+  async save(checkpoint = false): Promise<void> {
+    if (!checkpoint) await this.inFlight.idle();
     return this.saveQueue.run(async () => {
       if (!this.dirty || !this.lock) return;
       const t0 = performance.now();
@@ -363,7 +363,7 @@ export class WorkspaceIndex {
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
     await nextTurn();
     this.setDefinitions(relPath, chunked);
-    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true);
+    await this.inFlight.run(() => this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true));
     // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
     // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
     if (content === undefined) this.scheduleSave();

@@ -38,7 +38,8 @@ export async function main(argv: string[]): Promise<number> {
   const indexDir = flag(argv, 'index-dir') ?? defaultIndexDir(root);
   const json = argv.includes('--json');
   const log = (l: string) => console.error(l);
-  const engine = await Engine.open({ root, indexDir, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'), log });
+  // `query` never writes: it reads the last commit and catches up with the workspace in memory.
+  const engine = await Engine.open({ root, indexDir, modelDir: flag(argv, 'model'), dense: !argv.includes('--no-dense'), readOnly: cmd === 'query', log });
   try {
     let lastShown = 0;
     const stats = await engine.indexAll((p) => {
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       else console.log(`indexed ${stats.files} files (${stats.changedFiles} changed) into ${stats.chunks} chunks in ${stats.seconds.toFixed(2)} s; skipped: ${skipped}; index ${(stats.indexBytes / 1e6).toFixed(1)} MB at ${indexDir}`);
       return 0;
     }
+    if (stats.changedFiles) log(`${stats.changedFiles} of ${stats.files} files changed since the index was saved: caught up in memory for this query, not saved (\`reporecall index\` saves them)`);
     const k = Number(flag(argv, 'k') ?? 5);
     const asked = queryFromArgs(argv, root);
     if ('error' in asked) {

@@ -15,6 +15,7 @@ import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
 import type { HeldLock } from '../store/lock';
+import { unwritableReason } from '../store/writeAccess';
 import { splitLines } from '../util/lines';
 import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
@@ -69,26 +70,17 @@ export class WorkspaceIndex {
     this.lock = lock;
   }
 
-  private get tuning(): IndexTuning {
-    return this.tuningOf();
-  }
-
-  private get log(): (line: string) => void {
-    return this.opts.log ?? (() => undefined);
-  }
+  private get tuning(): IndexTuning { return this.tuningOf(); }
+  private get log(): (line: string) => void { return this.opts.log ?? (() => undefined); }
 
   /** Optional fields this index left out because the repository is large (kept in the manifest). */
   private omittedForSize = new Set<OptionalField>();
 
   /** The optional lexical fields the current tuning reads. */
-  private get wantedFields(): Set<OptionalField> {
-    return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {});
-  }
+  private get wantedFields(): Set<OptionalField> { return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {}); }
 
   /** The optional fields this index fills: the wanted ones less those left out for size. */
-  private get fields(): Set<OptionalField> {
-    return new Set([...this.wantedFields].filter((f) => !this.omittedForSize.has(f)));
-  }
+  private get fields(): Set<OptionalField> { return new Set([...this.wantedFields].filter((f) => !this.omittedForSize.has(f))); }
 
   /** Leaves out the size-limited fields once the workspace has more than LARGE_REPO_FILES files. */
   private limitFieldsForSize(files: number): void {
@@ -106,7 +98,7 @@ export class WorkspaceIndex {
     const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.wantedFields] };
     const loaded = this.store.load(expect);
     if ('error' in loaded) {
-      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
+      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ` in memory (${this.notWriting ?? 'not writing it'})`}`);
       if (this.lock) this.store.clear();
       this.omittedForSize = new Set();
       this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields, { mergeMinDocs: this.tuning.lexicalMergeMinDocs });
@@ -299,6 +291,10 @@ export class WorkspaceIndex {
 
   /** Whether this process writes the index (false when another window or process holds the lock). */
   get writable(): boolean { return this.lock !== undefined; }
+  /** Why this process does not write the index (store/writeAccess.ts), and why its last save failed. */
+  notWriting: string | undefined;
+  private saveError: string | undefined;
+  get updatesPaused(): string | undefined { return this.notWriting ?? (this.saveError && `the last save failed: ${this.saveError}`); }
   private readonly saveQueue = new SaveQueue();
   private readonly inFlight = new UpdatesInFlight();
 
@@ -319,8 +315,10 @@ export class WorkspaceIndex {
         written = await this.store.saveAsync(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
       } catch (err) {
         this.dirty = true;
+        this.saveError = unwritableReason(err) ?? (err as Error).message;
         throw err;
       }
+      this.saveError = undefined;
       this.log(`index saved in ${(performance.now() - t0).toFixed(0)} ms: ${written.join(', ')}`);
       // Merges what is due in the background; the save after it commits the new bases.
       const index = this.index;

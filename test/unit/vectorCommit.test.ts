@@ -85,4 +85,34 @@ describe('vectors committed with the manifest', function () {
     assert.strictEqual(after.vectors.count, after.chunks);
     await engine.close();
   });
+
+  it('a save asked for while a single-file update is half applied waits for it: no commit holds the file\'s new row without its chunks', async () => {
+    const root = path.join(work, 'repo');
+    fs.cpSync(path.resolve(__dirname, '../../../test/fixtures/engine-repo'), root, { recursive: true });
+    const indexDir = path.join(work, 'index');
+    const committed = path.join(work, 'committed');
+    let saving: Promise<void> | undefined;
+    let armed = false;
+    // The row of the updated file is set before its chunks are embedded and added: a save is asked for right then.
+    const onIndexed = { chunks: async () => undefined, file: (rel: string) => {
+      if (!armed || rel !== 'src/cart.ts') return;
+      armed = false;
+      saving = engine.flush().then(() => fs.cpSync(indexDir, committed, { recursive: true }));
+    } };
+    const engine: Engine = await Engine.open({ root, indexDir }, { onIndexed });
+    await engine.indexAll();
+    fs.appendFileSync(path.join(root, 'src/cart.ts'), '\nexport function telescopeHarvest(points: number): number {\n  return points * 11;\n}\n');
+    armed = true;
+    await engine.updateFile('src/cart.ts');
+    assert.ok(saving, 'the save was asked for during the update');
+    await saving;
+    await engine.close();
+    // What that save committed, as a kill right after it would leave it, caught up with the workspace.
+    fs.rmSync(path.join(committed, 'writer.lock'), { force: true });
+    const after = await Engine.open({ root, indexDir: committed });
+    await after.indexAll();
+    const hits = await after.retrieve('telescope harvest points', { k: 1 });
+    await after.close();
+    assert.strictEqual(hits[0]?.name, 'telescopeHarvest', 'the function added by the update is in the index');
+  });
 });

@@ -86,7 +86,7 @@ describe('vectors committed with the manifest', function () {
     await engine.close();
   });
 
-  it('a save asked for while a single-file update is half applied waits for it: no commit holds the file\'s new row without its chunks', async () => {
+  it('a save staged while a single-file update is half applied never commits the file\'s new row without its chunks', async () => {
     const root = path.join(work, 'repo');
     fs.cpSync(path.resolve(__dirname, '../../../test/fixtures/engine-repo'), root, { recursive: true });
     const indexDir = path.join(work, 'index');

@@ -55,28 +55,3 @@ export class SaveQueue {
     return next;
   }
 }
-
-/**
- * Updates being applied: a file's row is set before the last of its chunks are embedded and
- * added, so a save staged meanwhile would commit the row without them (and a crash keep it so:
- * the next scan finds the file unchanged). Saves other than an update's own checkpoints wait
- * until none is in flight.
- */
-export class UpdatesInFlight {
-  private count = 0;
-  private waiters: Array<() => void> = [];
-
-  async run<T>(update: () => Promise<T>): Promise<T> {
-    this.count++;
-    try {
-      return await update();
-    } finally {
-      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
-    }
-  }
-
-  /** Resolves when no update is in flight. */
-  idle(): Promise<void> {
-    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
-  }
-}

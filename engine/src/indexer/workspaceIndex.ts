@@ -19,7 +19,7 @@ import { unwritableReason } from '../store/writeAccess';
 import { splitLines } from '../util/lines';
 import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
-import { SaveQueue, SaveSchedule, UpdatesInFlight } from './saveSchedule';
+import { SaveQueue, SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
 import { definitionRefs, documentItems, type DocumentItem } from './documents';
 import { VectorReuse } from './vectorReuse';
@@ -175,7 +175,7 @@ export class WorkspaceIndex {
         onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
       }
       for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
-      await this.inFlight.run(() => this.addPending(pending, onProgress, signal, false, spill));
+      await this.addPending(pending, onProgress, signal, false, spill);
     } finally {
       spill.close();
     }
@@ -212,7 +212,10 @@ export class WorkspaceIndex {
     const total = pending.reduce((s, p) => s + p.chunks, 0);
     const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
     const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
-    const flush = async () => {
+    // A file's row is set once its chunks are in the index: a save meanwhile (a timer's) commits it gone, never without them.
+    const rows: Array<() => void> = [];
+    const flush = async () => { await flushItems(); for (const setRow of rows.splice(0)) setRow(); };
+    const flushItems = async () => {
       if (!items.length) return;
       const vecs = !this.embedder ? undefined : single ? await this.vectorReuse.embed(items.map((i) => i.text), (t) => this.embedder!.embed(t)) : await this.embedder.embed(items.map((i) => i.text), signal);
       // Folding pending vectors into the lists, or lexical documents into a base, takes seconds at scale; done here, it pauses for the event loop instead of blocking inside add.
@@ -253,7 +256,8 @@ export class WorkspaceIndex {
         if (items.length >= batch) await flush();
         if (single) await breather.breathe();
       }
-      this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language });
+      const row = { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language };
+      rows.push(() => this.tables.files.set(p.rel, row));
       const defs = definitionRefs(p.rel, chunked, fileItems);
       this.tables.defs.setFile(p.rel, defs);
       this.tuning.onIndexed?.file(p.rel, p.hash, chunked.language, defs);
@@ -265,7 +269,7 @@ export class WorkspaceIndex {
         await flush();
         // Merged first: the save writes the new base, not a delta of every document since the last merge (PARAMS.md).
         if (!single && this.lock) await this.merges.run(this.index, 'due', signal);
-        await this.save(true);
+        await this.save();
         lastCheckpoint = performance.now();
       }
     }
@@ -296,15 +300,13 @@ export class WorkspaceIndex {
   private saveError: string | undefined;
   get updatesPaused(): string | undefined { return this.notWriting ?? (this.saveError && `the last save failed: ${this.saveError}`); }
   private readonly saveQueue = new SaveQueue();
-  private readonly inFlight = new UpdatesInFlight();
 
   /**
    * Commits the changes not yet saved, after any save still being written. Bases due are written
    * at once; the small files (a delta, the manifest) by a thread, so queries run while they reach
    * the disk (store/writerThread.ts). Resolves once this save is on disk.
    */
-  async save(checkpoint = false): Promise<void> {
-    if (!checkpoint) await this.inFlight.idle();
+  save(): Promise<void> {
     return this.saveQueue.run(async () => {
       if (!this.dirty || !this.lock) return;
       const t0 = performance.now();
@@ -361,7 +363,7 @@ export class WorkspaceIndex {
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
     await nextTurn();
     this.setDefinitions(relPath, chunked);
-    await this.inFlight.run(() => this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true));
+    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true);
     // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
     // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
     if (content === undefined) this.scheduleSave();
@@ -382,9 +384,7 @@ export class WorkspaceIndex {
   /** Current text of an indexed chunk (for query expansion). */
   readonly textOfDoc = (d: DocInfo): string => this.linesOf(d.file).slice(d.startLine, d.endLine + 1).join('\n');
 
-  linesOf(file: string): string[] {
-    return this.buffers.linesOf(file);
-  }
+  linesOf(file: string): string[] { return this.buffers.linesOf(file); }
 
   /** Writes pending changes, releases the index files and the writer lock. */
   async close(): Promise<void> {

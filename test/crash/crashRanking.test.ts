@@ -1,3 +1,6 @@
+// NOT in the unit suite yet (test/crash/, run it with `npx mocha out/test/crash/crashRanking.test.js`):
+// on this branch 1 run in 2 or so still ends a round with the same files, hashes and chunk count as
+// a clean build but other bm25/recent/dense scores; not yet diagnosed (see the branch's report).
 // Crash safety of every signal: an engine process updating files one by one while they are edited
 // is killed with SIGKILL; the next engine catches up with the workspace, and its rankings — the
 // fused one and each signal's own list, dense included — must equal a clean build's of the same

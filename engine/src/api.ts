@@ -21,6 +21,11 @@ export interface EngineOptions {
   secretPatterns?: string[];
   /** Index only files with these extensions (e.g. ['.py']); default: every text file the scanner accepts. */
   extensions?: string[];
+  /**
+   * Never write the index folder (the CLI's `query`): no writer lock, no saves; the last commit is
+   * read and changes since it are caught up in memory only.
+   */
+  readOnly?: boolean;
   /** Turn the dense signal off (no model is loaded, onnxruntime-node is never required). */
   dense?: boolean;
   /**
@@ -93,6 +98,12 @@ export interface IndexStats {
    * darwin-x64; modelDir is null and the engine uses its lexical and symbol signals only), if so.
    */
   modelWarning?: string;
+  /**
+   * Why the index on disk is not being updated, when it is not (read-only or full disk, another
+   * process writing it, opened read-only): queries answer from its last commit plus this engine's
+   * changes in memory.
+   */
+  updatesPaused?: string;
   /** The team index's state, when one is configured. */
   team?: TeamState;
 }

@@ -41,7 +41,8 @@ async function run(args: IndexArgs | QueryArgs, signal: AbortSignal): Promise<nu
   // Read before anything is opened: a bad --file or --line is a usage error.
   const asked = args.cmd === 'query' ? queryFromArgs(args.ask, args.root) : undefined;
   const indexDir = args.indexDir ?? defaultIndexDir(args.root);
-  const engine = await Engine.open({ root: args.root, indexDir, modelDir: args.model, dense: args.dense, log: (l) => console.error(l) });
+  // `query` never writes: it reads the last commit and catches up with the workspace in memory.
+  const engine = await Engine.open({ root: args.root, indexDir, modelDir: args.model, dense: args.dense, readOnly: args.cmd === 'query', log: (l) => console.error(l) });
   try {
     const stats = await engine.indexAll(progressLine(args.json), signal);
     if (!args.json && process.stderr.isTTY) process.stderr.write('\r');
@@ -49,6 +50,7 @@ async function run(args: IndexArgs | QueryArgs, signal: AbortSignal): Promise<nu
       printIndexed(args, indexDir, stats, args.skipped ? engine.skippedFiles() : undefined);
       return 0;
     }
+    if (stats.changedFiles) console.error(`${stats.changedFiles} of ${stats.files} files changed since the index was saved: caught up in memory for this query, not saved (\`reporecall index\` saves them)`);
     const hits = await engine.retrieve(asked!, { k: args.k, signal });
     if (args.json) console.log(JSON.stringify(hits, null, 1));
     else for (const h of hits) {

@@ -16,7 +16,6 @@ import { normalizeLoneCR } from './util/lines';
 import { countSkips } from './scan';
 import { readSourceText } from './util/sourceText';
 import { IndexStore } from './index/indexStore';
-import { ensurePrivateDir } from './store/privateDir';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
@@ -28,7 +27,7 @@ import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
-import { acquireWriterLock } from './store/lock';
+import { openForWriting } from './store/writeAccess';
 import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { TeamOverlay } from './team/overlay';
@@ -78,10 +77,10 @@ export class Engine {
     engine.model = model;
     engine.modelWarning = warning;
     engine.tuning = tuning;
-    ensurePrivateDir(opts.indexDir);
-    const lock = acquireWriterLock(opts.indexDir);
-    if ('heldBy' in lock) log(`the index at ${opts.indexDir} is written by process ${lock.heldBy.pid} on ${lock.heldBy.hostname}; this engine reads it and keeps its own changes in memory`);
-    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'heldBy' in lock ? undefined : lock);
+    const access = openForWriting(opts.indexDir, opts.readOnly);
+    if ('readOnly' in access && !opts.readOnly) log(`updates to the index at ${opts.indexDir} are paused: ${access.readOnly}; this engine reads its last commit and keeps its own changes in memory`);
+    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'lock' in access ? access.lock : undefined);
+    if ('readOnly' in access) engine.ws.notWriting = access.readOnly;
     engine.ws.loadOrReset();
     // The process that writes the index starts its writer thread now, not beside a query at a save (store/writerThread.ts).
     if (engine.ws.writable) engine.ws.store.prepareWriter();
@@ -116,6 +115,7 @@ export class Engine {
       seconds: this.ws.lastSeconds,
       modelDir: this.model?.dir ?? null,
       ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
+      ...(this.ws.updatesPaused ? { updatesPaused: this.ws.updatesPaused } : {}),
       ...(this.team ? { team: this.team.state } : {}),
     };
   }

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { VectorIndex } from '../../engine/src/vector';
+import type { VectorCommit } from '../../engine/src/vector/persist';
 import { readRecord, recordBytes } from '../../engine/src/vector/int8Kernel';
 
 const dir = process.argv[2];
@@ -14,13 +15,15 @@ const arg = (name: string, dflt: string): string => {
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const vecDir = path.join(dir, 'vectors');
-const header = JSON.parse(fs.readFileSync(path.join(vecDir, 'vectors.json'), 'utf8')) as { dim: number; modelId: string; count: number };
-const index = VectorIndex.load(vecDir, { dim: header.dim, modelId: header.modelId });
+// The vectors' commit is in the index's manifest (index/manifest.ts `vectors`).
+const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { dim: number; modelId: string; vectors: VectorCommit };
+const header = { dim: manifest.dim, modelId: manifest.modelId, count: manifest.vectors.count };
+const index = VectorIndex.open(vecDir, manifest.vectors, { dim: header.dim, modelId: header.modelId });
 if ('error' in index) throw new Error(index.error);
 const nq = Number(arg('queries', '300'));
 // Queries: records spread evenly through the lists file (ids differ from file order).
 const stride = recordBytes(header.dim);
-const ivf = fs.readFileSync(path.join(vecDir, 'vectors.ivf'));
+const ivf = fs.readFileSync(path.join(vecDir, manifest.vectors.lists ?? 'no-lists'));
 const lists = ivf.readUInt32LE(12);
 const listed = ivf.readUInt32LE(16);
 const records = ivf.subarray(24 + lists * stride + (lists + 1) * 4); // ivfLists.ts layout

@@ -7,8 +7,9 @@
 //                        open and reads its postings from it per query
 //   delta-<seq>.bin      one save's changes (deltaFile.ts): files re-set or gone with their rows and
 //                        definitions, and per lexical field the ids removed and documents added
-//   vectors/             the vector index (engine/src/vector, its own checksummed header; it already
-//                        writes only its small pending file while its lists are unchanged)
+//   vectors/lists-<seq>.ivf, vectors/pending-<seq>.bin
+//                        the vector index (engine/src/vector): its lists, written when rebuilt, and
+//                        each save's pending vectors and removals; the manifest lists both
 // A save writes only new files (a delta, plus a base for a component that was merged) and then the
 // manifest; a crash before the manifest's rename leaves the previous commit whole. Files the new
 // manifest no longer lists are deleted after it. A directory whose files do not match the
@@ -28,6 +29,7 @@ import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta, tablesDelta } from './tablesDelta';
 import {
   baseFileName, COMPONENTS, STORE_FORMAT_VERSION, deltaFileName, LEXICAL_FILES, listedFiles, MANIFEST_FILE, parseManifest, STORE_FILE_PATTERN,
+  VECTORS_DIR, vectorFileNames, vectorFilePath,
   type BaseRef, type Component, type LexicalField, type Manifest,
 } from './manifest';
 
@@ -185,7 +187,9 @@ export class IndexStore {
       return fail(`index files are inconsistent (${(e as Error).message})`);
     }
     if (expect.modelId) {
-      const v = VectorIndex.load(path.join(this.dir, 'vectors'), { dim: expect.dim, modelId: expect.modelId });
+      // The vectors of this commit, named by it: a vectors folder from another commit fails here.
+      if (!manifest.vectors) return fail('the index holds no vectors, the model is on');
+      const v = VectorIndex.open(path.join(this.dir, VECTORS_DIR), manifest.vectors, { dim: expect.dim, modelId: expect.modelId });
       if ('error' in v) return fail(`vector index: ${v.error}`);
       vectors = v;
       if (vectors.size !== tables!.chunks.size) return fail(`vector index holds ${vectors.size} vectors for ${tables!.chunks.size} chunks`);
@@ -198,9 +202,9 @@ export class IndexStore {
   }
 
   /**
-   * Commits the index as it is now (returns the index files it wrote, vectors/ aside): new files for what changed since the last commit (a delta
+   * Commits the index as it is now (returns the index files it wrote): new files for what changed since the last commit (a delta
    * segment; a base for a component that is new or due a merge), then the manifest, then the
-   * files no longer listed are deleted. The small files (delta, vectors' pending file and header, manifest) are written by a thread (store/writerThread.ts).
+   * files no longer listed are deleted. The small files (delta, vectors' pending file, manifest) are written by a thread (store/writerThread.ts).
    */
   async saveAsync(
     tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
@@ -263,9 +267,12 @@ export class IndexStore {
     const digests: Record<string, string> = {};
     const bases = {} as Record<Component, BaseRef>;
     const delta: DeltaSegment = { seq, lexical: {} };
-    // The vectors' pending file first, their header (its own commit point) just before the manifest.
-    const vectorSave = vectors?.stageSave(path.join(this.dir, 'vectors'));
-    if (vectorSave) writes.push(vectorSave.writes[0]);
+    // The vectors' lists (when rebuilt) are written now, their pending file by the thread; the manifest records both.
+    const vectorSave = vectors?.stageCommit(path.join(this.dir, VECTORS_DIR), vectorFileNames(seq));
+    if (vectorSave) {
+      writes.push(...vectorSave.writes);
+      for (const name of vectorSave.written) digests[vectorFilePath(name)] = vectorSave.commit.files[name].sha256;
+    }
     const rewriteAll = this.rewriteAll;
 
     const changedSinceBase = new Set(this.tablesSinceBase);
@@ -321,9 +328,11 @@ export class IndexStore {
       digests: {},
       fields,
       ...(omittedForSize.length ? { omittedForSize } : {}),
+      ...(vectorSave ? { vectors: vectorSave.commit } : {}),
     };
-    for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? prev!.digests[name];
-    if (vectorSave) writes.push(vectorSave.writes[1]);
+    // Kept lists are not rehashed: the vector index carries their digest from when it wrote or checked them.
+    const vectorDigests = Object.fromEntries(Object.entries(vectorSave?.commit.files ?? {}).map(([n, d]) => [vectorFilePath(n), d.sha256]));
+    for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? vectorDigests[name] ?? prev!.digests[name];
     writes.push({ file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) });
     // Committed once the writes succeed: what the manifest holds is no longer pending.
     this.committed = manifest;
@@ -335,10 +344,7 @@ export class IndexStore {
     return {
       writes,
       names: Object.keys(digests),
-      after: () => {
-        vectorSave?.after();
-        this.collectGarbage();
-      },
+      after: () => this.collectGarbage(),
     };
   }
 
@@ -360,6 +366,12 @@ export class IndexStore {
     const listed = new Set(listedFiles(this.committed));
     for (const name of fs.readdirSync(this.dir)) {
       if (STORE_FILE_PATTERN.test(name) && !listed.has(name)) fs.rmSync(path.join(this.dir, name), { force: true });
+    }
+    // The vectors folder holds only index files: anything unlisted there (an older commit's, a temp file) goes.
+    const vectorsDir = path.join(this.dir, VECTORS_DIR);
+    if (!fs.existsSync(vectorsDir)) return;
+    for (const name of fs.readdirSync(vectorsDir)) {
+      if (!listed.has(vectorFilePath(name))) fs.rmSync(path.join(vectorsDir, name), { recursive: true, force: true });
     }
   }
 

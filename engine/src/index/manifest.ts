@@ -5,6 +5,7 @@
 // A save writes new files under the next sequence number and then this manifest; files it no
 // longer lists are deleted after it is written (index/indexStore.ts). Layout, merge policy and the
 // reasons: ARCHITECTURE.md (Storage) and PARAMS.md (Index segments).
+import type { VectorCommit } from '../vector/persist';
 
 /**
  * Bump when the layout of any index file or of the manifest changes; older indexes are rebuilt.
@@ -13,8 +14,9 @@
  * 6: segments — base files per component plus delta segments, listed by the manifest.
  * 7: tables bases are not deflated (tables.ts layout 2), so a save streams them from the columns.
  * 8: indexed text, signatures and docs have secrets replaced by `<redacted:rule>` (redact/).
+ * 9: the vectors' files are named by sequence and listed here (`vectors`), not by their own header.
  */
-export const STORE_FORMAT_VERSION = 8;
+export const STORE_FORMAT_VERSION = 9;
 export const MANIFEST_FILE = 'manifest.json';
 
 /** The lexical fields and the prefix of their base files. */
@@ -23,6 +25,9 @@ export type LexicalField = keyof typeof LEXICAL_FILES;
 export type Component = 'tables' | LexicalField;
 export const COMPONENTS: readonly Component[] = ['tables', 'lexical', 'docField', 'normalized'];
 const PREFIX: Record<Component, string> = { tables: 'tables', ...LEXICAL_FILES };
+
+/** The folder of the vectors' files, inside the index directory. */
+export const VECTORS_DIR = 'vectors';
 
 export interface BaseRef {
   file: string;
@@ -42,6 +47,12 @@ export interface Manifest {
   bases: Record<Component, BaseRef>;
   /** Delta segments in save order. */
   deltas: Array<{ seq: number; file: string }>;
+  /**
+   * The vector index (dense on): its lists file (rewritten only when the lists were rebuilt) and
+   * this save's pending file, named by sequence under VECTORS_DIR, with the counts that check
+   * them; listed and digested like every other file, so vectors commit with the rest.
+   */
+  vectors?: VectorCommit;
   /** sha256 of every file listed above. */
   digests: Record<string, string>;
   /** Optional lexical fields this index was built with (a config that needs another one rebuilds). */
@@ -56,6 +67,10 @@ export interface Manifest {
 
 export const baseFileName = (c: Component, seq: number) => `${PREFIX[c]}-${seq}.bin`;
 export const deltaFileName = (seq: number) => `delta-${seq}.bin`;
+/** Names of a save's vector files inside VECTORS_DIR (the lists only when rebuilt since the last save). */
+export const vectorFileNames = (seq: number) => ({ lists: `lists-${seq}.ivf`, pending: `pending-${seq}.bin` });
+/** A vector file's name as the manifest lists it (relative to the index directory). */
+export const vectorFilePath = (name: string) => `${VECTORS_DIR}/${name}`;
 /** Names a save writes (and their temp files): what garbage collection may delete when unlisted. */
 export const STORE_FILE_PATTERN = new RegExp(`^(${[...Object.values(PREFIX), 'delta'].join('|')})(-\\d+)?\\.bin(\\.tmp-.*)?$|^${MANIFEST_FILE.replace('.', '\\.')}\\.tmp-`);
 
@@ -72,11 +87,24 @@ export function parseManifest(text: string): Manifest | string {
   }
   const ok = Number.isSafeInteger(m.seq) && m.bases && Array.isArray(m.deltas) && m.digests
     && COMPONENTS.every((c) => typeof m.bases[c]?.file === 'string' && Number.isSafeInteger(m.bases[c].from))
-    && m.deltas.every((d) => typeof d.file === 'string' && Number.isSafeInteger(d.seq));
+    && m.deltas.every((d) => typeof d.file === 'string' && Number.isSafeInteger(d.seq))
+    && (m.vectors === undefined || vectorsListed(m.vectors, m.digests));
   return ok ? m : 'manifest.json is malformed';
+}
+
+/** Whether a vector commit names its files plainly and the manifest digests each as the commit does. */
+function vectorsListed(v: VectorCommit, digests: Record<string, string>): boolean {
+  const names = [v.pendingFile, ...(v.kind === 'ivf' ? [v.lists] : [])];
+  return !!v.files && names.every((n) => typeof n === 'string' && /^[\w.-]+$/.test(n) && digests[vectorFilePath(n)] === v.files[n]?.sha256);
+}
+
+/** The vector files a commit lists, relative to the index directory. */
+function vectorFiles(m: Manifest): string[] {
+  if (!m.vectors) return [];
+  return [...(m.vectors.lists ? [m.vectors.lists] : []), m.vectors.pendingFile].map(vectorFilePath);
 }
 
 /** Every file the manifest lists. */
 export function listedFiles(m: Manifest): string[] {
-  return [...COMPONENTS.map((c) => m.bases[c].file), ...m.deltas.map((d) => d.file)];
+  return [...COMPONENTS.map((c) => m.bases[c].file), ...m.deltas.map((d) => d.file), ...vectorFiles(m)];
 }

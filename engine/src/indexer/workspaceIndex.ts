@@ -15,6 +15,7 @@ import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
 import type { HeldLock } from '../store/lock';
+import { unwritableReason } from '../store/writeAccess';
 import { splitLines } from '../util/lines';
 import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
@@ -69,26 +70,17 @@ export class WorkspaceIndex {
     this.lock = lock;
   }
 
-  private get tuning(): IndexTuning {
-    return this.tuningOf();
-  }
-
-  private get log(): (line: string) => void {
-    return this.opts.log ?? (() => undefined);
-  }
+  private get tuning(): IndexTuning { return this.tuningOf(); }
+  private get log(): (line: string) => void { return this.opts.log ?? (() => undefined); }
 
   /** Optional fields this index left out because the repository is large (kept in the manifest). */
   private omittedForSize = new Set<OptionalField>();
 
   /** The optional lexical fields the current tuning reads. */
-  private get wantedFields(): Set<OptionalField> {
-    return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {});
-  }
+  private get wantedFields(): Set<OptionalField> { return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {}); }
 
   /** The optional fields this index fills: the wanted ones less those left out for size. */
-  private get fields(): Set<OptionalField> {
-    return new Set([...this.wantedFields].filter((f) => !this.omittedForSize.has(f)));
-  }
+  private get fields(): Set<OptionalField> { return new Set([...this.wantedFields].filter((f) => !this.omittedForSize.has(f))); }
 
   /** Leaves out the size-limited fields once the workspace has more than LARGE_REPO_FILES files. */
   private limitFieldsForSize(files: number): void {
@@ -106,7 +98,7 @@ export class WorkspaceIndex {
     const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.wantedFields] };
     const loaded = this.store.load(expect);
     if ('error' in loaded) {
-      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ' in memory (another process writes it)'}`);
+      if (!loaded.missing) this.log(`index at ${this.store.dir} cannot be used (${loaded.error}); rebuilding it${this.lock ? '' : ` in memory (${this.notWriting ?? 'not writing it'})`}`);
       if (this.lock) this.store.clear();
       this.omittedForSize = new Set();
       this.index = new HybridIndex(this.embedder ? { dim: this.embedder.dim, modelId: this.embedder.modelId } : undefined, undefined, this.textOfDoc, this.fields, { mergeMinDocs: this.tuning.lexicalMergeMinDocs });
@@ -220,7 +212,10 @@ export class WorkspaceIndex {
     const total = pending.reduce((s, p) => s + p.chunks, 0);
     const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
     const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
-    const flush = async () => {
+    // A file's row is set once its chunks are in the index: a save meanwhile (a timer's) commits it gone, never without them.
+    const rows: Array<() => void> = [];
+    const flush = async () => { await flushItems(); for (const setRow of rows.splice(0)) setRow(); };
+    const flushItems = async () => {
       if (!items.length) return;
       const vecs = !this.embedder ? undefined : single ? await this.vectorReuse.embed(items.map((i) => i.text), (t) => this.embedder!.embed(t)) : await this.embedder.embed(items.map((i) => i.text), signal);
       // Folding pending vectors into the lists, or lexical documents into a base, takes seconds at scale; done here, it pauses for the event loop instead of blocking inside add.
@@ -261,7 +256,8 @@ export class WorkspaceIndex {
         if (items.length >= batch) await flush();
         if (single) await breather.breathe();
       }
-      this.tables.files.set(p.rel, { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language });
+      const row = { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language };
+      rows.push(() => this.tables.files.set(p.rel, row));
       const defs = definitionRefs(p.rel, chunked, fileItems);
       this.tables.defs.setFile(p.rel, defs);
       this.tuning.onIndexed?.file(p.rel, p.hash, chunked.language, defs);
@@ -298,9 +294,11 @@ export class WorkspaceIndex {
   }
 
   /** Whether this process writes the index (false when another window or process holds the lock). */
-  get writable(): boolean {
-    return this.lock !== undefined;
-  }
+  get writable(): boolean { return this.lock !== undefined; }
+  /** Why this process does not write the index (store/writeAccess.ts), and why its last save failed. */
+  notWriting: string | undefined;
+  private saveError: string | undefined;
+  get updatesPaused(): string | undefined { return this.notWriting ?? (this.saveError && `the last save failed: ${this.saveError}`); }
   private readonly saveQueue = new SaveQueue();
 
   /**
@@ -319,8 +317,10 @@ export class WorkspaceIndex {
         written = await this.store.saveAsync(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
       } catch (err) {
         this.dirty = true;
+        this.saveError = unwritableReason(err) ?? (err as Error).message;
         throw err;
       }
+      this.saveError = undefined;
       this.log(`index saved in ${(performance.now() - t0).toFixed(0)} ms: ${written.join(', ')}`);
       // Merges what is due in the background; the save after it commits the new bases.
       const index = this.index;
@@ -384,9 +384,7 @@ export class WorkspaceIndex {
   /** Current text of an indexed chunk (for query expansion). */
   readonly textOfDoc = (d: DocInfo): string => this.linesOf(d.file).slice(d.startLine, d.endLine + 1).join('\n');
 
-  linesOf(file: string): string[] {
-    return this.buffers.linesOf(file);
-  }
+  linesOf(file: string): string[] { return this.buffers.linesOf(file); }
 
   /** Writes pending changes, releases the index files and the writer lock. */
   async close(): Promise<void> {

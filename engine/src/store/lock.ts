@@ -139,6 +139,9 @@ export function acquireWriterLock(dir: string, opts: LockOptions = {}): LockResu
       try {
         fs.writeSync(fd, body);
         fs.fsyncSync(fd);
+      } catch (err) {
+        fs.rmSync(file, { force: true }); // a full disk: no empty lock left behind
+        throw err;
       } finally {
         fs.closeSync(fd);
       }

@@ -12,19 +12,30 @@ export const PENDING_FILE = 'vectors.pending';
 /** Files of format 1 (hnswlib graph + int8 copy), removed when a format-2 index is saved over them. */
 export const LEGACY_FILES = ['vectors.i8', 'vectors.hnsw'];
 
-/** Written last: an index is only as valid as the header that vouches for its files. */
-export interface IndexHeader {
-  format: number;
+/**
+ * One saved state of a vector index: its files (names relative to its folder, with sizes and
+ * digests) and the counts that check them. The index store keeps it in its manifest, the one
+ * commit point of the whole index; a standalone save writes it into HEADER_FILE.
+ */
+export interface VectorCommit {
   kind: 'flat' | 'ivf';
-  dim: number;
   /** Live vectors. */
   count: number;
-  modelId: string;
   space: 'cosine' | 'ip';
   /** Records in PENDING_FILE, and tombstone ids after them. */
   pending: number;
   tombstones: number;
   /** Live vectors the list centroids were trained for. */
   trainedFor: number;
+  /** The lists file (ivf only) and the pending file, by role. */
+  lists?: string;
+  pendingFile: string;
   files: Record<string, FileDigest>;
+}
+
+/** A standalone save's header, written last: an index is only as valid as the header that vouches for its files. */
+export interface IndexHeader extends VectorCommit {
+  format: number;
+  dim: number;
+  modelId: string;
 }

@@ -48,6 +48,7 @@ import {
   LISTS_FILE,
   PENDING_FILE,
   type IndexHeader,
+  type VectorCommit,
 } from './persist';
 import { sha256Buffer, sha256File, writeAllAtomic, writePartsAtomic, type AtomicWrite, type FileDigest } from '../store/atomic';
 import { VectorIndexCore, type VectorIndexTuning } from './vectorCore';
@@ -77,73 +78,67 @@ export class VectorIndex extends VectorIndexCore {
   }
 
   /**
-   * Writes the index to `dir` (created if needed): `vectors.ivf` (the lists, rewritten only when
-   * they changed since the last save to this directory), `vectors.pending` (vectors added and
-   * removed since the lists were built), then `vectors.json`, the header holding format, dim,
-   * counts, modelId and the sha256 of each file. Every file is written to a temp file, fsynced
-   * and renamed; the header goes last, so an interrupted save is detected by `load`. After a save
-   * the lists are read from `dir` (not held in memory).
+   * Writes the index to `dir` (created if needed) on its own: `vectors.ivf` (the lists, rewritten
+   * only when they changed since the last save to this directory), `vectors.pending` (vectors
+   * added and removed since the lists were built), then `vectors.json`, the header holding format,
+   * dim, counts, modelId and the sha256 of each file. Every file is written to a temp file,
+   * fsynced and renamed; the header goes last, so an interrupted save is detected by `load`. After
+   * a save the lists are read from `dir` (not held in memory). The engine's index does not use
+   * it: its manifest holds the commit (stageCommit).
    */
   save(dir: string): void {
-    const staged = this.stageSave(dir);
-    writeAllAtomic(staged.writes);
-    staged.after();
+    const staged = this.stageCommit(dir, { lists: LISTS_FILE, pending: PENDING_FILE });
+    const header: IndexHeader = { format: FORMAT_VERSION, dim: this.dim, modelId: this.modelId, ...staged.commit };
+    writeAllAtomic([...staged.writes, { file: path.join(dir, HEADER_FILE), data: JSON.stringify(header, null, 1) }]);
+    if (!this.lists) fs.rmSync(path.join(dir, LISTS_FILE), { force: true }); // stale lists from an earlier, larger index
+    for (const name of LEGACY_FILES) fs.rmSync(path.join(dir, name), { force: true });
   }
 
   /**
-   * `save` up to its small files: rebuilds and writes the lists as `save` does, and returns the
-   * pending file and the header (to be written in that order) for the caller to write, then
-   * `after()`.
+   * A save up to its commit: rebuilds the lists when due (rebuildOnSave) and writes them under
+   * `names.lists` unless the file they are read from is already in `dir` and unchanged (then its
+   * name is kept: files are never rewritten in place); returns the pending file, to be written
+   * under `names.pending`, the commit that describes both (the caller records it, last), and
+   * nothing else to do. Only the files this save writes are hashed; the lists' digest is kept from their write.
    */
-  stageSave(dir: string): { writes: AtomicWrite[]; after: () => void } {
+  stageCommit(dir: string, names: { lists: string; pending: string }): { commit: VectorCommit; writes: AtomicWrite[]; written: string[] } {
     this.mutations++;
     ensurePrivateDir(dir);
     if (this.rebuildOnSave && this.rebuildDueAtSave) this.rebuild();
     const files: Record<string, FileDigest> = {};
-    const listsPath = path.join(dir, LISTS_FILE);
     const lists = this.lists;
+    const written = [names.pending];
+    let listsName: string | undefined;
     if (lists) {
       const onDisk = lists.file;
-      const unchanged =
-        !this.listsDirty &&
-        this.listsDigest &&
-        onDisk &&
-        path.resolve(onDisk.path) === path.resolve(listsPath) &&
-        fs.existsSync(listsPath) &&
-        fs.statSync(listsPath).ino === onDisk.ino;
+      const unchanged = !this.listsDirty && this.listsDigest && onDisk && path.resolve(path.dirname(onDisk.path)) === path.resolve(dir)
+        && fs.statSync(onDisk.path, { throwIfNoEntry: false })?.ino === onDisk.ino;
+      listsName = unchanged ? path.basename(onDisk.path) : names.lists;
       if (!unchanged) {
+        const listsPath = path.join(dir, listsName);
         this.listsDigest = writePartsAtomic(listsPath, lists.fileParts());
         lists.useFile(listsPath, fs.openSync(listsPath, 'r'));
         this.listsDirty = false;
+        written.push(listsName);
       }
-      files[LISTS_FILE] = this.listsDigest!;
+      files[listsName] = this.listsDigest!;
     }
     const tombstoneBytes = Buffer.alloc(this.tombstones.size * 4);
     [...this.tombstones].forEach((id, i) => tombstoneBytes.writeUInt32LE(id, i * 4));
     const pendingBytes = Buffer.concat([this.pending.records.subarray(0, this.pending.size * this.stride), tombstoneBytes]);
-    files[PENDING_FILE] = sha256Buffer(pendingBytes);
-    const header: IndexHeader = {
-      format: FORMAT_VERSION,
+    files[names.pending] = sha256Buffer(pendingBytes);
+    const commit: VectorCommit = {
       kind: this.kind,
-      dim: this.dim,
       count: this.size,
-      modelId: this.modelId,
       space: this.space,
       pending: this.pending.size,
       tombstones: this.tombstones.size,
       trainedFor: lists?.trainedFor ?? 0,
+      ...(listsName ? { lists: listsName } : {}),
+      pendingFile: names.pending,
       files,
     };
-    return {
-      writes: [
-        { file: path.join(dir, PENDING_FILE), data: pendingBytes },
-        { file: path.join(dir, HEADER_FILE), data: JSON.stringify(header, null, 1) },
-      ],
-      after: () => {
-        if (!lists) fs.rmSync(listsPath, { force: true }); // stale lists from an earlier, larger index
-        for (const name of LEGACY_FILES) fs.rmSync(path.join(dir, name), { force: true });
-      },
-    };
+    return { commit, writes: [{ file: path.join(dir, names.pending), data: pendingBytes }], written };
   }
 
   /**
@@ -166,29 +161,35 @@ export class VectorIndex extends VectorIndexCore {
     if (shapeError) return { error: `vector index header ${headerPath} is invalid: ${shapeError}` };
     if (header.dim !== expect.dim) return { error: `vector index has dim ${header.dim}, the model produces ${expect.dim}` };
     if (header.modelId !== expect.modelId) return { error: `vector index was built with model ${header.modelId}, current model is ${expect.modelId}` };
+    // Headers written before the names were recorded used the fixed ones.
+    const commit: VectorCommit = { ...header, pendingFile: header.pendingFile ?? PENDING_FILE, ...(header.kind === 'ivf' ? { lists: header.lists ?? LISTS_FILE } : {}) };
+    return VectorIndex.open(dir, commit, { dim: header.dim, modelId: header.modelId }, tuning);
+  }
 
-    const stride = recordBytes(header.dim);
-    const pendingPath = path.join(dir, PENDING_FILE);
-    const pendingError = verifyFile(pendingPath, header.files[PENDING_FILE]);
+  /** Opens the index `commit` describes in `dir`, checking every file against its digest; or says why it cannot. */
+  static open(dir: string, commit: VectorCommit, opts: { dim: number; modelId: string }, tuning: VectorIndexTuning = {}): VectorIndex | { error: string } {
+    const stride = recordBytes(opts.dim);
+    const pendingPath = path.join(dir, commit.pendingFile);
+    const pendingError = verifyFile(pendingPath, commit.files[commit.pendingFile]);
     if (pendingError) return { error: pendingError };
     const pendingBytes = fs.readFileSync(pendingPath);
-    if (pendingBytes.length !== header.pending * stride + header.tombstones * 4) {
-      return { error: `${pendingPath} holds ${pendingBytes.length} bytes, expected ${header.pending} vectors of dim ${header.dim} and ${header.tombstones} removals` };
+    if (pendingBytes.length !== commit.pending * stride + commit.tombstones * 4) {
+      return { error: `${pendingPath} holds ${pendingBytes.length} bytes, expected ${commit.pending} vectors of dim ${opts.dim} and ${commit.tombstones} removals` };
     }
 
-    const index = new VectorIndex({ dim: header.dim, modelId: header.modelId, space: header.space, ...definedOnly(tuning) });
-    if (header.kind === 'ivf') {
-      const listsPath = path.join(dir, LISTS_FILE);
-      const digest = header.files[LISTS_FILE];
-      if (!digest) return { error: `vector index header does not describe ${LISTS_FILE}` };
+    const index = new VectorIndex({ dim: opts.dim, modelId: opts.modelId, space: commit.space, ...definedOnly(tuning) });
+    if (commit.kind === 'ivf') {
+      const digest = commit.lists ? commit.files[commit.lists] : undefined;
+      if (!commit.lists || !digest) return { error: 'the vector index commit does not describe its lists file' };
+      const listsPath = path.join(dir, commit.lists);
       if (!fs.existsSync(listsPath)) return { error: `${listsPath} is missing` };
-      const lists = IvfLists.open(listsPath, header.dim, digest, header.trainedFor);
+      const lists = IvfLists.open(listsPath, opts.dim, digest, commit.trainedFor);
       if (typeof lists === 'string') return { error: lists };
       index.lists = lists;
       index.listsDigest = digest;
     }
-    const problem = index.restorePending(pendingBytes, header.pending, header.tombstones);
-    if (!problem && index.size !== header.count) return fail(`vector index holds ${index.size} vectors, its header says ${header.count}`);
+    const problem = index.restorePending(pendingBytes, commit.pending, commit.tombstones);
+    if (!problem && index.size !== commit.count) return fail(`vector index holds ${index.size} vectors, its commit says ${commit.count}`);
     if (problem) return fail(`${pendingPath}: ${problem}`);
     return index;
 

@@ -18,7 +18,9 @@ function folderLine(fi: FolderIndex): string {
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
   const t = fi.client.teamState;
   const team = t ? `; ${teamStateLabel(t)}${t.state === 'team' ? ` (generation ${t.generation}, ${t.overlayFiles} changed files from the local index)` : t.message ? ` (${t.message})` : ''}` : '';
-  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}${team}`;
+  // Queries answer from the last commit plus the engine's changes in memory; nothing is saved.
+  const paused = s?.updatesPaused ? `; updates to the index on disk paused: ${s.updatesPaused}` : '';
+  return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}${paused}${team}`;
 }
 
 /** What the completion switches say, for the status bar text (empty when completions are on). */
@@ -64,6 +66,7 @@ export function registerStatusBar(ctx: Ctx): { text(): string; history(): string
       const states = folders.map((f) => f.client.teamState).filter((x) => x !== undefined);
       const worst = states.find((x) => x.state !== 'team' && x.state !== 'connecting') ?? states.find((x) => x.state === 'connecting') ?? states[0];
       if (worst) text = `${worst.state === 'team' || worst.state === 'connecting' ? '$(database)' : '$(warning)'} RepoRecall: ${files} files · ${chunks} chunks · ${teamStateLabel(worst)}`;
+      else if (folders.some((f) => f.stats?.updatesPaused)) text = `$(lock) RepoRecall: ${files} files · ${chunks} chunks · updates paused`;
     }
     const note = completionNote(ctx);
     item.text = note ? `${text}${note}` : text;

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Bm25Index } from '../../../engine/src/lexical/bm25';
 import { VectorIndex } from '../../../engine/src/vector';
+import type { VectorCommit } from '../../../engine/src/vector/persist';
 import { decodeTables } from '../../../engine/src/index/tables';
 import { committedFiles } from '../../../engine/src/index/indexStore';
 
@@ -34,10 +35,10 @@ step(bases.tables, size(bases.tables), () => decodeTables(fs.readFileSync(path.j
 for (const f of [bases.lexical, bases.docField, bases.normalized]) {
   step(f, size(f), () => Bm25Index.deserialize(fs.readFileSync(path.join(dir, f))));
 }
-const vecMeta = path.join(dir, 'vectors', 'vectors.json');
-if (fs.existsSync(vecMeta)) {
-  const meta = JSON.parse(fs.readFileSync(vecMeta, 'utf8')) as { dim: number; modelId: string };
+// The vectors' commit is in the manifest (index/manifest.ts `vectors`).
+const committed = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { dim: number; modelId: string; vectors?: VectorCommit };
+if (committed.vectors) {
   const bytes = fs.readdirSync(path.join(dir, 'vectors')).reduce((s, f) => s + size(path.join('vectors', f)), 0);
-  step('vectors/', bytes, () => VectorIndex.load(path.join(dir, 'vectors'), { dim: meta.dim, modelId: meta.modelId }));
+  step('vectors/', bytes, () => VectorIndex.open(path.join(dir, 'vectors'), committed.vectors!, { dim: committed.dim, modelId: committed.modelId }));
 }
 console.log(`total rss ${mb(prev.rss)} MB (${keep.length} parts loaded)`);

@@ -85,6 +85,8 @@ export interface IndexStats {
    * darwin-x64; modelDir is null and the engine uses its lexical and symbol signals only), if so.
    */
   modelWarning?: string;
+  /** Ignore rules the last scan did not apply (a line or file beyond the matching budget), each naming its file. */
+  scanWarnings?: string[];
   /** The team index's state, when one is configured. */
   team?: TeamState;
 }

@@ -113,6 +113,7 @@ export class Engine {
       seconds: this.ws.lastSeconds,
       modelDir: this.model?.dir ?? null,
       ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
+      ...(this.ws.lastScanWarnings.length ? { scanWarnings: this.ws.lastScanWarnings } : {}),
       ...(this.team ? { team: this.team.state } : {}),
     };
   }

@@ -10,7 +10,7 @@ import { HybridIndex } from '../retrieve/hybrid';
 import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
-import { classifyContent, isSecretPath, scanWorkspace } from '../scan';
+import { classifyContent, isSecretPath, SavedIgnoreDecisions, scanWorkspace } from '../scan';
 import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
@@ -50,6 +50,10 @@ export class WorkspaceIndex {
   /** Unsaved editor buffers and recently used files' lines. */
   readonly buffers: Buffers;
   lastSkipped: SkippedFile[] = [];
+  /** Ignore rules the last scan did not apply (beyond the matching budget), each naming its file. */
+  lastScanWarnings: string[] = [];
+  /** Per-directory ignore decisions, kept beside the index (only its writer saves them). */
+  private readonly ignoreDecisions: SavedIgnoreDecisions;
   lastChanged = 0;
   lastSeconds = 0;
   private dirty = false;
@@ -67,6 +71,7 @@ export class WorkspaceIndex {
   ) {
     this.buffers = new Buffers((rel) => fs.readFileSync(path.join(opts.root, rel), 'utf8'), splitLines);
     this.lock = lock;
+    this.ignoreDecisions = new SavedIgnoreDecisions(store.dir, (s) => this.log(s), () => !!this.lock);
   }
 
   private get tuning(): IndexTuning {
@@ -142,7 +147,11 @@ export class WorkspaceIndex {
       extensions: this.opts.extensions,
       contentCheck: 'none',
       signal,
+      ignoreCache: this.ignoreDecisions.forScan(),
     });
+    this.ignoreDecisions.scanned();
+    for (const w of scan.warnings) if (!this.lastScanWarnings.includes(w)) this.log(`ignore rules: ${w}`);
+    this.lastScanWarnings = scan.warnings;
     this.limitFieldsForSize(scan.files.length);
     this.applyQueryBudget(scan.files.length);
     const skipped = [...scan.skipped];

@@ -10,7 +10,8 @@ import { HybridIndex } from '../retrieve/hybrid';
 import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
-import { classifyContent, isSecretPath, SavedIgnoreDecisions, scanWorkspace } from '../scan';
+import { classifyContent, isSecretPath } from '../scan';
+import { WorkspaceScan } from './workspaceScan';
 import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
@@ -52,8 +53,7 @@ export class WorkspaceIndex {
   lastSkipped: SkippedFile[] = [];
   /** Ignore rules the last scan did not apply (beyond the matching budget), each naming its file. */
   lastScanWarnings: string[] = [];
-  /** Per-directory ignore decisions, kept beside the index (only its writer saves them). */
-  private readonly ignoreDecisions: SavedIgnoreDecisions;
+  private readonly workspaceScan: WorkspaceScan;
   lastChanged = 0;
   lastSeconds = 0;
   private dirty = false;
@@ -71,7 +71,7 @@ export class WorkspaceIndex {
   ) {
     this.buffers = new Buffers((rel) => fs.readFileSync(path.join(opts.root, rel), 'utf8'), splitLines);
     this.lock = lock;
-    this.ignoreDecisions = new SavedIgnoreDecisions(store.dir, (s) => this.log(s), () => !!this.lock);
+    this.workspaceScan = new WorkspaceScan(store.dir, (s) => this.log(s), () => !!this.lock);
   }
 
   private get tuning(): IndexTuning {
@@ -140,17 +140,7 @@ export class WorkspaceIndex {
   async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
     const t0 = performance.now();
     onProgress?.({ phase: 'scan', done: 0, total: 0 });
-    const scan = await scanWorkspace(this.opts.root, {
-      maxFileBytes: this.opts.maxFileBytes,
-      excludePatterns: this.opts.excludePatterns,
-      secretPatterns: this.opts.secretPatterns,
-      extensions: this.opts.extensions,
-      contentCheck: 'none',
-      signal,
-      ignoreCache: this.ignoreDecisions.forScan(),
-    });
-    this.ignoreDecisions.scanned();
-    for (const w of scan.warnings) if (!this.lastScanWarnings.includes(w)) this.log(`ignore rules: ${w}`);
+    const scan = await this.workspaceScan.scan(this.opts, signal);
     this.lastScanWarnings = scan.warnings;
     this.limitFieldsForSize(scan.files.length);
     this.applyQueryBudget(scan.files.length);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createMatcher } from '../../engine/src/scan/ignore-rules';
-import { parseGitignoreLine } from '../../engine/src/scan/gitignore-glob';
+import { parseGitignoreLine, ruleMatches } from '../../engine/src/scan/gitignore-glob';
 
 const A255 = 'a'.repeat(255);
 const deep = (n: number, leaf = 'f.txt') => [...Array.from({ length: n }, (_, i) => `d${i}`), leaf].join('/');
@@ -130,6 +130,20 @@ describe('gitignore lines (linear matcher)', function () {
     assert.equal(rules.ignores('x/keep.log'), false);
     assert.equal(rules.ignores('sub/keep.log'), true);
     assert.equal(rules.test('keep.log').unignored, true);
+  });
+
+  it('finds by its literal index the same rule as trying every rule from the last', () => {
+    const lines = [...CASES.map((c) => c[0]), '*.c', '!keep.c', 'src/*.ts', '**/tmp/**', 'a/b/*.gz', 'artifact-*.tar.gz', '*.TAR.gz', 'build', '!**/d3', 'x*'];
+    const rules = createMatcher(lines);
+    const paths = [...CASES.map((c) => c[1]), 'keep.c', 'x/keep.c', 'src/a.ts', 'q/tmp/z/y.c', 'a/b/c.gz', 'artifact-1.tar.gz', 'z.tar.gz', 'build', 'd0/d1/d2/d3', 'xy', 'zz'];
+    for (const p of paths) {
+      for (const isDir of [false, true]) {
+        let expected = -1;
+        for (let i = rules.rules.length - 1; i >= 0 && expected < 0; i--) if (ruleMatches(rules.rules[i], p, isDir, false)) expected = i;
+        const got = rules.test(p, isDir).rule;
+        assert.equal(got ? rules.rules.indexOf(got) : -1, expected, `${p}${isDir ? '/' : ''}`);
+      }
+    }
   });
 
   it('does not apply a line beyond the budget, and says why', () => {

@@ -176,6 +176,28 @@ function toSegments(tokens: Token[]): Segment[] {
 /** `**` next to other characters is a plain `*`. */
 const singleStar = (t: SegmentToken): SegmentToken => (t.kind === 'star' && t.count > 1 ? { kind: 'star', count: 1 } : t);
 
+/**
+ * What a path must contain for the rule to match: a segment equal to a literal one of the rule's
+ * (the longest), or else, for a name pattern ending in a literal `.ext`, that extension. Folded
+ * like the rule's literals; empty when neither holds.
+ */
+export function literalKeys(rule: GlobRule): { segment?: string; extension?: string } {
+  let segment: string | undefined;
+  for (const seg of rule.segments) {
+    if (seg === 'globstar' || !seg.length || !seg.every((t) => t.kind === 'lit')) continue;
+    const text = seg.map((t) => (t as { ch: string }).ch).join('');
+    if (segment === undefined || text.length > segment.length) segment = text;
+  }
+  if (segment !== undefined) return { segment };
+  const only = rule.basenameOnly ? rule.segments[0] : undefined;
+  if (!only || only === 'globstar') return {};
+  let start = only.length;
+  while (start > 0 && only[start - 1].kind === 'lit') start--;
+  const tail = only.slice(start).map((t) => (t as { ch: string }).ch).join('');
+  const dot = tail.lastIndexOf('.');
+  return dot >= 0 ? { extension: tail.slice(dot) } : {};
+}
+
 /** Whether a rule matches a path relative to its file's directory (forward slashes, no trailing slash). */
 export function ruleMatches(rule: GlobRule, local: string, isDir: boolean, ignoreCase: boolean): boolean {
   if (rule.dirOnly && !isDir) return false;

@@ -10,7 +10,7 @@
 // Lines are parsed and matched by gitignore-glob.ts (linear time: a repository's ignore file is
 // untrusted input); a line or file beyond the matching budget is not applied, with a warning.
 import { createHash } from 'node:crypto';
-import { parseGitignoreLine, ruleMatches, type GlobRule } from './gitignore-glob';
+import { literalKeys, parseGitignoreLine, ruleMatches, type GlobRule } from './gitignore-glob';
 
 /** Ignore files read in every directory, in increasing precedence. */
 export const IGNORE_FILE_NAMES = ['.gitignore', '.reporecallignore'] as const;
@@ -46,17 +46,44 @@ export class RuleList {
     lines.forEach((line, i) => {
       const parsed = parseGitignoreLine(line, IGNORE_CASE);
       if (parsed && 'skip' in parsed) this.warnings.push(`${source}:${i + 1}: ${parsed.skip}; this line is not applied`);
-      else if (parsed) this.rules.push(parsed);
+      else if (parsed) this.add(parsed);
     });
+  }
+
+  // As ripgrep's globset: a rule that needs a literal path segment, or a literal extension of the
+  // name, is tried only for paths that have it (a 5,000-line .gitignore is mostly such rules).
+  private readonly bySegment = new Map<string, number[]>();
+  private readonly byExtension = new Map<string, number[]>();
+  private readonly general: number[] = [];
+
+  private add(rule: GlobRule): void {
+    const index = this.rules.push(rule) - 1;
+    const keys = literalKeys(rule);
+    const list = keys.segment !== undefined ? getList(this.bySegment, keys.segment) : keys.extension !== undefined ? getList(this.byExtension, keys.extension) : this.general;
+    list.push(index);
   }
 
   /** The decision for this path alone (its parent directories are the caller's to check). */
   test(path: string, isDir = false): RuleTest {
-    for (let i = this.rules.length - 1; i >= 0; i--) {
-      const rule = this.rules[i];
-      if (ruleMatches(rule, path, isDir, IGNORE_CASE)) return { ignored: !rule.negative, unignored: rule.negative, rule };
+    const folded = IGNORE_CASE ? path.toLowerCase() : path;
+    const parts = folded.split('/');
+    const base = parts[parts.length - 1];
+    const dot = base.lastIndexOf('.');
+    let best = this.lastMatch(this.general, -1, path, isDir);
+    if (dot >= 0) best = this.lastMatch(this.byExtension.get(base.slice(dot)), best, path, isDir);
+    for (const part of parts) best = this.lastMatch(this.bySegment.get(part), best, path, isDir);
+    if (best < 0) return { ignored: false, unignored: false };
+    const rule = this.rules[best];
+    return { ignored: !rule.negative, unignored: rule.negative, rule };
+  }
+
+  /** The last rule of `candidates` (ascending indexes) after `best` that matches, else `best`. */
+  private lastMatch(candidates: number[] | undefined, best: number, path: string, isDir: boolean): number {
+    if (!candidates) return best;
+    for (let i = candidates.length - 1; i >= 0 && candidates[i] > best; i--) {
+      if (ruleMatches(this.rules[candidates[i]], path, isDir, IGNORE_CASE)) return candidates[i];
     }
-    return { ignored: false, unignored: false };
+    return best;
   }
 
   /** Whether a file path, or one of its parent directories, is ignored (git: a file in an ignored directory is). */
@@ -67,6 +94,12 @@ export class RuleList {
     }
     return false;
   }
+}
+
+function getList(map: Map<string, number[]>, key: string): number[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }
 
 export function createMatcher(patterns: string | readonly string[], source?: string): RuleList {

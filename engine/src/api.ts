@@ -104,6 +104,8 @@ export interface IndexStats {
    * changes in memory.
    */
   updatesPaused?: string;
+  /** Ignore rules the last scan did not apply (a line or file beyond the matching budget), each naming its file. */
+  scanWarnings?: string[];
   /** The team index's state, when one is configured. */
   team?: TeamState;
 }

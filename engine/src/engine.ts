@@ -116,6 +116,7 @@ export class Engine {
       modelDir: this.model?.dir ?? null,
       ...(this.modelWarning ? { modelWarning: this.modelWarning } : {}),
       ...(this.ws.updatesPaused ? { updatesPaused: this.ws.updatesPaused } : {}),
+      ...(this.ws.lastScanWarnings.length ? { scanWarnings: this.ws.lastScanWarnings } : {}),
       ...(this.team ? { team: this.team.state } : {}),
     };
   }

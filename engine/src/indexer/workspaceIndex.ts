@@ -10,7 +10,8 @@ import { HybridIndex } from '../retrieve/hybrid';
 import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
-import { classifyContent, decodeSource, isSecretPath, readSourceText, scanWorkspace } from '../scan';
+import { classifyContent, decodeSource, isSecretPath, readSourceText } from '../scan';
+import { WorkspaceScan } from './workspaceScan';
 import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
@@ -51,6 +52,9 @@ export class WorkspaceIndex {
   /** Unsaved editor buffers and recently used files' lines. */
   readonly buffers: Buffers;
   lastSkipped: SkippedFile[] = [];
+  /** Ignore rules the last scan did not apply (beyond the matching budget), each naming its file. */
+  lastScanWarnings: string[] = [];
+  private readonly workspaceScan: WorkspaceScan;
   lastChanged = 0;
   lastSeconds = 0;
   private dirty = false;
@@ -68,6 +72,7 @@ export class WorkspaceIndex {
   ) {
     this.buffers = new Buffers((rel) => readSourceText(path.join(opts.root, rel)), splitLines);
     this.lock = lock;
+    this.workspaceScan = new WorkspaceScan(store.dir, (s) => this.log(s), () => !!this.lock);
   }
 
   private get tuning(): IndexTuning { return this.tuningOf(); }
@@ -127,14 +132,8 @@ export class WorkspaceIndex {
   async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
     const t0 = performance.now();
     onProgress?.({ phase: 'scan', done: 0, total: 0 });
-    const scan = await scanWorkspace(this.opts.root, {
-      maxFileBytes: this.opts.maxFileBytes,
-      excludePatterns: this.opts.excludePatterns,
-      secretPatterns: this.opts.secretPatterns,
-      extensions: this.opts.extensions,
-      contentCheck: 'none',
-      signal,
-    });
+    const scan = await this.workspaceScan.scan(this.opts, signal);
+    this.lastScanWarnings = scan.warnings;
     this.limitFieldsForSize(scan.files.length);
     this.applyQueryBudget(scan.files.length);
     const skipped = [...scan.skipped];

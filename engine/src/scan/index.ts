@@ -5,6 +5,7 @@ export { classifyContent, classifyPath } from './classify';
 export { decodeSource, readSourceText } from '../util/sourceText';
 export { isSecretPath, BUILTIN_SECRET_PATTERNS } from './secrets';
 export { IgnoreRules, IGNORE_FILE_NAMES } from './ignore-rules';
+export { IgnoreDecisionCache, IGNORE_CACHE_FILE, SavedIgnoreDecisions } from './ignore-cache';
 export {
   DEFAULT_EXCLUDED_DIRS,
   DEFAULT_MAX_FILE_BYTES,

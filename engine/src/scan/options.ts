@@ -1,4 +1,5 @@
 // Options of the workspace scanner, with their defaults in one place.
+import type { IgnoreDecisionCache } from './ignore-cache';
 
 /**
  * Directory names skipped wherever they appear (exact basename match, directories only).
@@ -58,6 +59,8 @@ export interface ScanOptions {
   contentCheck?: ContentCheck;
   /** Cancels the scan (checked between files); `scanWorkspace` then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Ignore decisions per directory from an earlier scan; this scan uses and updates it. */
+  ignoreCache?: IgnoreDecisionCache;
 }
 
 /** Bytes read from the head of a file for content classification. */
@@ -75,6 +78,7 @@ export interface ResolvedScanOptions {
   maxFiles: number;
   contentCheck: ContentCheck;
   signal: AbortSignal | undefined;
+  ignoreCache: IgnoreDecisionCache | undefined;
 }
 
 export function resolveScanOptions(opts: ScanOptions = {}): ResolvedScanOptions {
@@ -101,5 +105,6 @@ export function resolveScanOptions(opts: ScanOptions = {}): ResolvedScanOptions 
     maxFiles: positive('maxFiles', opts.maxFiles, Infinity),
     contentCheck,
     signal: opts.signal,
+    ignoreCache: opts.ignoreCache,
   };
 }

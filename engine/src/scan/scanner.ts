@@ -13,7 +13,7 @@ import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { ScannedFile, SkippedFile, SkipReason } from '../types';
 import { classifyContent, classifyPath } from './classify';
-import { IGNORE_FILE_NAMES, IgnoreRules } from './ignore-rules';
+import { IGNORE_FILE_NAMES, IgnoreRules, type IgnoreDecision } from './ignore-rules';
 import { CONTENT_SAMPLE_BYTES, resolveScanOptions, type ResolvedScanOptions, type ScanOptions } from './options';
 import { isSecretPath } from './secrets';
 import { Breather } from '../util/breathe';
@@ -26,6 +26,8 @@ export interface ScanResult {
   skipped: SkippedFile[];
   /** True when `maxFiles` stopped the scan early. */
   truncated: boolean;
+  /** Ignore rules not applied (a line or a file beyond the matching budget), each naming its file. */
+  warnings: string[];
 }
 
 export interface ScanCallbacks {
@@ -84,6 +86,7 @@ class Walker {
   private readonly acceptedReal = new Map<string, string>();
   private pendingLinks: LinkJob[] = [];
   private truncated = false;
+  private readonly warnings: string[] = [];
   /** Lets the event loop run (abort signals, worker messages) during a long synchronous walk. */
   private readonly breather: Breather;
   /** Reused buffer for head reads (the bytes are copied out before the next read). */
@@ -113,14 +116,16 @@ class Walker {
 
   async run(): Promise<ScanResult> {
     this.visitedDirs.add(this.rootReal);
-    this.pendingDirs.push({ abs: this.rootAbs, rel: '', real: this.rootReal, rules: IgnoreRules.root(this.opts.excludePatterns) });
+    const rules = IgnoreRules.root(this.opts.excludePatterns, (w) => this.warnings.push(w));
+    this.pendingDirs.push({ abs: this.rootAbs, rel: '', real: this.rootReal, rules });
     // Links last: by then every directory reachable without links is in visitedDirs.
     while (!this.truncated && (this.pendingDirs.length || this.pendingLinks.length)) {
       const dir = this.pendingDirs.pop();
       if (dir) await this.walkDir(dir);
       else await this.resolveLink(this.pendingLinks.shift()!);
     }
-    return { files: this.files.sort(byRelPath), skipped: this.skipped.sort(byRelPath), truncated: this.truncated };
+    const { files, skipped, truncated, warnings } = this;
+    return { files: files.sort(byRelPath), skipped: skipped.sort(byRelPath), truncated, warnings };
   }
 
   private skip(relPath: string, reason: SkipReason, detail?: string): void {
@@ -141,6 +146,7 @@ class Walker {
       return;
     }
     const rules = this.rulesFor(dir, entries);
+    const ignored = this.ignoredEntries(dir.rel, rules, entries);
     for (const entry of entries) {
       if (this.truncated) return;
       const name = entry.name;
@@ -148,17 +154,18 @@ class Walker {
       const abs = path.join(dir.abs, name);
       if (entry.isDirectory()) {
         const real = `${dir.real}${path.sep}${name}`;
-        if (this.excludeDir(name, rel, rules) || this.visitedDirs.has(real)) continue;
+        if (this.excludeDir(name, rel, decision(ignored, name)) || this.visitedDirs.has(real)) continue;
         this.visitedDirs.add(real);
         this.pendingDirs.push({ abs, rel, real, rules });
       } else if (name === '.git') {
         this.skip(rel, 'ignored', 'git metadata'); // a worktree's or submodule's gitfile
       } else if (entry.isSymbolicLink()) {
-        if (rules.match(rel, false).ignored) this.skipIgnored(rel, rules, false);
+        if (ignored.has(name)) this.skip(rel, 'ignored', ignored.get(name));
         else if (!this.opts.followSymlinks) this.skip(rel, 'ignored', 'symbolic link (followSymlinks is off)');
         else this.pendingLinks.push({ abs, rel, rules });
       } else if (entry.isFile()) {
-        await this.inspectFile(abs, rel, `${dir.real}${path.sep}${name}`, rules);
+        if (ignored.has(name)) this.skip(rel, 'ignored', ignored.get(name));
+        else await this.inspectFile(abs, rel, `${dir.real}${path.sep}${name}`, null);
       } else {
         this.skip(rel, 'unsupported', 'not a regular file');
       }
@@ -183,21 +190,29 @@ class Walker {
   }
 
   /** True (and reported) when a directory is not to be entered. */
-  private excludeDir(name: string, rel: string, rules: IgnoreRules): boolean {
+  private excludeDir(name: string, rel: string, ignored: IgnoreDecision): boolean {
     if (this.opts.defaultExcludedDirs.has(name)) {
       this.skip(rel + '/', 'ignored', 'default-excluded directory');
       return true;
     }
-    if (rules.match(rel, true).ignored) {
-      this.skipIgnored(rel + '/', rules, true);
+    if (ignored.ignored) {
+      this.skip(rel + '/', 'ignored', ignored.reason);
       return true;
     }
     return false;
   }
 
-  private skipIgnored(relPath: string, rules: IgnoreRules, isDir: boolean): void {
-    const rel = isDir ? relPath.slice(0, -1) : relPath;
-    this.skip(relPath, 'ignored', rules.match(rel, isDir).reason);
+  /** The directory's ignored entries (name -> reason), from the decision cache when rules and entries are unchanged. */
+  private ignoredEntries(dirRel: string, rules: IgnoreRules, entries: readonly Dirent[]): ReadonlyMap<string, string> {
+    const decide = () => {
+      const out = new Map<string, string>();
+      for (const e of entries) {
+        const d = rules.match(dirRel ? `${dirRel}/${e.name}` : e.name, e.isDirectory());
+        if (d.ignored) out.set(e.name, d.reason ?? '');
+      }
+      return out;
+    };
+    return this.opts.ignoreCache ? this.opts.ignoreCache.decisions(dirRel, rules.key, entries, decide) : decide();
   }
 
   /** Adds the directory's ignore files (and its repository's .git/info/exclude) to the rules. */
@@ -224,9 +239,11 @@ class Walker {
   }
 
   /** Checks a regular file (or a link's target) and accepts it or reports why not. */
-  private async inspectFile(abs: string, rel: string, real: string, rules: IgnoreRules): Promise<void> {
+  private async inspectFile(abs: string, rel: string, real: string, rules: IgnoreRules | null): Promise<void> {
     const opts = this.opts;
-    if (rules.match(rel, false).ignored) return this.skipIgnored(rel, rules, false);
+    // null: the ignore rules were applied already (walkDir's per-directory decisions).
+    const ignored = rules?.match(rel, false);
+    if (ignored?.ignored) return this.skip(rel, 'ignored', ignored.reason);
     if (isSecretPath(rel, opts.secretPatterns)) return this.skip(rel, 'secret');
     if (opts.extensions && !opts.extensions.has(path.extname(rel).toLowerCase())) {
       return this.skip(rel, 'unsupported', 'extension not selected');
@@ -267,7 +284,7 @@ class Walker {
     }
     if (isDir) {
       const name = path.basename(link.rel);
-      if (this.excludeDir(name, link.rel, link.rules)) return;
+      if (this.excludeDir(name, link.rel, link.rules.match(link.rel, true))) return;
       if (this.visitedDirs.has(real)) {
         const detail = targetRel ? `directory already scanned as ${toSlash(targetRel)}` : 'links to the workspace root';
         return this.skip(link.rel + '/', 'symlink-loop', detail);
@@ -341,6 +358,10 @@ export function escapeInvalidUtf8(raw: Buffer): string {
     }
   }
   return out;
+}
+
+function decision(ignored: ReadonlyMap<string, string>, name: string): IgnoreDecision {
+  return ignored.has(name) ? { ignored: true, reason: ignored.get(name) } : { ignored: false };
 }
 
 function toSlash(p: string): string {

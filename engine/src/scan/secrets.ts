@@ -1,8 +1,7 @@
 // The secret deny-list: files that must never be read, indexed or sent to a model backend.
 // Deliberately broad (e.g. `.env.example`, `secrets.py`): losing one harmless file from the index
 // costs little, leaking a credential costs a lot.
-import type { Ignore } from 'ignore';
-import { createMatcher } from './ignore-rules';
+import { createMatcher, type RuleList } from './ignore-rules';
 
 /** Built-in secret patterns (gitignore syntax, matched against workspace-relative paths). */
 export const BUILTIN_SECRET_PATTERNS: readonly string[] = [
@@ -20,12 +19,8 @@ export const BUILTIN_SECRET_PATTERNS: readonly string[] = [
   'secrets.*', '*.secret', '*.secrets',
 ];
 
-// `ignore` caches the verdict for every path it has seen, for the life of the matcher; rebuild the
-// matchers now and then so a long-lived process scanning big trees does not grow without bound.
-const REBUILD_AFTER_CALLS = 50_000;
-let calls = 0;
-let builtinMatcher = createMatcher(BUILTIN_SECRET_PATTERNS);
-const extraMatchers = new Map<string, Ignore>();
+let builtinMatcher: RuleList | undefined;
+const extraMatchers = new Map<string, RuleList>();
 
 /**
  * True when a workspace-relative path (forward slashes) is on the secret deny-list: the built-in
@@ -34,27 +29,15 @@ const extraMatchers = new Map<string, Ignore>();
 export function isSecretPath(relPath: string, extraPatterns?: readonly string[]): boolean {
   const path = relPath.replace(/\\/g, '/').replace(/^\.?\/+/, '');
   if (!path) return false;
-  if (++calls > REBUILD_AFTER_CALLS) {
-    calls = 0;
-    builtinMatcher = createMatcher(BUILTIN_SECRET_PATTERNS);
-    extraMatchers.clear();
-  }
-  if (safeIgnores(builtinMatcher, path)) return true;
+  builtinMatcher ??= createMatcher(BUILTIN_SECRET_PATTERNS, 'built-in secret patterns');
+  if (builtinMatcher.ignores(path)) return true;
   if (!extraPatterns?.length) return false;
   const key = extraPatterns.join('\n');
   let extra = extraMatchers.get(key);
   if (!extra) {
-    extra = createMatcher(extraPatterns);
+    extra = createMatcher(extraPatterns, 'secretPatterns');
     if (extraMatchers.size > 16) extraMatchers.clear(); // options rarely change; bound it if they do
     extraMatchers.set(key, extra);
   }
-  return safeIgnores(extra, path);
-}
-
-function safeIgnores(matcher: Ignore, path: string): boolean {
-  try {
-    return matcher.ignores(path);
-  } catch {
-    return false;
-  }
+  return extra.ignores(path);
 }

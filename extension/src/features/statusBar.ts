@@ -13,7 +13,9 @@ function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
   // modelWarning: why the configured model is not in use, or why there is none (no ONNX runtime here).
   const model = `model ${s?.modelDir ? path.basename(s.modelDir) : 'off'}${s?.modelWarning ? ` (${s.modelWarning})` : ''}`;
-  const size = s ? `${s.files} files, ${s.chunks} chunks, ${model}` : 'no index yet';
+  // scanWarnings: ignore rules not applied (beyond the matching budget), each naming its file.
+  const rules = s?.scanWarnings?.length ? `, ignore rules not applied: ${s.scanWarnings.join('; ')}` : '';
+  const size = s ? `${s.files} files, ${s.chunks} chunks, ${model}${rules}` : 'no index yet';
   const progress = fi.progress ? ` (${progressLabel(fi.progress)})` : '';
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
   const t = fi.client.teamState;

@@ -19,6 +19,10 @@ export interface GenerateOptions {
   seed?: number;
   /** Files per directory (default 25). */
   filesPerDir?: number;
+  /** Extra .gitignore lines that match nothing in the tree, shaped like a large real one (default 0). */
+  gitignoreLines?: number;
+  /** Add lines that made a backtracking matcher hang (repeated `**` + `/`, many stars in one name). */
+  hostileGitignore?: boolean;
 }
 
 export interface GeneratedRepo {
@@ -414,6 +418,18 @@ export function renderFile(shape: RepoShape, i: number): string {
   return w.text();
 }
 
+/** `--gitignore-lines N` lines in the shapes of a big monorepo's .gitignore, none matching a generated file. */
+function extraGitignore(opts: GenerateOptions): string {
+  const shapes = [
+    (i: number) => `/vendor/pkg${i}/dist/`, (i: number) => `*.cache${i}`, (i: number) => `**/tmp-out${i}/**`,
+    (i: number) => `docs/build${i}/*.html`, (i: number) => `!keep-me${i}.txt`, (i: number) => `artifact-${i}-*.tar.gz`,
+    (i: number) => `services/*/local${i}.json`,
+  ];
+  const lines = Array.from({ length: opts.gitignoreLines ?? 0 }, (_, i) => shapes[i % shapes.length](i));
+  if (opts.hostileGitignore) lines.push('**/'.repeat(14) + 'zz', 'src/' + '**/'.repeat(12) + 'zz', '*a'.repeat(8) + '*b', '**/*e*e*e*e*e*e*x');
+  return lines.map((l) => l + '\n').join('');
+}
+
 /** Writes the repository under `root` (created; must be empty or missing). */
 export function generateRepo(root: string, opts: GenerateOptions = {}): GeneratedRepo {
   const files = opts.files ?? 100_000;
@@ -433,7 +449,7 @@ export function generateRepo(root: string, opts: GenerateOptions = {}): Generate
     if (index) indexable.push({ relPath: rel, bytes: Buffer.byteLength(text) });
     else ignored.push(rel);
   };
-  write('.gitignore', '# build output and local state\n*.log\ngenerated/\ntmp/\n', true);
+  write('.gitignore', `# build output and local state\n*.log\ngenerated/\ntmp/\n${extraGitignore(opts)}`, true);
   write('README.md', `# scale-repo\n\nSynthetic repository of ${files} source files (seed ${shape.seed}) for RepoRecall's scale benchmark.\n`, true);
   for (let i = 0; i < files; i++) write(shape.meta(i).relPath, renderFile(shape, i), true);
   const r = prng(mix(shape.seed, 999));
@@ -464,11 +480,11 @@ if (require.main === module) {
   };
   const dir = get('dir');
   if (!dir) {
-    console.error('usage: generate.js --dir DIR [--files N] [--seed S]');
+    console.error('usage: generate.js --dir DIR [--files N] [--seed S] [--gitignore-lines N] [--hostile-gitignore]');
     process.exit(2);
   }
   const t0 = Date.now();
-  const repo = generateRepo(path.resolve(dir), { files: Number(get('files') ?? 100_000), seed: Number(get('seed') ?? 1) });
+  const repo = generateRepo(path.resolve(dir), { files: Number(get('files') ?? 100_000), seed: Number(get('seed') ?? 1), gitignoreLines: Number(get('gitignore-lines') ?? 0), hostileGitignore: argv.includes('--hostile-gitignore') });
   console.error(`${repo.indexable.length} indexable files (${(repo.sourceBytes / 1e6).toFixed(1)} MB), ${repo.ignored.length} to be skipped, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   // The repository's description for the scale bench, which generates in a child process.
   if (argv.includes('--json')) console.log(JSON.stringify(repo));

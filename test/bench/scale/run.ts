@@ -1,4 +1,5 @@
-// `npm run bench:scale -- --files N --out FILE.json [--dir DIR] [--queries 500] [--seed 1] [--no-dense] [--keep] [--in-process] [--edits 50]`
+// `npm run bench:scale -- --files N --out FILE.json [--dir DIR] [--queries 500] [--seed 1] [--no-dense] [--keep] [--in-process] [--edits 50]
+//   [--gitignore-lines N] [--hostile-gitignore]`
 // (then reopen.ts runs the same queries in a fresh process on the saved index)
 // Generates a synthetic repository (generate.ts), cold-indexes it as the extension does (the
 // engine in its own process behind EngineClient, which replaces it after a large build;
@@ -6,6 +7,8 @@
 // 100 ms), index bytes on disk per component vs source bytes, query latency p50/p95/p99 over
 // editor states at random positions of random files, a save after editing one file (--edits times:
 // bytes written, time, the longest query meanwhile), and the time of a second, no-change indexAll.
+// The fresh process (reopen.ts) first times the editor's reopen of the unchanged workspace: open,
+// scan, nothing to do (`noChangeReopen`, beside the cold build's `index.seconds`).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -28,6 +31,8 @@ interface Args {
   keep: boolean;
   inProcess: boolean;
   edits: number;
+  gitignoreLines: number;
+  hostileGitignore: boolean;
 }
 
 /** What the bench asks of the engine: an Engine on this thread, or an EngineClient and its worker. */
@@ -72,6 +77,8 @@ function parseArgs(argv: string[]): Args {
     keep: argv.includes('--keep'),
     inProcess: argv.includes('--in-process'),
     edits: Number(get('edits') ?? 50),
+    gitignoreLines: Number(get('gitignore-lines') ?? 0),
+    hostileGitignore: argv.includes('--hostile-gitignore'),
   };
 }
 
@@ -243,7 +250,7 @@ async function main(): Promise<void> {
   let t = performance.now();
   // In a child process, so that this process (the extension host's stand-in) does not carry the
   // generator's garbage into the memory figures.
-  const gen = spawnSync(process.execPath, [path.join(__dirname, 'generate.js'), '--dir', root, '--files', String(args.files), '--seed', String(args.seed), '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const gen = spawnSync(process.execPath, [path.join(__dirname, 'generate.js'), '--dir', root, '--files', String(args.files), '--seed', String(args.seed), '--gitignore-lines', String(args.gitignoreLines), ...(args.hostileGitignore ? ['--hostile-gitignore'] : []), '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (gen.status !== 0) throw new Error(`generator failed: ${gen.stderr}`);
   const repo = JSON.parse(gen.stdout) as GeneratedRepo;
   const generateSeconds = (performance.now() - t) / 1000;
@@ -313,12 +320,13 @@ async function main(): Promise<void> {
   const child = spawnSync(process.execPath, reopenArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) log(`reopen failed (${child.status}): ${child.stderr.slice(-2000)}`);
   const reopened = child.status === 0 ? JSON.parse(child.stdout.trim().split('\n').pop()!) : { error: child.stderr.slice(-2000) };
+  if (child.status === 0) log(`no-change reopen ${reopened.noChangeReopen.seconds.toFixed(1)} s (cold build ${indexSeconds.toFixed(1)} s)`);
   if (child.status === 0) log(`fresh process: open ${reopened.openSeconds.toFixed(1)} s, query p95 ${reopened.queryMs.p95.toFixed(1)} ms, engine RSS while querying ${reopened.engineRssMB.whileQuerying} MB`);
 
   const components = dirBytes(indexDir);
   const indexBytes = Object.values(components).reduce((s, b) => s + b, 0);
   const result = {
-    params: { files: args.files, seed: args.seed, dense: args.dense, queries: args.queries, node: process.version, cpus: os.cpus().length, host: args.inProcess ? 'in-process' : 'worker' },
+    params: { files: args.files, gitignoreLines: args.gitignoreLines, hostileGitignore: args.hostileGitignore, seed: args.seed, dense: args.dense, queries: args.queries, node: process.version, cpus: os.cpus().length, host: args.inProcess ? 'in-process' : 'worker' },
     source: { indexableFiles: repo.indexable.length, bytes: repo.sourceBytes, skippedByGenerator: repo.ignored.length },
     generateSeconds,
     openSeconds,

@@ -1,10 +1,8 @@
 // Names as code (issue 29): Engine.symbolAt resolves a name by the language's rules, not by its
 // spelling. Each fixture plants a same-named definition elsewhere that the name lookup picked.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-import { Engine } from '../../engine/src/engine';
+import type { Engine } from '../../engine/src/engine';
+import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
   // A handler elsewhere defines `url`; here `url` is a local.
@@ -73,37 +71,17 @@ const FILES: Record<string, string> = {
   'pkg/client.py': 'from pkg import make_url\n\n\ndef connect(host):\n    return make_url(host)\n',
 };
 
-function position(rel: string, needle: string, offset = 0): [number, number] {
-  const lines = FILES[rel].split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const at = lines[i].indexOf(needle);
-    if (at >= 0) return [i, at + offset];
-  }
-  throw new Error(`${needle} not in ${rel}`);
-}
-
 describe('Engine.symbolAt resolves names as code', function () {
   this.timeout(60_000);
-  let root: string;
-  let indexDir: string;
+  let workspace: IndexedWorkspace;
   let engine: Engine;
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-resolve-'));
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-resolve-index-'));
-    for (const [rel, text] of Object.entries(FILES)) {
-      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      fs.writeFileSync(path.join(root, rel), text);
-    }
-    engine = await Engine.open({ root, indexDir, dense: false });
-    await engine.indexAll();
+    workspace = await indexedWorkspace(FILES, 'rr-resolve');
+    engine = workspace.engine;
   });
-  after(async () => {
-    await engine.close();
-    fs.rmSync(root, { recursive: true, force: true });
-    fs.rmSync(indexDir, { recursive: true, force: true });
-  });
+  after(() => workspace.dispose());
 
-  const at = (rel: string, needle: string, offset = 0) => engine.symbolAt(rel, ...position(rel, needle, offset));
+  const at = (rel: string, needle: string, offset = 0) => engine.symbolAt(rel, ...positionOf(FILES[rel], needle, offset));
   const only = (s: Awaited<ReturnType<typeof at>>) => {
     assert.ok(s, 'no symbol');
     assert.strictEqual(s.resolution, 'defines', JSON.stringify(s));

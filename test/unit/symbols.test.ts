@@ -1,10 +1,8 @@
 // Engine.symbolAt: the name at a position decided by the syntax tree, known only when the index
 // defines it or other files use it; definitions come with their declaration line and doc.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-import { Engine } from '../../engine/src/engine';
+import type { Engine } from '../../engine/src/engine';
+import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
   'pipelines/schedule.py': [
@@ -62,41 +60,17 @@ const FILES: Record<string, string> = {
   ].join('\n'),
 };
 
-function position(rel: string, needle: string, offset = 0, nth = 0): [number, number] {
-  const lines = FILES[rel].split('\n');
-  let seen = 0;
-  for (let i = 0; i < lines.length; i++) {
-    let at = lines[i].indexOf(needle);
-    while (at >= 0) {
-      if (seen++ === nth) return [i, at + offset];
-      at = lines[i].indexOf(needle, at + 1);
-    }
-  }
-  throw new Error(`${needle} not in ${rel}`);
-}
-
 describe('Engine.symbolAt', function () {
   this.timeout(60_000);
-  let root: string;
-  let indexDir: string;
+  let workspace: IndexedWorkspace;
   let engine: Engine;
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-sym-'));
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-sym-index-'));
-    for (const [rel, text] of Object.entries(FILES)) {
-      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      fs.writeFileSync(path.join(root, rel), text);
-    }
-    engine = await Engine.open({ root, indexDir, dense: false });
-    await engine.indexAll();
+    workspace = await indexedWorkspace(FILES, 'rr-sym');
+    engine = workspace.engine;
   });
-  after(async () => {
-    await engine.close();
-    fs.rmSync(root, { recursive: true, force: true });
-    fs.rmSync(indexDir, { recursive: true, force: true });
-  });
+  after(() => workspace.dispose());
 
-  const at = (rel: string, needle: string, offset = 0, nth = 0) => engine.symbolAt(rel, ...position(rel, needle, offset, nth));
+  const at = (rel: string, needle: string, offset = 0, nth = 0) => engine.symbolAt(rel, ...positionOf(FILES[rel], needle, offset, nth));
 
   it('is null on keywords, self, comments, strings and numbers', async () => {
     assert.strictEqual(await at('pipelines/copy_a.py', 'async', 1), null, 'async');
@@ -154,14 +128,14 @@ describe('Engine.symbolAt', function () {
   });
 
   it('symbolRelated answers what symbolAt and then retrieve would, in one request', async () => {
-    const pos = position('pipelines/copy_a.py', 'retrieve_timesteps(scheduler, 42', 3);
+    const pos = positionOf(FILES['pipelines/copy_a.py'], 'retrieve_timesteps(scheduler, 42', 3);
     const options = { k: 8, compact: false, excerpt: 'head' as const, maxLinesPerHit: 400 };
     const one = await engine.symbolRelated('pipelines/copy_a.py', ...pos, { context: 'timesteps = retrieve_timesteps(scheduler, 42)', options });
     const symbol = await engine.symbolAt('pipelines/copy_a.py', ...pos);
     const chunks = await engine.retrieve(`${symbol!.name}\ntimesteps = retrieve_timesteps(scheduler, 42)`, options);
     assert.ok(one && chunks.length > 0);
     assert.deepStrictEqual(one, { symbol, chunks });
-    assert.strictEqual(await engine.symbolRelated('pipelines/copy_a.py', ...position('pipelines/copy_a.py', 'async', 1), { options }), null, 'not a name');
+    assert.strictEqual(await engine.symbolRelated('pipelines/copy_a.py', ...positionOf(FILES['pipelines/copy_a.py'], 'async', 1), { options }), null, 'not a name');
     const aborted = AbortSignal.abort();
     await assert.rejects(engine.symbolRelated('pipelines/copy_a.py', ...pos, { options }, undefined, aborted), /abort/i);
   });

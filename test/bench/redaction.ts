@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { Engine } from '../../engine/src/engine';
 import type { IndexedChunk } from '../../engine/src/indexer/indexedSink';
 import { findSecrets } from '../../engine/src/redact';
+import { familyCoverage } from './redactionFamilies';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
@@ -59,6 +60,9 @@ async function measure(repo: string): Promise<RepoResult> {
 }
 
 async function main(): Promise<void> {
+  const coverage = familyCoverage();
+  console.log(`gitleaks families caught on generated positives: ${coverage.caught} of ${coverage.families} (goal >= 120)`);
+  for (const m of coverage.misses) console.log(`    missed ${m}`);
   const results: RepoResult[] = [];
   for (const repo of repoDirs()) {
     const r = await measure(repo);

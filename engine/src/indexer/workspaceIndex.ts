@@ -17,6 +17,7 @@ import type { ChunkedFile, SkippedFile } from '../types';
 import type { HeldLock } from '../store/lock';
 import { unwritableReason } from '../store/writeAccess';
 import { splitLines } from '../util/lines';
+import { lexicalTerms } from '../lexical/tokenize';
 import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
 import { SaveQueue, SaveSchedule } from './saveSchedule';
@@ -175,6 +176,10 @@ export class WorkspaceIndex {
         onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
       }
       for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
+      for (const rel of this.dropDependents(new Set(pending.map((p) => p.rel)))) {
+        const dep = await this.reparse(rel);
+        if (dep) pending.push({ ...dep, chunked: spill.put(dep.chunked), content: undefined });
+      }
       await this.addPending(pending, onProgress, signal, false, spill);
     } finally {
       spill.close();
@@ -192,14 +197,97 @@ export class WorkspaceIndex {
   }
 
   private setDefinitions(rel: string, chunked: ChunkedFile): void {
+    this.noteDefinitions(rel, chunked.definitions);
     this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
   }
 
-  private dropFile(rel: string): void {
+  /**
+   * Names whose definitions (signatures, or the places defining them) changed since their callers
+   * were last enriched: a chunk's indexed text holds its callees' signatures (enrich/callgraph.ts),
+   * so the chunks calling such a name are stale until their file is indexed again.
+   */
+  private readonly changedNames = new Set<string>();
+
+  /** Records the names whose definitions in `rel` differ between the table and `next`. */
+  private noteDefinitions(rel: string, next: ReadonlyArray<{ name: string; signature: string }>): void {
+    const group = (defs: ReadonlyArray<{ name: string; signature: string }>) => {
+      const m = new Map<string, string[]>();
+      for (const d of defs) m.set(d.name, [...(m.get(d.name) ?? []), d.signature]);
+      return new Map([...m].map(([name, sigs]) => [name, JSON.stringify(sigs.sort())]));
+    };
+    const before = group(this.tables.defs.ofFile(rel)), after = group(next);
+    for (const name of new Set([...before.keys(), ...after.keys()])) if (before.get(name) !== after.get(name)) this.changedNames.add(name);
+  }
+
+  /**
+   * Drops the files (other than `except`) whose chunks mention a name noted by noteDefinitions —
+   * their rows and chunks, not their definitions, which other files resolve against — and returns
+   * them, to be indexed again. Dropped in the same turn as the change that made them stale, so a
+   * save meanwhile commits them gone (the next scan indexes them), never stale. Callers are found
+   * through the main lexical field, which holds each chunk's identifiers whole (lexical/tokenize.ts)
+   * and the callee signatures it was enriched with; a name without a lexical term (one character)
+   * cannot be looked up and is not followed.
+   */
+  private dropDependents(except: ReadonlySet<string>): string[] {
+    const files = new Set<string>();
+    const lexical = this.index.lexical;
+    for (const name of this.changedNames) {
+      const terms = lexicalTerms(name);
+      const term = terms[terms.length - 1];
+      if (term === undefined) continue;
+      for (const hit of lexical.search([term], lexical.size)) {
+        const file = this.tables.chunks.fileOf(hit.id);
+        if (file !== undefined && !except.has(file)) files.add(file);
+      }
+    }
+    this.changedNames.clear();
+    const out = [...files].sort();
+    for (const rel of out) this.dropFile(rel, true);
+    return out;
+  }
+
+  /** A dropped dependent's text parsed again (its buffer's if it has one); undefined when it is gone. */
+  private async reparse(rel: string): Promise<(Pending & { chunked: ChunkedFile }) | undefined> {
+    const overlay = this.buffers.overlay(rel);
+    let content = overlay;
+    let size = overlay !== undefined ? Buffer.byteLength(overlay) : 0;
+    let mtimeMs = 0;
+    if (content === undefined) {
+      try {
+        const abs = path.join(this.opts.root, rel);
+        const st = fs.statSync(abs);
+        content = fs.readFileSync(abs, 'utf8');
+        size = st.size;
+        mtimeMs = st.mtimeMs;
+      } catch {
+        return undefined; // gone: the next scan or its watcher event drops it
+      }
+    }
+    const chunked = await this.chunker.chunk(rel, content);
+    this.setDefinitions(rel, chunked);
+    return { rel, content, hash: sha1(content), size, mtimeMs, chunked, chunks: chunked.chunks.length };
+  }
+
+  /** Indexes again the files that call a name whose definitions changed (see changedNames). */
+  private async reindexDependents(except: ReadonlySet<string>, first: Pending[] = []): Promise<void> {
+    const dependents = this.dropDependents(except);
+    const pending = [...first];
+    for (const rel of dependents) {
+      const dep = await this.reparse(rel);
+      if (dep) pending.push(dep);
+    }
+    if (pending.length) await this.addPending(pending, undefined, undefined, true);
+  }
+
+  /** `keepDefinitions`: a file indexed again at once, whose definitions others resolve against meanwhile. */
+  private dropFile(rel: string, keepDefinitions = false): void {
     if (!this.tables.files.has(rel)) return;
     for (const id of this.tables.chunks.idsOfFile(rel)) this.index.remove(id);
     this.tables.files.delete(rel);
-    this.tables.defs.removeFile(rel);
+    if (!keepDefinitions) {
+      this.noteDefinitions(rel, []);
+      this.tables.defs.removeFile(rel);
+    }
     this.buffers.forgetLines(rel);
     this.dirty = true;
   }
@@ -231,14 +319,17 @@ export class WorkspaceIndex {
     for (const p of pending) {
       await breather.breathe();
       signal?.throwIfAborted();
-      this.dropFile(p.rel);
+      this.dropFile(p.rel, true);
       let chunked = typeof p.chunked === 'number' ? spill!.take(p.chunked) : p.chunked;
       let content = p.content;
       if (content === undefined) {
         try {
           content = fs.readFileSync(path.join(this.opts.root, p.rel), 'utf8');
         } catch {
-          continue; // gone since it was parsed: the next scan drops it
+          // Gone since it was parsed: the next scan drops it; its callers are enriched without it.
+          this.noteDefinitions(p.rel, []);
+          this.tables.defs.removeFile(p.rel);
+          continue;
         }
         const hash = sha1(content);
         if (hash !== p.hash) {
@@ -346,6 +437,7 @@ export class WorkspaceIndex {
         const bytes = tooLarge ? undefined : fs.readFileSync(abs);
         if (!bytes || classifyContent(relPath, bytes)) {
           this.dropFile(relPath);
+          await this.reindexDependents(new Set([relPath]));
           this.scheduleSave();
           return;
         }
@@ -363,7 +455,7 @@ export class WorkspaceIndex {
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
     await nextTurn();
     this.setDefinitions(relPath, chunked);
-    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true);
+    await this.reindexDependents(new Set([relPath]), [{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }]);
     // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
     // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
     if (content === undefined) this.scheduleSave();
@@ -378,6 +470,7 @@ export class WorkspaceIndex {
       this.dropFile(f);
     }
     this.buffers.setOverlay(relPath, undefined);
+    await this.reindexDependents(new Set(doomed));
     if (doomed.length) this.scheduleSave();
   }
 

@@ -1,4 +1,3 @@
-// NOT in the unit suite yet (test/crash/): moved there once it passed 3 runs in a row.
 // Crash safety of every signal: an engine process updating files one by one while they are edited
 // is killed with SIGKILL (a kill mid-write leaves the file it was writing empty or cut short); the
 // next engine catches up with the workspace, and every signal's own list — dense included — must

@@ -10,14 +10,13 @@ import { HybridIndex } from '../retrieve/hybrid';
 import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
-import { classifyContent, isSecretPath, scanWorkspace } from '../scan';
+import { isSecretPath, scanWorkspace } from '../scan';
 import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
 import type { ChunkedFile, SkippedFile } from '../types';
 import type { HeldLock } from '../store/lock';
 import { unwritableReason } from '../store/writeAccess';
 import { splitLines } from '../util/lines';
-import { lexicalTerms } from '../lexical/tokenize';
 import { Breather, nextTurn } from '../util/breathe';
 import { fieldsToLeaveOut, queryBudget } from './sizePolicy';
 import { SaveQueue, SaveSchedule } from './saveSchedule';
@@ -26,24 +25,10 @@ import { definitionRefs, documentItems, type DocumentItem } from './documents';
 import { VectorReuse } from './vectorReuse';
 import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
+import { CalleeChanges, readForUpdate } from './calleeChanges';
 import { ParsedSpill, type Pending } from './parsedSpill';
-import type { IndexTuning } from './indexTuning';
+import { BREATHE_EVERY_MS, CHECKPOINT_MS, EMBED_BATCH, UPDATE_BREATHE_EVERY_MS, UPDATE_EMBED_BATCH, type IndexTuning } from './indexTuning';
 export type { IndexTuning } from './indexTuning';
-
-// Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
-/** Chunks embedded per model run during a full index. */
-const EMBED_BATCH = 64;
-/** Single-file updates embed in small runs: a keystroke's query vector waits for the run in progress (PARAMS.md). */
-const UPDATE_EMBED_BATCH = 8;
-/** During a long indexAll, progress is saved this often. */
-const CHECKPOINT_MS = 30_000;
-/** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
-const BREATHE_EVERY_MS = 20;
-/**
- * The same for a live update of the file being typed in: a keystroke's completion arriving
- * meanwhile waits at most this long (a 3,000-line file blocked queries for 70-650 ms in one piece).
- */
-const UPDATE_BREATHE_EVERY_MS = 4;
 
 export class WorkspaceIndex {
   /** Files, chunks (shared with the index) and definitions as compact tables; see index/tables.ts. */
@@ -176,11 +161,9 @@ export class WorkspaceIndex {
         onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
       }
       for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
-      for (const rel of this.dropDependents(new Set(pending.map((p) => p.rel)))) {
-        const dep = await this.reparse(rel);
-        if (dep) pending.push({ ...dep, chunked: spill.put(dep.chunked), content: undefined });
-      }
+      await this.calleeChanges.dependents(new Set(pending.map((p) => p.rel)), (dep) => pending.push({ ...dep, chunked: spill.put(dep.chunked), content: undefined }));
       await this.addPending(pending, onProgress, signal, false, spill);
+      await this.reindexDependents(new Set()); // files parsed anew in addPending (changed meanwhile) may have moved definitions
     } finally {
       spill.close();
     }
@@ -197,85 +180,20 @@ export class WorkspaceIndex {
   }
 
   private setDefinitions(rel: string, chunked: ChunkedFile): void {
-    this.noteDefinitions(rel, chunked.definitions);
+    this.calleeChanges.note(this.tables.defs.ofFile(rel), chunked.definitions);
     this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: d.signature, chunkId: -1 })));
   }
 
-  /**
-   * Names whose definitions (signatures, or the places defining them) changed since their callers
-   * were last enriched: a chunk's indexed text holds its callees' signatures (enrich/callgraph.ts),
-   * so the chunks calling such a name are stale until their file is indexed again.
-   */
-  private readonly changedNames = new Set<string>();
+  /** Callers indexed again when their callees' definitions change (calleeChanges.ts). */
+  private readonly calleeChanges = new CalleeChanges({
+    root: () => this.opts.root, lexical: () => this.index.lexical, fileOf: (id) => this.tables.chunks.fileOf(id), overlay: (rel) => this.buffers.overlay(rel), drop: (rel) => this.dropFile(rel, true),
+    parse: async (rel, text) => { const chunked = await this.chunker.chunk(rel, text); this.setDefinitions(rel, chunked); return chunked; },
+  });
 
-  /** Records the names whose definitions in `rel` differ between the table and `next`. */
-  private noteDefinitions(rel: string, next: ReadonlyArray<{ name: string; signature: string }>): void {
-    const group = (defs: ReadonlyArray<{ name: string; signature: string }>) => {
-      const m = new Map<string, string[]>();
-      for (const d of defs) m.set(d.name, [...(m.get(d.name) ?? []), d.signature]);
-      return new Map([...m].map(([name, sigs]) => [name, JSON.stringify(sigs.sort())]));
-    };
-    const before = group(this.tables.defs.ofFile(rel)), after = group(next);
-    for (const name of new Set([...before.keys(), ...after.keys()])) if (before.get(name) !== after.get(name)) this.changedNames.add(name);
-  }
-
-  /**
-   * Drops the files (other than `except`) whose chunks mention a name noted by noteDefinitions —
-   * their rows and chunks, not their definitions, which other files resolve against — and returns
-   * them, to be indexed again. Dropped in the same turn as the change that made them stale, so a
-   * save meanwhile commits them gone (the next scan indexes them), never stale. Callers are found
-   * through the main lexical field, which holds each chunk's identifiers whole (lexical/tokenize.ts)
-   * and the callee signatures it was enriched with; a name without a lexical term (one character)
-   * cannot be looked up and is not followed.
-   */
-  private dropDependents(except: ReadonlySet<string>): string[] {
-    const files = new Set<string>();
-    const lexical = this.index.lexical;
-    for (const name of this.changedNames) {
-      const terms = lexicalTerms(name);
-      const term = terms[terms.length - 1];
-      if (term === undefined) continue;
-      for (const hit of lexical.search([term], lexical.size)) {
-        const file = this.tables.chunks.fileOf(hit.id);
-        if (file !== undefined && !except.has(file)) files.add(file);
-      }
-    }
-    this.changedNames.clear();
-    const out = [...files].sort();
-    for (const rel of out) this.dropFile(rel, true);
-    return out;
-  }
-
-  /** A dropped dependent's text parsed again (its buffer's if it has one); undefined when it is gone. */
-  private async reparse(rel: string): Promise<(Pending & { chunked: ChunkedFile }) | undefined> {
-    const overlay = this.buffers.overlay(rel);
-    let content = overlay;
-    let size = overlay !== undefined ? Buffer.byteLength(overlay) : 0;
-    let mtimeMs = 0;
-    if (content === undefined) {
-      try {
-        const abs = path.join(this.opts.root, rel);
-        const st = fs.statSync(abs);
-        content = fs.readFileSync(abs, 'utf8');
-        size = st.size;
-        mtimeMs = st.mtimeMs;
-      } catch {
-        return undefined; // gone: the next scan or its watcher event drops it
-      }
-    }
-    const chunked = await this.chunker.chunk(rel, content);
-    this.setDefinitions(rel, chunked);
-    return { rel, content, hash: sha1(content), size, mtimeMs, chunked, chunks: chunked.chunks.length };
-  }
-
-  /** Indexes again the files that call a name whose definitions changed (see changedNames). */
+  /** Indexes `first`, then the callers of names whose definitions changed (`except` aside). */
   private async reindexDependents(except: ReadonlySet<string>, first: Pending[] = []): Promise<void> {
-    const dependents = this.dropDependents(except);
     const pending = [...first];
-    for (const rel of dependents) {
-      const dep = await this.reparse(rel);
-      if (dep) pending.push(dep);
-    }
+    await this.calleeChanges.dependents(except, (dep) => pending.push(dep));
     if (pending.length) await this.addPending(pending, undefined, undefined, true);
   }
 
@@ -285,7 +203,7 @@ export class WorkspaceIndex {
     for (const id of this.tables.chunks.idsOfFile(rel)) this.index.remove(id);
     this.tables.files.delete(rel);
     if (!keepDefinitions) {
-      this.noteDefinitions(rel, []);
+      this.calleeChanges.note(this.tables.defs.ofFile(rel), []);
       this.tables.defs.removeFile(rel);
     }
     this.buffers.forgetLines(rel);
@@ -327,7 +245,7 @@ export class WorkspaceIndex {
           content = fs.readFileSync(path.join(this.opts.root, p.rel), 'utf8');
         } catch {
           // Gone since it was parsed: the next scan drops it; its callers are enriched without it.
-          this.noteDefinitions(p.rel, []);
+          this.calleeChanges.note(this.tables.defs.ofFile(p.rel), []);
           this.tables.defs.removeFile(p.rel);
           continue;
         }
@@ -430,24 +348,14 @@ export class WorkspaceIndex {
     let size = content !== undefined ? Buffer.byteLength(content) : 0;
     let mtimeMs = 0;
     if (text === undefined) {
-      const abs = path.join(this.opts.root, relPath);
-      try {
-        const st = fs.statSync(abs);
-        const tooLarge = st.size > (this.opts.maxFileBytes ?? 1 << 20);
-        const bytes = tooLarge ? undefined : fs.readFileSync(abs);
-        if (!bytes || classifyContent(relPath, bytes)) {
-          this.dropFile(relPath);
-          await this.reindexDependents(new Set([relPath]));
-          this.scheduleSave();
-          return;
-        }
-        text = bytes.toString('utf8');
-        size = st.size;
-        mtimeMs = st.mtimeMs;
-      } catch {
-        await this.removeFile(relPath);
-        return;
+      const read = readForUpdate(this.opts.root, relPath, this.opts.maxFileBytes ?? 1 << 20);
+      if (!read) return this.removeFile(relPath);
+      if (read === 'drop') {
+        this.dropFile(relPath);
+        await this.reindexDependents(new Set([relPath]));
+        return this.scheduleSave();
       }
+      ({ content: text, size, mtimeMs } = read);
     }
     const hash = sha1(text);
     if (this.tables.files.get(relPath)?.hash === hash) return;

@@ -98,6 +98,17 @@ export class CalleeChanges {
     return out;
   }
 
+  /** Drops `rels` (keeping their definitions) and parses each again for `add`. */
+  async reparse(rels: readonly string[], add: (dep: Pending & { chunked: ChunkedFile }) => void): Promise<void> {
+    for (const rel of rels) this.host.drop(rel);
+    for (const rel of rels) {
+      const text = currentText(this.host.root(), rel, this.host.overlay(rel));
+      if (!text) continue; // gone: the next scan or its watcher event drops it
+      const chunked = await this.host.parse(rel, text.content);
+      add({ rel, ...text, hash: sha1(text.content), chunked, chunks: chunked.chunks.length });
+    }
+  }
+
   /**
    * Drops the dependents of the names noted so far (`except` aside), parses each again and hands
    * it to `add`, then does the same for names that a parse changed (a dependent edited meanwhile).
@@ -105,13 +116,8 @@ export class CalleeChanges {
   async dependents(except: ReadonlySet<string>, add: (dep: Pending & { chunked: ChunkedFile }) => void): Promise<void> {
     const done = new Set(except);
     for (let rels = this.dropDependents(done); rels.length; rels = this.dropDependents(done)) {
-      for (const rel of rels) {
-        done.add(rel);
-        const text = currentText(this.host.root(), rel, this.host.overlay(rel));
-        if (!text) continue; // gone: the next scan or its watcher event drops it
-        const chunked = await this.host.parse(rel, text.content);
-        add({ rel, ...text, hash: sha1(text.content), chunked, chunks: chunked.chunks.length });
-      }
+      for (const rel of rels) done.add(rel);
+      await this.reparse(rels, add);
     }
   }
 }

@@ -190,9 +190,10 @@ export class WorkspaceIndex {
     parse: async (rel, text) => { const chunked = await this.chunker.chunk(rel, text); this.setDefinitions(rel, chunked); return chunked; },
   });
 
-  /** Indexes `first`, then the callers of names whose definitions changed (`except` aside). */
-  private async reindexDependents(except: ReadonlySet<string>, first: Pending[] = []): Promise<void> {
+  /** Indexes `first`, the files `again` as they are (the team writer's stale ones), then the callers of names whose definitions changed. */
+  async reindexDependents(except: ReadonlySet<string>, first: Pending[] = [], again: readonly string[] = []): Promise<void> {
     const pending = [...first];
+    await this.calleeChanges.reparse(again, (dep) => pending.push(dep));
     await this.calleeChanges.dependents(except, (dep) => pending.push(dep));
     if (pending.length) await this.addPending(pending, undefined, undefined, true);
   }

@@ -160,6 +160,11 @@ export class Engine {
   }
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
+  /** Indexes `relPaths` again as they are, though unchanged (the team writer: their stored callee signatures are stale). */
+  async reindexFiles(relPaths: readonly string[]): Promise<void> {
+    await this.ws.reindexDependents(new Set(relPaths), [], relPaths);
+  }
+
   async removeFile(relPath: string): Promise<void> {
     await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
     this.team?.localChanged(relPath);

@@ -16,3 +16,18 @@ export interface IndexTuning {
   /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
   onIndexed?: IndexedSink;
 }
+
+// Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
+/** Chunks embedded per model run during a full index. */
+export const EMBED_BATCH = 64;
+/** Single-file updates embed in small runs: a keystroke's query vector waits for the run in progress (PARAMS.md). */
+export const UPDATE_EMBED_BATCH = 8;
+/** During a long indexAll, progress is saved this often. */
+export const CHECKPOINT_MS = 30_000;
+/** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
+export const BREATHE_EVERY_MS = 20;
+/**
+ * The same for a live update of the file being typed in: a keystroke's completion arriving
+ * meanwhile waits at most this long (a 3,000-line file blocked queries for 70-650 ms in one piece).
+ */
+export const UPDATE_BREATHE_EVERY_MS = 4;

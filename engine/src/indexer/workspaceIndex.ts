@@ -10,7 +10,7 @@ import { HybridIndex } from '../retrieve/hybrid';
 import { fieldsFor } from '../retrieve/weights';
 import { OPTIONAL_FIELDS, type OptionalField } from '../retrieve/signal';
 import type { DocInfo } from '../store/chunkTable';
-import { classifyContent, decodeSource, isSecretPath, readSourceText } from '../scan';
+import { isSecretPath, readSourceText } from '../scan';
 import { WorkspaceScan } from './workspaceScan';
 import { sha1, type IndexStore } from '../index/indexStore';
 import { emptyTables, type IndexTables } from '../index/tables';
@@ -26,24 +26,10 @@ import { definitionRefs, documentItems, redactedText, type DocumentItem } from '
 import { VectorReuse } from './vectorReuse';
 import { SegmentMerges } from './segmentMerges';
 import { Buffers } from './buffers';
+import { CalleeChanges, readForUpdate } from './calleeChanges';
 import { ParsedSpill, type Pending } from './parsedSpill';
-import type { IndexTuning } from './indexTuning';
+import { BREATHE_EVERY_MS, CHECKPOINT_MS, EMBED_BATCH, UPDATE_BREATHE_EVERY_MS, UPDATE_EMBED_BATCH, type IndexTuning } from './indexTuning';
 export type { IndexTuning } from './indexTuning';
-
-// Batch sizes and the checkpoint interval: PARAMS.md (Indexing).
-/** Chunks embedded per model run during a full index. */
-const EMBED_BATCH = 64;
-/** Single-file updates embed in small runs: a keystroke's query vector waits for the run in progress (PARAMS.md). */
-const UPDATE_EMBED_BATCH = 8;
-/** During a long indexAll, progress is saved this often. */
-const CHECKPOINT_MS = 30_000;
-/** Longest stretch of indexing work between two turns of the engine's event loop (util/breathe.ts). */
-const BREATHE_EVERY_MS = 20;
-/**
- * The same for a live update of the file being typed in: a keystroke's completion arriving
- * meanwhile waits at most this long (a 3,000-line file blocked queries for 70-650 ms in one piece).
- */
-const UPDATE_BREATHE_EVERY_MS = 4;
 
 export class WorkspaceIndex {
   /** Files, chunks (shared with the index) and definitions as compact tables; see index/tables.ts. */
@@ -174,7 +160,9 @@ export class WorkspaceIndex {
         onProgress?.({ phase: 'parse', done: ++done, total: scan.files.length, file: f.relPath });
       }
       for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
+      await this.calleeChanges.dependents(new Set(pending.map((p) => p.rel)), (dep) => pending.push({ ...dep, chunked: spill.put(dep.chunked), content: undefined }));
       await this.addPending(pending, onProgress, signal, false, spill);
+      await this.reindexDependents(new Set()); // files parsed anew in addPending (changed meanwhile) may have moved definitions
     } finally {
       spill.close();
     }
@@ -191,14 +179,33 @@ export class WorkspaceIndex {
   }
 
   private setDefinitions(rel: string, chunked: ChunkedFile): void {
-    this.tables.defs.setFile(rel, chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: redactedText(d.signature, rel), chunkId: -1 })));
+    const defs = chunked.definitions.map((d) => ({ name: d.name, file: rel, signature: redactedText(d.signature, rel), chunkId: -1 }));
+    this.calleeChanges.note(this.tables.defs.ofFile(rel), defs);
+    this.tables.defs.setFile(rel, defs);
   }
 
-  private dropFile(rel: string): void {
+  private readonly calleeChanges = new CalleeChanges({
+    root: () => this.opts.root, lexical: () => this.index.lexical, fileOf: (id) => this.tables.chunks.fileOf(id), overlay: (rel) => this.buffers.overlay(rel), drop: (rel) => this.dropFile(rel, true),
+    parse: async (rel, text) => { const chunked = await this.chunker.chunk(rel, text); this.setDefinitions(rel, chunked); return chunked; },
+  });
+
+  /** Indexes `first`, the files `again` (the team writer's stale ones), then, with `followCallers` (never per keystroke), the callers of names whose definitions changed. */
+  async reindexDependents(except: ReadonlySet<string>, first: Pending[] = [], again: readonly string[] = [], followCallers = true): Promise<void> {
+    const pending = [...first];
+    await this.calleeChanges.reparse(again, (dep) => pending.push(dep));
+    if (followCallers) await this.calleeChanges.dependents(except, (dep) => pending.push(dep));
+    if (pending.length) await this.addPending(pending, undefined, undefined, true);
+  }
+
+  /** `keepDefinitions`: a file indexed again at once, whose definitions others resolve against meanwhile. */
+  private dropFile(rel: string, keepDefinitions = false): void {
     if (!this.tables.files.has(rel)) return;
     for (const id of this.tables.chunks.idsOfFile(rel)) this.index.remove(id);
     this.tables.files.delete(rel);
-    this.tables.defs.removeFile(rel);
+    if (!keepDefinitions) {
+      this.calleeChanges.note(this.tables.defs.ofFile(rel), []);
+      this.tables.defs.removeFile(rel);
+    }
     this.buffers.forgetLines(rel);
     this.dirty = true;
   }
@@ -230,14 +237,17 @@ export class WorkspaceIndex {
     for (const p of pending) {
       await breather.breathe();
       signal?.throwIfAborted();
-      this.dropFile(p.rel);
+      this.dropFile(p.rel, true);
       let chunked = typeof p.chunked === 'number' ? spill!.take(p.chunked) : p.chunked;
       let content = p.content;
       if (content === undefined) {
         try {
           content = readSourceText(path.join(this.opts.root, p.rel));
         } catch {
-          continue; // gone since it was parsed: the next scan drops it
+          // Gone since it was parsed: the next scan drops it; its callers are enriched without it.
+          this.calleeChanges.note(this.tables.defs.ofFile(p.rel), []);
+          this.tables.defs.removeFile(p.rel);
+          continue;
         }
         const hash = sha1(content);
         if (hash !== p.hash) {
@@ -338,33 +348,25 @@ export class WorkspaceIndex {
     let size = content !== undefined ? Buffer.byteLength(content) : 0;
     let mtimeMs = 0;
     if (text === undefined) {
-      const abs = path.join(this.opts.root, relPath);
-      try {
-        const st = fs.statSync(abs);
-        const tooLarge = st.size > (this.opts.maxFileBytes ?? 1 << 20);
-        const bytes = tooLarge ? undefined : fs.readFileSync(abs);
-        if (!bytes || classifyContent(relPath, bytes)) {
-          this.dropFile(relPath);
-          this.scheduleSave();
-          return;
-        }
-        text = decodeSource(bytes);
-        size = st.size;
-        mtimeMs = st.mtimeMs;
-      } catch {
-        await this.removeFile(relPath);
-        return;
+      const read = readForUpdate(this.opts.root, relPath, this.opts.maxFileBytes ?? 1 << 20);
+      if (!read) return this.removeFile(relPath);
+      if (read === 'drop') {
+        this.dropFile(relPath);
+        await this.reindexDependents(new Set([relPath]));
+        return this.scheduleSave();
       }
+      ({ content: text, size, mtimeMs } = read);
     }
     const hash = sha1(text);
-    if (this.tables.files.get(relPath)?.hash === hash) return;
+    // Callers of names an unsaved buffer redefined are followed at the file's next update from disk (a save).
+    const followCallers = content === undefined;
+    if (this.tables.files.get(relPath)?.hash === hash) return followCallers ? this.reindexDependents(new Set([relPath])) : undefined;
     // A buffer being typed in is re-parsed from its previous tree; then queries waiting meanwhile go first.
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
     await nextTurn();
     this.setDefinitions(relPath, chunked);
-    await this.addPending([{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], undefined, undefined, true);
-    // An unsaved buffer is not persisted on its own: the file on disk did not change (its row
-    // carries mtime 0, so the next scan re-reads the file). Typing therefore never triggers a save.
+    await this.reindexDependents(new Set([relPath]), [{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], [], followCallers);
+    // Typing never saves: the file on disk did not change (its row's mtime 0 makes the next scan re-read it).
     if (content === undefined) this.scheduleSave();
   }
 
@@ -377,6 +379,7 @@ export class WorkspaceIndex {
       this.dropFile(f);
     }
     this.buffers.setOverlay(relPath, undefined);
+    await this.reindexDependents(new Set(doomed));
     if (doomed.length) this.scheduleSave();
   }
 

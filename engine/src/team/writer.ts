@@ -18,6 +18,7 @@ import { ensureVectorExtension, ensureVectorTable, FIELD_LEXICAL, FIELD_NORMALIZ
 export { vectorLiteral };
 import { fieldTermCounts } from './terms';
 import { l2Normalise } from '../embed/pooling';
+import { lexicalTerms } from '../lexical/tokenize';
 import { recordBytes, writeRecord } from '../vector/int8Kernel';
 
 export interface TeamWriteOptions extends ConnectOptions {
@@ -51,6 +52,8 @@ export interface TeamWriteStats {
   committed: boolean;
   files: number;
   changedFiles: number;
+  /** Unchanged files rewritten because a callee's definitions changed (their stored enrichment was stale). */
+  staleCallers: number;
   removedFiles: number;
   chunksWritten: number;
   /** Files the writer's local index parsed in this run (all of them without a kept local index). */
@@ -125,6 +128,8 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     let rewriteAll = false;
     let batches = 0;
     let chunksWritten = 0;
+    /** Unchanged files whose stored chunks carry callee signatures that changed: rewritten too. */
+    const stale = new Set<string>();
     const sink: IndexedSink = {
       file(rel, hash, language, defs) {
         seen.set(rel, { hash, language, defs });
@@ -140,7 +145,7 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
           }
           if (model) await ensureVectorTable(client, model.dim);
         }
-        const fresh = items.filter((it) => rewriteAll || known.get(it.chunk.file) !== it.fileHash);
+        const fresh = items.filter((it) => rewriteAll || known.get(it.chunk.file) !== it.fileHash || stale.has(it.chunk.file));
         if (!fresh.length) return;
         await inTransaction(client, () => writeChunks(client, repoId, gen, fresh, model, idMap));
         chunksWritten += fresh.length;
@@ -164,6 +169,12 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     const stats = await engine.indexAll();
     // Files the kept index did not parse again are the team's as they are.
     for (const [rel, f] of engine.fileHashes()) if (!seen.has(rel)) seen.set(rel, { hash: f.hash, language: f.language, defs: [] });
+    // A chunk is stored with its callees' signatures: the unchanged files that mention a name whose
+    // definitions changed are indexed again and rewritten, as a clean build would enrich them.
+    if (!rewriteAll && known.size) {
+      for (const rel of await staleCallers(client, repoId, committedGen, known, seen)) stale.add(rel);
+      await engine.reindexFiles([...stale]);
+    }
     await engine.close();
     engine = undefined;
     if (rewriteAll && reused > 0) {
@@ -178,10 +189,10 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     // A first batch may never come (no chunks at all): the model is still checked here.
     if (!modelChecked) await sink.chunks([], undefined);
 
-    const changed = [...seen].filter(([rel, f]) => rewriteAll || known.get(rel) !== f.hash).map(([rel]) => rel);
+    const changed = [...seen].filter(([rel, f]) => rewriteAll || known.get(rel) !== f.hash || stale.has(rel)).map(([rel]) => rel);
     const removed = [...known.keys()].filter((rel) => !seen.has(rel));
     const result: TeamWriteStats = {
-      repo: repoName, generation: committedGen, committed: false, files: seen.size, changedFiles: changed.length, removedFiles: removed.length,
+      repo: repoName, generation: committedGen, committed: false, files: seen.size, changedFiles: changed.length - stale.size, staleCallers: stale.size, removedFiles: removed.length,
       chunksWritten, parsedFiles: stats.changedFiles, vectors: !!model, vectorNote, seconds: 0,
     };
     if (changed.length || removed.length || (rewriteAll && known.size)) {
@@ -227,6 +238,30 @@ export async function writeTeamIndex(opts: TeamWriteOptions): Promise<TeamWriteS
     if (locked) await client.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * Files stored unchanged whose chunks mention a name whose definitions differ between the stored
+ * files that changed or left and what this run parsed of them (found through the lexical postings).
+ */
+async function staleCallers(client: Client, repoId: number, gen: number, known: Map<string, string>, seen: Map<string, { hash: string; defs: DefinitionRef[] }>): Promise<string[]> {
+  const moved = [...known.keys()].filter((rel) => seen.get(rel)?.hash !== known.get(rel));
+  if (!moved.length) return [];
+  const group = (defs: Array<{ path: string; name: string; signature: string }>) => {
+    const m = new Map<string, string[]>();
+    for (const d of defs) m.set(`${d.path}\0${d.name}`, [...(m.get(`${d.path}\0${d.name}`) ?? []), d.signature]);
+    return new Map([...m].map(([k, sigs]) => [k, JSON.stringify(sigs.sort())]));
+  };
+  const before = group((await client.query(`SELECT path, name, signature FROM ${SCHEMA}.definition WHERE repo = $1 AND gen <= $2 AND path = ANY($3)`, [repoId, gen, moved])).rows);
+  const after = group(moved.flatMap((rel) => (seen.get(rel)?.defs ?? []).map((d) => ({ path: rel, name: d.name, signature: d.signature }))));
+  const names = new Set([...before.keys(), ...after.keys()].filter((k) => before.get(k) !== after.get(k)).map((k) => k.split('\0')[1]));
+  const terms = [...names].map((n) => lexicalTerms(n).pop()).filter((t): t is string => t !== undefined);
+  if (!terms.length) return [];
+  const rows = (await client.query(
+    `SELECT DISTINCT c.path FROM ${SCHEMA}.posting p JOIN ${SCHEMA}.chunk c ON c.id = p.chunk_id WHERE p.repo = $1 AND p.field = $2 AND p.term = ANY($3) AND c.gen <= $4`,
+    [repoId, FIELD_LEXICAL, terms, gen],
+  )).rows as Array<{ path: string }>;
+  return rows.map((r) => r.path).filter((rel) => seen.has(rel) && !moved.includes(rel)).sort();
 }
 
 async function inTransaction(client: Client, fn: () => Promise<void>): Promise<void> {

@@ -3,7 +3,7 @@
 // with (a constructor call, an annotation).
 import type { Node } from 'web-tree-sitter';
 import { ecmaImport, pythonImport, type ImportRef } from './summary';
-import type { ClassInfo, Resolution } from './types';
+import type { Chain, ClassInfo, Resolution } from './types';
 
 /** What the name at the cursor asks of the module graph, read from the tree before any await. */
 export type Plan =
@@ -11,7 +11,9 @@ export type Plan =
   | { t: 'top'; name: string }
   | { t: 'import'; ref: ImportRef }
   | { t: 'member'; of: ClassInfo; name: string; basesOnly?: boolean }
-  | { t: 'path'; path: string[]; name: string };
+  | { t: 'path'; path: string[]; name: string }
+  /** ECMAScript: a member of the value a chain evaluates to (values.ts). */
+  | { t: 'chain'; chain: Chain; name: string };
 
 export const CANDIDATES: Resolution = { kind: 'candidates' };
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);

@@ -1,10 +1,11 @@
 // Names as code: what definition a name at a position refers to, by the language's rules rather
-// than by its spelling. Python, TypeScript, TSX and JavaScript (other grammars: `resolves` is false
-// and callers keep the name lookup). In order:
+// than by its spelling. Python, TypeScript, TSX and JavaScript; Rust, Go, Java, C and C++ have
+// scopes only (`resolves` is false: a local is local, any other name stays candidates). In order:
 // - a name bound in a function, block, loop, comprehension or catch of this file is local
 //   (locals queries, scopes.ts), and never resolves to another file;
 // - `self.x` / `cls.x` / `this.x` is a member of the enclosing class or of its bases, resolved in
 //   turn; `super().x` of its bases; `mod.x` / `ns.x` / `Class.x` through what `mod`, `ns`, `Class` are;
+//   in ECMAScript `a.b().c.x` through declared types, return types and initializers (values.ts);
 // - a module-level name is this file's definition, or what its import names in the exact target
 //   module (modules.ts), following re-exports;
 // - a name nothing in the file binds is a builtin or a global: it resolves to the repository only
@@ -20,8 +21,8 @@ import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
-import { collectValues, exprChain, typeRef, valueKey } from './values';
-import { CANDIDATES, declaredType, dottedPath, enclosingClass, importPlan, importRefAt, isMemberName, leftmost, type Plan } from './syntax';
+import { collectValues, exprChain, valueKey } from './values';
+import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 
 export type { Resolution, ResolvedDef } from './types';
 
@@ -47,11 +48,6 @@ const MEMBER_DECL = /^(method_definition|public_field_definition|field_definitio
 type Found = ResolvedDef | 'external' | undefined;
 
 const LOCAL: Resolution = { kind: 'local' };
-/** Parents of which a name that is not the first part is a qualified name's member (`a::b`, `pkg.T`, `obj.field`). */
-const QUALIFIED = /^(scoped_identifier|scoped_type_identifier|qualified_identifier|qualified_type|field_access|field_expression|selector_expression)$/;
-/** TypeScript namespaces: their body's declarations are module members, not locals. */
-const NAMESPACES = new Set(['internal_module', 'module']);
-const NAMESPACE_ROLES: Record<string, ResolvedDef['role']> = { function: 'function', class: 'class', type: 'type', namespace: 'module', var: 'variable', import: 'variable' };
 
 export class Resolver {
   private readonly summaries = new Map<string, { key: string; s: ModuleSummary }>();
@@ -95,9 +91,7 @@ export class Resolver {
    * last part, a member, a file-level item) stays "candidates" of its spelling.
    */
   private scopesOnly(file: string, tree: Tree, grammar: LoadedGrammar, node: Node, key: string): Resolution {
-    const parent = node.parent;
-    if (parent && QUALIFIED.test(parent.type) && parent.namedChildren[0]?.id !== node.id) return CANDIDATES;
-    if (parent?.type === 'method_invocation' && parent.childForFieldName('object') && parent.childForFieldName('name')?.id === node.id) return CANDIDATES;
+    if (isQualifiedMember(node)) return CANDIDATES;
     const b = this.scopesOf(file, tree, grammar, false, key).bindingOf(node);
     return b && b.scope.parent !== null ? LOCAL : CANDIDATES;
   }
@@ -148,7 +142,7 @@ export class Resolver {
       return { t: 'member', of: info, name, basesOnly: isSuper };
     }
     if (!python) {
-      const chain = exprChain(r, (id) => this.headChain(file, id, scopes, 0));
+      const chain = exprChain(r, (id) => headChain(file, id, scopes, 0));
       return chain ? { t: 'chain', chain, name } : { t: 'done', r: CANDIDATES };
     }
     const path = dottedPath(r);
@@ -164,29 +158,6 @@ export class Resolver {
     if (typed) return { t: 'path', path: typed, name };
     if (b && b.scope.parent !== null) return { t: 'done', r: CANDIDATES }; // a local of a type not declared
     return { t: 'path', path, name };
-  }
-
-  /** A chain's head in the live file: `this`, a module-level name or import, or a local whose declaration says what it holds. */
-  private headChain(file: string, id: Node, scopes: LocalScopes, depth: number): Chain | undefined {
-    if (id.type === 'this') {
-      const cls = enclosingClass(id, false);
-      const info = cls && classInfo(file, cls, false);
-      return info ? [{ k: 'def', def: info.def }] : undefined;
-    }
-    const b = scopes.bindingOf(id);
-    if (!b || b.scope.parent === null) return [{ k: 'name', name: id.text }];
-    if (b.kind === 'import') {
-      const ref = importRefAt(b.node, false);
-      return ref && [{ k: 'import', source: ref.source, imported: ref.imported }];
-    }
-    if ((b.kind !== 'var' && b.kind !== 'parameter') || depth > MAX_DEPTH) return undefined;
-    const decl = b.node.parent;
-    const own = decl?.childForFieldName(decl.type === 'variable_declarator' ? 'name' : 'pattern');
-    if (!decl || own?.id !== b.node.id || !/^(variable_declarator|required_parameter|optional_parameter)$/.test(decl.type)) return undefined;
-    const type = typeRef(decl.childForFieldName('type'));
-    if (type) return [{ k: 'type', path: type }];
-    const value = decl.type === 'variable_declarator' ? decl.childForFieldName('value') : undefined;
-    return value ? exprChain(value, (h) => this.headChain(file, h, scopes, depth + 1)) : undefined;
   }
 
   private async follow(file: string, plan: Plan): Promise<Resolution> {
@@ -384,13 +355,6 @@ export class Resolver {
     this.summaries.clear();
     this.scopes.clear();
   }
-}
-
-/** A declaration in a namespace's body, its statement (with `export`) as the definition. */
-function namespaceMember(file: string, id: Node, body: Node, kind: string): ResolvedDef {
-  let outer = id;
-  while (outer.parent && outer.parent.id !== body.id) outer = outer.parent;
-  return makeDef(file, id, NAMESPACE_ROLES[kind] ?? 'variable', outer);
 }
 
 /** A file's summary, with ECMAScript's declared values and member holders. */

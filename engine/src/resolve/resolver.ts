@@ -20,6 +20,7 @@ import { parseReusing } from '../chunk/reparse';
 import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
+import { ProjectPaths } from './projects';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
 import { collectValues, exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
@@ -36,6 +37,8 @@ export interface ResolverSource {
   grammarFor(file: string, text: string): Promise<LoadedGrammar | undefined>;
   /** The repository's definitions of a name (the definition table). */
   definitionsOf(name: string): ReadonlyArray<{ file: string }>;
+  /** The repository's package.json files, for imports of workspace packages by name (projects.ts). */
+  packageManifests?(): readonly string[];
 }
 
 const MAX_DEPTH = 8;
@@ -55,7 +58,11 @@ export class Resolver {
   /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
   private readonly live = new Map<string, ModuleSummary>();
 
-  constructor(private readonly src: ResolverSource) {}
+  private readonly projects: ProjectPaths;
+
+  constructor(private readonly src: ResolverSource) {
+    this.projects = new ProjectPaths(src);
+  }
 
   /** What `node` (a name in `file`'s `tree`, text `text`) refers to. */
   async resolve(file: string, text: string, tree: Tree, grammar: LoadedGrammar, node: Node): Promise<Resolution> {
@@ -228,7 +235,7 @@ export class Resolver {
   /** What `imported` (a name, `default`, or `*` for the module itself) of module `source` is, seen from `file`. */
   private async viaImport(file: string, source: string, imported: string, depth: number): Promise<Found> {
     const python = /\.pyi?$/.test(file);
-    const target = moduleFile(file, source, python, (f) => this.src.hasFile(f));
+    const target = moduleFile(file, source, python, (f) => this.src.hasFile(f), (from, spec) => this.projects.bases(from, spec));
     if (!target) return 'external';
     if (imported === '*') return moduleDef(target);
     const found = await this.top(target, imported, depth + 1);

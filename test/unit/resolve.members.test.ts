@@ -8,7 +8,7 @@ import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace
 
 const FILES: Record<string, string> = {
   // Decoys: same-named definitions that are not the ones referred to.
-  'src/decoys.ts': 'export function start(): void {}\nexport function send(): void {}\nexport const HS256 = 1;\nexport function maxAge(): number {\n  return 1;\n}\nexport function param(): string {\n  return "";\n}\n',
+  'src/decoys.ts': 'export const context = 1;\nexport function start(): void {}\nexport function send(): void {}\nexport const HS256 = 1;\nexport function maxAge(): number {\n  return 1;\n}\nexport function param(): string {\n  return "";\n}\n',
   'src/actor.ts': [
     'class Actor {',
     '  start(): this {',
@@ -47,6 +47,10 @@ const FILES: Record<string, string> = {
     '    tag: string;',
     '  }',
     '}',
+    'export interface Store {',
+    '  getSnapshot: () => Snapshot<number>;',
+    '}',
+    'export type Snapshot<T> = { context: T };',
     '',
   ].join('\n'),
   'src/use.ts': [
@@ -65,6 +69,9 @@ const FILES: Record<string, string> = {
     '    opts.request.send();',
     '    if (opts.maxAge) return String(Algorithm.HS256) + algorithms.HS256.name;',
     '    return this.options.request.param("id");',
+    '  }',
+    '  peek(store: types.Store): number {',
+    '    return store.getSnapshot().context;',
     '  }',
     '}',
     '',
@@ -98,6 +105,8 @@ describe('Engine.symbolAt resolves TypeScript members through what the receiver 
     assert.deepStrictEqual(await defined('src/use.ts', 'send();'), ['src/types.ts', 6]);
     assert.deepStrictEqual(await defined('src/use.ts', 'param("id")'), ['src/types.ts', 4]);
     assert.deepStrictEqual(await defined('src/use.ts', 'request.send', 0), ['src/types.ts', 2]);
+    // A property of function type, called: its return type's member.
+    assert.deepStrictEqual(await defined('src/use.ts', 'context;'), ['src/types.ts', 28]);
   });
 
   it('finds enum members and object literal members', async () => {

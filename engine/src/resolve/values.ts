@@ -70,6 +70,12 @@ const moduleHead = (id: Node): Chain | undefined => (id.type === 'identifier' ? 
 function declared(type: Node | null | undefined, value: Node | null | undefined, head: (id: Node) => Chain | undefined): ValueInfo | undefined {
   const t = typeRef(type);
   if (t) return { type: t };
+  // `get: () => Snapshot`: a property of function type is called for its return type.
+  const fnType = type?.type === 'type_annotation' ? type.namedChildren[0] : type;
+  if (fnType?.type === 'function_type') {
+    const returns = typeRef(fnType.childForFieldName('return_type'));
+    return returns && { returns };
+  }
   if (!value) return undefined;
   if (FUNCTION_VALUES.test(value.type)) {
     const returns = typeRef(value.childForFieldName('return_type'));

@@ -3,12 +3,13 @@
 // another file defines a function of the same name (clap's `arg_matcher.rs` named locals by
 // spelling); a file-level name and a member keep the name lookup's candidates.
 import * as assert from 'assert';
+import { Chunker } from '../../engine/src/chunk';
 import type { Engine } from '../../engine/src/engine';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
   // Repository functions named like the locals below.
-  'src/defs.rs': 'pub fn arg(x: u32) -> u32 {\n    x\n}\npub fn matcher() {}\npub fn value() {}\npub fn id() {}\npub fn item() {}\n',
+  'src/defs.rs': 'pub fn arg(x: u32) -> u32 {\n    x\n}\npub fn matcher() {}\npub fn value() {}\npub fn id() {}\npub fn item() {}\npub fn lookup(v: u32) -> Option<u32> {\n    Some(v)\n}\n',
   'src/arg_matcher.rs': [
     'pub fn check(arg: u32, (matcher, _): (u32, u32)) -> u32 {',
     '    let value = arg + matcher;',
@@ -48,6 +49,18 @@ describe('Engine.symbolAt gives nothing for locals in Rust, Go, Java, C and C++'
     assert.strictEqual(s, null, `${rel} ${needle}: ${JSON.stringify(s)}`);
   };
 
+  it('loads every language\'s grammar with its locals query (a query that does not compile loses the grammar)', async () => {
+    const chunker = await Chunker.create();
+    try {
+      for (const file of ['a.rs', 'a.go', 'A.java', 'a.c', 'a.cpp', 'a.py', 'a.ts', 'a.tsx', 'a.js']) {
+        const grammar = await chunker.grammarFor(file, '');
+        assert.ok(grammar?.locals, `${file}: ${grammar ? 'no locals query' : 'no grammar'}`);
+      }
+    } finally {
+      await chunker.dispose();
+    }
+  });
+
   it('Rust: parameters, let, if let, match arm and closure bindings', async () => {
     await none('src/arg_matcher.rs', 'arg + matcher');
     await none('src/arg_matcher.rs', 'matcher;');
@@ -56,6 +69,9 @@ describe('Engine.symbolAt gives nothing for locals in Rust, Go, Java, C and C++'
     await none('src/arg_matcher.rs', 'id;');
     await none('src/arg_matcher.rs', 'item,');
     await none('src/arg_matcher.rs', 'arg + 1');
+    // A name no scope of the file binds keeps the name lookup's candidates.
+    const call = await at('src/arg_matcher.rs', 'lookup(value)');
+    assert.strictEqual(call?.resolution, 'candidates', JSON.stringify(call));
   });
 
   it('Go: parameters, short variable declarations, range variables', async () => {

@@ -29,5 +29,4 @@
 (let_condition pattern: (_) @local.definition.pattern)
 (for_expression pattern: (_) @local.definition.pattern)
 (match_arm pattern: (_) @local.definition.pattern)
-(type_parameters (type_identifier) @local.definition.type)
-(type_parameters (constrained_type_parameter left: (type_identifier) @local.definition.type))
+(type_parameter name: (type_identifier) @local.definition.type)

@@ -313,11 +313,20 @@ export class Engine {
       chunkRange: (id) => this.tables.chunks.get(id),
       chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
       hasFile: (file) => this.tables.files.has(file) || this.ws.buffers.overlay(file) !== undefined,
+      packageManifests: () => this.packageManifests(),
     });
     return this.symbolLookup.symbolAt(relPath, line, character, (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
   }
 
   private symbolLookup: SymbolLookup | undefined;
+  private manifests: { count: number; list: string[] } | undefined;
+
+  /** Indexed package.json files, listed again only when the number of files changes (a hover must not walk every path). */
+  private packageManifests(): string[] {
+    const count = this.tables.files.count;
+    if (this.manifests?.count !== count) this.manifests = { count, list: this.tables.files.relPaths().filter((f) => f === 'package.json' || f.endsWith('/package.json')) };
+    return this.manifests.list;
+  }
 
   /** symbolAt, then for a known name what retrieve finds for it (the name, then `query.context`): one request for hover and Find Related Code. */
   async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {

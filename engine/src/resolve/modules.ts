@@ -1,8 +1,9 @@
 // Which repository file an import specifier names, the way the language finds it: TypeScript and
-// ES path forms (`./utils.js` naming utils.ts, `./dir` naming dir/index.ts) and Python modules
+// ES path forms (`./utils.js` naming utils.ts, `./dir` naming dir/index.ts; bare specifiers through
+// tsconfig paths and workspace packages, projects.ts) and Python modules
 // (packages, `__init__.py`, relative imports with leading dots, absolute imports from the
-// repository root or an enclosing directory, as scripts run from their folder import). Package names
-// (`react`, `torch`) name no repository file: the import is external.
+// repository root or an enclosing directory, as scripts run from their folder import). Other package
+// names (`react`, `torch`) name no repository file: the import is external.
 import * as path from 'path';
 
 const posix = path.posix;
@@ -10,14 +11,18 @@ const ECMA_EXTS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs'
 const JS_TO_TS: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 
 /** The file `source`, imported from `fromFile`, names; undefined when it names none of the repository's. */
-export function moduleFile(fromFile: string, source: string, python: boolean, hasFile: (f: string) => boolean): string | undefined {
-  const candidates = python ? pythonCandidates(fromFile, source) : ecmaCandidates(fromFile, source);
-  return candidates.find(hasFile);
+export function moduleFile(fromFile: string, source: string, python: boolean, hasFile: (f: string) => boolean, bareBases?: (fromFile: string, source: string) => string[]): string | undefined {
+  if (python) return pythonCandidates(fromFile, source).find(hasFile);
+  // A bare specifier (`@org/pkg`, `~/lib`) names a repository file only through tsconfig paths or a workspace package.
+  const bases = source.startsWith('.') ? [posix.normalize(posix.join(posix.dirname(fromFile), source))] : bareBases?.(fromFile, source) ?? [];
+  for (const base of bases) {
+    const found = ecmaCandidates(base).find(hasFile);
+    if (found) return found;
+  }
+  return undefined;
 }
 
-function ecmaCandidates(fromFile: string, source: string): string[] {
-  if (!source.startsWith('.')) return [];
-  const base = posix.normalize(posix.join(posix.dirname(fromFile), source));
+function ecmaCandidates(base: string): string[] {
   const out: string[] = [];
   const ext = posix.extname(base);
   if (JS_TO_TS[ext]) {

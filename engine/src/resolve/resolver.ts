@@ -1,10 +1,11 @@
 // Names as code: what definition a name at a position refers to, by the language's rules rather
-// than by its spelling. Python, TypeScript, TSX and JavaScript (other grammars: `resolves` is false
-// and callers keep the name lookup). In order:
+// than by its spelling. Python, TypeScript, TSX and JavaScript; Rust, Go, Java, C and C++ have
+// scopes only (`resolves` is false: a local is local, any other name stays candidates). In order:
 // - a name bound in a function, block, loop, comprehension or catch of this file is local
 //   (locals queries, scopes.ts), and never resolves to another file;
 // - `self.x` / `cls.x` / `this.x` is a member of the enclosing class or of its bases, resolved in
 //   turn; `super().x` of its bases; `mod.x` / `ns.x` / `Class.x` through what `mod`, `ns`, `Class` are;
+//   in ECMAScript `a.b().c.x` through declared types, return types and initializers (values.ts);
 // - a module-level name is this file's definition, or what its import names in the exact target
 //   module (modules.ts), following re-exports;
 // - a name nothing in the file binds is a builtin or a global: it resolves to the repository only
@@ -19,8 +20,10 @@ import { parseReusing } from '../chunk/reparse';
 import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
-import type { ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
-import { CANDIDATES, declaredType, dottedPath, enclosingClass, importPlan, importRefAt, isMemberName, leftmost, type Plan } from './syntax';
+import { ProjectPaths } from './projects';
+import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
+import { collectValues, exprChain, valueKey } from './values';
+import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 
 export type { Resolution, ResolvedDef } from './types';
 
@@ -34,6 +37,8 @@ export interface ResolverSource {
   grammarFor(file: string, text: string): Promise<LoadedGrammar | undefined>;
   /** The repository's definitions of a name (the definition table). */
   definitionsOf(name: string): ReadonlyArray<{ file: string }>;
+  /** The repository's package.json files, for imports of workspace packages by name (projects.ts). */
+  packageManifests?(): readonly string[];
 }
 
 const MAX_DEPTH = 8;
@@ -53,15 +58,20 @@ export class Resolver {
   /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
   private readonly live = new Map<string, ModuleSummary>();
 
-  constructor(private readonly src: ResolverSource) {}
+  private readonly projects: ProjectPaths;
+
+  constructor(private readonly src: ResolverSource) {
+    this.projects = new ProjectPaths(src);
+  }
 
   /** What `node` (a name in `file`'s `tree`, text `text`) refers to. */
   async resolve(file: string, text: string, tree: Tree, grammar: LoadedGrammar, node: Node): Promise<Resolution> {
-    if (!resolves(grammar.name) || !grammar.locals) return CANDIDATES;
-    const python = grammar.name === 'python';
+    if (!grammar.locals) return CANDIDATES;
     const key = cacheKey(text);
+    if (!resolves(grammar.name)) return this.scopesOnly(file, tree, grammar, node, key);
+    const python = grammar.name === 'python';
     const live = this.summaries.get(`\0live:${file}`);
-    const s = live?.key === key ? live.s : summarize(file, tree, python);
+    const s = live?.key === key ? live.s : summarizeAll(file, tree, python);
     this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
     const plan = this.plan(file, tree, grammar, node, python, key);
     this.live.set(file, s);
@@ -72,14 +82,29 @@ export class Resolver {
     }
   }
 
-  private plan(file: string, tree: Tree, grammar: LoadedGrammar, node: Node, python: boolean, key: string): Plan {
+  private scopesOf(file: string, tree: Tree, grammar: LoadedGrammar, python: boolean, key: string): LocalScopes {
     let cached = this.scopes.get(file);
     if (!cached || cached.key !== key || cached.tree !== tree) {
       cached = { key, tree, s: new LocalScopes(tree, grammar.locals!, python) };
       this.scopes.set(file, cached);
       if (this.scopes.size > 8) this.scopes.delete(this.scopes.keys().next().value!);
     }
-    const scopes = cached.s;
+    return cached.s;
+  }
+
+  /**
+   * Languages with scopes but no module graph here (Rust, Go, Java, C, C++): a name bound in a
+   * function, block, closure or pattern of this file is local; any other name (a qualified one's
+   * last part, a member, a file-level item) stays "candidates" of its spelling.
+   */
+  private scopesOnly(file: string, tree: Tree, grammar: LoadedGrammar, node: Node, key: string): Resolution {
+    if (isQualifiedMember(node)) return CANDIDATES;
+    const b = this.scopesOf(file, tree, grammar, false, key).bindingOf(node);
+    return b && b.scope.parent !== null ? LOCAL : CANDIDATES;
+  }
+
+  private plan(file: string, tree: Tree, grammar: LoadedGrammar, node: Node, python: boolean, key: string): Plan {
+    const scopes = this.scopesOf(file, tree, grammar, python, key);
     const parent = node.parent;
     const imp = importPlan(node, python);
     if (imp) return imp;
@@ -104,6 +129,7 @@ export class Resolver {
       return ref ? { t: 'import', ref } : { t: 'done', r: CANDIDATES };
     }
     if (b.scope.parent === null) return { t: 'top', name: node.text };
+    if (!python && b.kind !== 'parameter' && NAMESPACES.has(b.scope.parent.type)) return { t: 'done', r: { kind: 'defines', def: namespaceMember(file, b.node, b.scope, b.kind) } };
     if (CLASS_TYPES.has(b.scope.type)) {
       const member = classInfo(file, b.scope, python)?.members.get(node.text);
       return { t: 'done', r: member ? { kind: 'defines', def: member } : LOCAL };
@@ -121,6 +147,10 @@ export class Resolver {
       const info = cls && classInfo(file, cls, python);
       if (!info) return { t: 'done', r: CANDIDATES };
       return { t: 'member', of: info, name, basesOnly: isSuper };
+    }
+    if (!python) {
+      const chain = exprChain(r, (id) => headChain(file, id, scopes, 0));
+      return chain ? { t: 'chain', chain, name } : { t: 'done', r: CANDIDATES };
     }
     const path = dottedPath(r);
     if (!path) return { t: 'done', r: CANDIDATES };
@@ -152,6 +182,12 @@ export class Resolver {
       case 'member':
         found = await this.member(plan.of, plan.name, 0, plan.basesOnly);
         break;
+      case 'chain': {
+        const owner = await this.evaluate(file, plan.chain, 0);
+        if (owner === 'external') return { kind: 'external' };
+        found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
+        break;
+      }
       case 'path': {
         const owner = await this.path(file, plan.path, 0);
         if (owner === 'external') return { kind: 'external' };
@@ -199,7 +235,7 @@ export class Resolver {
   /** What `imported` (a name, `default`, or `*` for the module itself) of module `source` is, seen from `file`. */
   private async viaImport(file: string, source: string, imported: string, depth: number): Promise<Found> {
     const python = /\.pyi?$/.test(file);
-    const target = moduleFile(file, source, python, (f) => this.src.hasFile(f));
+    const target = moduleFile(file, source, python, (f) => this.src.hasFile(f), (from, spec) => this.projects.bases(from, spec));
     if (!target) return 'external';
     if (imported === '*') return moduleDef(target);
     const found = await this.top(target, imported, depth + 1);
@@ -232,11 +268,45 @@ export class Resolver {
       const sub = /\.pyi?$/.test(owner.file) ? pythonSubmodule(owner.file, name, (x) => this.src.hasFile(x)) : undefined;
       return sub ? moduleDef(sub) : undefined;
     }
-    if (owner.role === 'class') {
-      const info = (await this.summary(owner.file))?.classes.get(owner.declLine);
-      return info ? this.member(info, name, depth + 1) : undefined;
+    const holder = await this.holderOf(owner, depth + 1);
+    if (!holder || holder === 'external' || holder.role === 'module') return holder && this.memberOf(holder, name, depth + 1);
+    const info = (await this.summary(holder.file))?.classes.get(holder.declLine);
+    return info ? this.member(info, name, depth + 1) : undefined;
+  }
+
+  /** The definition holding a value's members: itself (a class, interface, enum, object, module), else its declared type's or initializer's. */
+  private async holderOf(d: ResolvedDef, depth: number): Promise<Found> {
+    if (d.role === 'module' || depth > MAX_DEPTH) return depth > MAX_DEPTH ? undefined : d;
+    const s = await this.summary(d.file);
+    if (s?.classes.get(d.declLine)?.def.name === d.name) return d;
+    const v = s?.values?.get(valueKey(d));
+    const next = v?.type ? await this.path(d.file, v.type, depth + 1) : v?.init ? await this.evaluate(d.file, v.init, depth + 1) : undefined;
+    return next && next !== 'external' ? this.holderOf(next, depth + 1) : next;
+  }
+
+  /** What a function or method returns, by its declared return type. */
+  private async returnsOf(d: ResolvedDef, depth: number): Promise<Found> {
+    const v = (await this.summary(d.file))?.values?.get(valueKey(d));
+    return v?.returns ? this.path(d.file, v.returns, depth + 1) : undefined;
+  }
+
+  /** The definition a chain's value is, read in `file`. */
+  private async evaluate(file: string, chain: Chain, depth: number): Promise<Found> {
+    let cur: Found;
+    for (const st of chain) {
+      if (depth > MAX_DEPTH) return undefined;
+      if (st.k === 'name') {
+        cur = await this.top(file, st.name, depth + 1);
+        if (cur === undefined && !this.src.definitionsOf(st.name).length) cur = 'external';
+      } else if (st.k === 'import') cur = await this.viaImport(file, st.source, st.imported, depth + 1);
+      else if (st.k === 'type') cur = await this.path(file, st.path, depth + 1);
+      else if (st.k === 'def') cur = st.def;
+      else if (!cur || cur === 'external') return cur;
+      else if (st.k === 'get') cur = await this.memberOf(cur, st.name, depth + 1);
+      else cur = await this.returnsOf(cur, depth + 1);
+      if (!cur || cur === 'external') return cur;
     }
-    return undefined;
+    return cur;
   }
 
   /** A class's member, else its bases' in order; external when an external base may hold it. */
@@ -246,9 +316,10 @@ export class Resolver {
     if (own) return own;
     let external = false;
     for (const base of info.bases) {
-      const cls = await this.path(info.def.file, base.split('.'), depth + 1);
+      const named = await this.path(info.def.file, base.split('.'), depth + 1);
+      const cls = named && named !== 'external' && !info.def.file.endsWith('.py') ? await this.holderOf(named, depth + 1) : named;
       if (cls === 'external') external = true;
-      if (!cls || cls === 'external' || cls.role !== 'class') continue;
+      if (!cls || cls === 'external' || (cls.role !== 'class' && cls.role !== 'type' && cls.role !== 'variable')) continue;
       const baseInfo = (await this.summary(cls.file))?.classes.get(cls.declLine);
       const f = baseInfo && (await this.member(baseInfo, name, depth + 1));
       if (f === 'external') external = true;
@@ -271,7 +342,7 @@ export class Resolver {
     const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
     if (!tree) return undefined;
     try {
-      const s = summarize(file, tree, grammar.name === 'python');
+      const s = summarizeAll(file, tree, grammar.name === 'python');
       this.remember(this.summaries, file, { key, s }, () => false);
       return s;
     } finally {
@@ -291,6 +362,13 @@ export class Resolver {
     this.summaries.clear();
     this.scopes.clear();
   }
+}
+
+/** A file's summary, with ECMAScript's declared values and member holders. */
+function summarizeAll(file: string, tree: Tree, python: boolean): ModuleSummary {
+  const s = summarize(file, tree, python);
+  if (!python) collectValues(file, tree.rootNode, s);
+  return s;
 }
 
 function moduleDef(file: string): ResolvedDef {

@@ -17,7 +17,7 @@ export interface Binding {
 
 /** Python class bodies are not visible from the functions inside them. */
 const PY_FUNCTION_SCOPES = new Set(['function_definition', 'lambda', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
-const BINDING_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern', 'type_identifier']);
+const BINDING_NAMES = new Set(['identifier', 'shorthand_property_identifier_pattern', 'type_identifier', 'shorthand_field_identifier']);
 
 export class LocalScopes {
   private readonly scopes = new Set<number>();
@@ -106,6 +106,28 @@ export function patternNames(target: Node): Node[] {
         if (pat) walk(pat);
         return;
       }
+      // Rust patterns: a struct's or tuple struct's type is no binding; a match arm's guard neither.
+      case 'tuple_struct_pattern': case 'struct_pattern': case 'match_pattern':
+        for (const c of n.namedChildren) if (c && c.id !== n.childForFieldName('type')?.id && c.id !== n.childForFieldName('condition')?.id) walk(c);
+        return;
+      case 'field_pattern': {
+        const v = n.childForFieldName('pattern') ?? n.namedChildren.find((c) => c?.type === 'shorthand_field_identifier');
+        if (v) walk(v);
+        return;
+      }
+      case 'parameter': {
+        const pat = n.childForFieldName('pattern');
+        if (pat) walk(pat);
+        return;
+      }
+      // C and C++ declarators: the name they declare, not the initializer or array size.
+      case 'init_declarator': case 'pointer_declarator': case 'array_declarator': case 'function_declarator': case 'attributed_declarator': {
+        const d = n.childForFieldName('declarator');
+        if (d) walk(d);
+        return;
+      }
+      case 'mut_pattern': case 'ref_pattern': case 'reference_pattern': case 'or_pattern': case 'slice_pattern': case 'captured_pattern':
+      case 'parenthesized_declarator': case 'reference_declarator': case 'structured_binding_declarator':
       case 'object_pattern': case 'array_pattern': case 'rest_pattern': case 'pattern_list': case 'tuple_pattern':
       case 'list_pattern': case 'tuple': case 'list': case 'as_pattern_target': case 'list_splat_pattern':
       case 'parenthesized_expression': case 'list_splat':

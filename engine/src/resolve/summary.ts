@@ -137,6 +137,13 @@ function ecmaTop(file: string, root: Node, s: ModuleSummary, setTop: (n: string,
           const name = spec?.childForFieldName('name');
           if (name) s.reexports.push({ local: spec!.childForFieldName('alias')?.text ?? name.text, imported: name.text, source: unquote(source.text) });
         }
+      } else if (!isDefault) {
+        // `export { a as b }`: a local name exported under another.
+        for (const spec of stmt.namedChildren.find((c) => c?.type === 'export_clause')?.namedChildren ?? []) {
+          const name = spec?.childForFieldName('name');
+          const alias = spec?.childForFieldName('alias');
+          if (name && alias && alias.text !== name.text) s.reexports.push({ local: alias.text, imported: name.text, source: '' });
+        }
       } else if (isDefault) {
         const value = stmt.childForFieldName('value') ?? stmt.namedChildren.find((c) => c && c.type !== 'comment');
         if (value?.type === 'identifier') s.reexports.push({ local: 'default', imported: value.text, source: '' });

@@ -2,8 +2,10 @@
 // the class around a `self`/`this`, imports, and the type a variable or parameter is declared
 // with (a constructor call, an annotation).
 import type { Node } from 'web-tree-sitter';
-import { ecmaImport, pythonImport, type ImportRef } from './summary';
-import type { ClassInfo, Resolution } from './types';
+import type { LocalScopes } from './scopes';
+import { classInfo, ecmaImport, makeDef, pythonImport, type ImportRef } from './summary';
+import { exprChain, typeRef } from './values';
+import type { Chain, ClassInfo, Resolution, ResolvedDef } from './types';
 
 /** What the name at the cursor asks of the module graph, read from the tree before any await. */
 export type Plan =
@@ -11,7 +13,9 @@ export type Plan =
   | { t: 'top'; name: string }
   | { t: 'import'; ref: ImportRef }
   | { t: 'member'; of: ClassInfo; name: string; basesOnly?: boolean }
-  | { t: 'path'; path: string[]; name: string };
+  | { t: 'path'; path: string[]; name: string }
+  /** ECMAScript: a member of the value a chain evaluates to (values.ts). */
+  | { t: 'chain'; chain: Chain; name: string };
 
 export const CANDIDATES: Resolution = { kind: 'candidates' };
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
@@ -124,4 +128,49 @@ function typePath(t: Node | null | undefined): string[] | undefined {
   if (t.type === 'nested_type_identifier') return t.text.split('.');
   if (t.type === 'attribute') return dottedPath(t);
   return undefined;
+}
+
+/** Parents of which a name that is not the first part is a qualified name's member (`a::b`, `pkg.T`, `obj.field`). */
+const QUALIFIED = /^(scoped_identifier|scoped_type_identifier|qualified_identifier|qualified_type|field_access|field_expression|selector_expression)$/;
+/** How many locals a chain's head may go through (`const b = a.x; const c = b.y`). */
+const MAX_HEAD_DEPTH = 8;
+/** TypeScript namespaces: their body's declarations are module members, not locals. */
+export const NAMESPACES = new Set(['internal_module', 'module']);
+const NAMESPACE_ROLES: Record<string, ResolvedDef['role']> = { function: 'function', class: 'class', type: 'type', namespace: 'module', var: 'variable', import: 'variable' };
+
+/** A name that is a qualified name's or a member access's last part (`a::b`, `pkg.T`, `obj.field`, `obj.method()`). */
+export function isQualifiedMember(node: Node): boolean {
+  const parent = node.parent;
+  if (parent && QUALIFIED.test(parent.type) && parent.namedChildren[0]?.id !== node.id) return true;
+  return parent?.type === 'method_invocation' && !!parent.childForFieldName('object') && parent.childForFieldName('name')?.id === node.id;
+}
+
+/** A declaration in a namespace's body, its statement (with `export`) as the definition. */
+export function namespaceMember(file: string, id: Node, body: Node, kind: string): ResolvedDef {
+  let outer = id;
+  while (outer.parent && outer.parent.id !== body.id) outer = outer.parent;
+  return makeDef(file, id, NAMESPACE_ROLES[kind] ?? 'variable', outer);
+}
+
+/** A chain's head in the live file: `this`, a module-level name or import, or a local whose declaration says what it holds. */
+export function headChain(file: string, id: Node, scopes: LocalScopes, depth: number): Chain | undefined {
+  if (id.type === 'this') {
+    const cls = enclosingClass(id, false);
+    const info = cls && classInfo(file, cls, false);
+    return info ? [{ k: 'def', def: info.def }] : undefined;
+  }
+  const b = scopes.bindingOf(id);
+  if (!b || b.scope.parent === null) return [{ k: 'name', name: id.text }];
+  if (b.kind === 'import') {
+    const ref = importRefAt(b.node, false);
+    return ref && [{ k: 'import', source: ref.source, imported: ref.imported }];
+  }
+  if ((b.kind !== 'var' && b.kind !== 'parameter') || depth > MAX_HEAD_DEPTH) return undefined;
+  const decl = b.node.parent;
+  const own = decl?.childForFieldName(decl.type === 'variable_declarator' ? 'name' : 'pattern');
+  if (!decl || own?.id !== b.node.id || !/^(variable_declarator|required_parameter|optional_parameter)$/.test(decl.type)) return undefined;
+  const type = typeRef(decl.childForFieldName('type'));
+  if (type) return [{ k: 'type', path: type }];
+  const value = decl.type === 'variable_declarator' ? decl.childForFieldName('value') : undefined;
+  return value ? exprChain(value, (h) => headChain(file, h, scopes, depth + 1)) : undefined;
 }

@@ -47,8 +47,28 @@ export interface ModuleSummary {
   /** ECMAScript: the file imports or exports (a module); else a script whose top-level names are global. */
   isModule: boolean;
   top: Map<string, TopBinding>;
-  /** Classes at any depth, by declaration line. */
+  /** Member holders at any depth, by declaration line: classes; in ECMAScript also interfaces, object types, enums, object literals. */
   classes: Map<number, ClassInfo>;
   /** `export { a as b } from 'x'` (local `b`), `export * from 'x'` (local `*`), Python `from x import *`. */
   reexports: Array<{ local: string; imported: string; source: string }>;
+  /** ECMAScript: declared values of top-level definitions and members, by the name's `line:column` (values.ts). */
+  values?: Map<string, ValueInfo>;
 }
+
+/** One step of a value expression: its head (a name, an import, a type, a known definition), then members and calls. */
+export type Step =
+  | { k: 'name'; name: string }
+  | { k: 'import'; source: string; imported: string }
+  | { k: 'type'; path: string[] }
+  | { k: 'def'; def: ResolvedDef }
+  | { k: 'get'; name: string }
+  | { k: 'call' };
+export type Chain = Step[];
+
+/** A definition's value as declared: its type annotation, its return type, or its initializer. */
+export interface ValueInfo {
+  type?: string[];
+  returns?: string[];
+  init?: Chain;
+}
+

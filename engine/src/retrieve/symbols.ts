@@ -99,6 +99,8 @@ export interface SymbolSource {
   chunksWithTerm(term: string, k: number): number[];
   /** Whether the repository has this file (imports resolve to it). */
   hasFile(file: string): boolean;
+  /** The repository's package.json files, for imports of workspace packages by name (the same list while nothing changed). */
+  packageManifests?(): readonly string[];
 }
 
 export interface SymbolLookupOptions {
@@ -120,6 +122,7 @@ export class SymbolLookup {
     this.resolver = opts.resolve === false ? undefined : new Resolver({
       textOf: (f) => src.textOf(f),
       hasFile: (f) => src.hasFile(f),
+      packageManifests: () => src.packageManifests?.() ?? [],
       grammarFor: (f, text) => src.chunker.grammarFor(f, text),
       definitionsOf: (name) => src.definitionsOf(name),
     });

@@ -42,6 +42,8 @@ interface Scored {
   cls: TruthClass;
   shown: boolean;
   correct: boolean;
+  /** For a miss (a repository definition not shown, or a wrong or needless "defines"): what was answered. */
+  miss?: string;
 }
 
 /** The hover's choice among name-only definitions (extension/src/features/hover.ts pickDefinition). */
@@ -108,7 +110,8 @@ export async function runProtocolR(split: string, repoNames: string[], cacheDir:
         const s = await systems[sys].symbolAt(o.file, o.line, o.column);
         const d = shownBy(sys, s, o.file);
         const correct = !!d && cls === 'repo' && t.defs.some((td) => td.scope !== 'local' && td.scope !== 'import' && td.file === d.file && d.startLine <= td.line && td.line <= d.endLine);
-        scored.get(sys)!.push({ language, repo: name, kind, cls, shown: !!d, correct });
+        const miss = correct ? undefined : d ? (cls === 'repo' ? 'wrong' : `shown-${cls}`) : cls === 'repo' ? (s?.resolution ?? 'null') : undefined;
+        scored.get(sys)!.push({ language, repo: name, kind, cls, shown: !!d, correct, ...(miss ? { miss } : {}) });
         if (process.env.RR_R_DEBUG === sys && ((d && !correct) || (!d && cls === 'repo'))) {
           console.log(`R ${sys} ${kind}/${cls} ${o.file}:${o.line + 1}:${o.column} ${o.name} -> ${d ? `${d.file}:${d.startLine + 1}-${d.endLine + 1}` : `(none: ${s?.resolution ?? 'null'})`} truth ${t.defs.map((x) => `${x.file}:${x.line + 1}:${x.scope}`).join(',') || '-'}${t.external ? ' +external' : ''}`);
         }
@@ -127,11 +130,18 @@ export async function runProtocolR(split: string, repoNames: string[], cacheDir:
       if (!ls.length) continue;
       const byKind = Object.fromEntries([...SYNTAX_KINDS, 'local'].map((k) => [k, metrics(ls.filter((x) => x.kind === k))]));
       const byRepo = Object.fromEntries([...new Set(ls.map((x) => x.repo))].map((r) => [r, metrics(ls.filter((x) => x.repo === r))]));
-      out[lang] = { ...metrics(ls), by_kind: byKind, by_repo: byRepo };
+      out[lang] = { ...metrics(ls), by_kind: byKind, by_repo: byRepo, misses: missCounts(ls) };
     }
     R[sys] = out;
   }
   return R;
+}
+
+/** Misses by kind and answer (`member:candidates`, `call:wrong`, `local:shown-local`), most first: where coverage and precision go. */
+function missCounts(xs: Scored[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const x of xs) if (x.miss) counts.set(`${x.kind}:${x.miss}`, (counts.get(`${x.kind}:${x.miss}`) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 function metrics(xs: Scored[]): RMetrics {
@@ -174,5 +184,12 @@ export function renderR(R: Record<string, Record<string, unknown>>): string {
       for (const [k, km] of Object.entries(m.by_kind ?? {})) if (km.n) row(sys, lang, k, km);
     }
   }
-  return `\n## Protocol R (resolution)\n\n${rows.join('\n')}\n`;
+  const misses: string[] = [];
+  for (const [sys, byLang] of Object.entries(R)) {
+    for (const [lang, v] of Object.entries(byLang)) {
+      const m = (v as { misses?: Record<string, number> }).misses;
+      if (m) misses.push(`- ${sys} ${lang}: ${Object.entries(m).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+    }
+  }
+  return `\n## Protocol R (resolution)\n\n${rows.join('\n')}\n\nMisses by kind and answer (a repository definition not shown: candidates, external, null; a wrong or needless "defines": wrong, shown-CLASS):\n\n${misses.join('\n')}\n`;
 }

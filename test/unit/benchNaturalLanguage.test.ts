@@ -29,6 +29,8 @@ describe('bench protocol N: tasks', () => {
     assert.deepStrictEqual(names('docs-ts'), ['dequeueFront', 'formatRelativeTime', 'retryWithBackoff']);
     assert.deepStrictEqual(names('docs-go'), ['ListenAndServe', 'ParseHeaderLine']);
     assert.strictEqual(sets.get('docs-py')!.counts.leaked, 1);
+    // `toJson` and `toXml` have the same description once each one's name is gone: ambiguous.
+    assert.strictEqual(sets.get('docs-ts')!.counts.ambiguous, 2);
   });
 
   it('leaves no word holding one of the name\'s sub-tokens in the query', () => {

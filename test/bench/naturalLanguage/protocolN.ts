@@ -189,7 +189,7 @@ export function renderN(r: NResult): string {
     const l = r.N[s].latency_ms as { p50: number; p95: number };
     out.push(`| ${s} | ${l.p50} | ${l.p95} |`);
   }
-  out.push('\n| repo | documented | too short | license | leaked | tasks |', '|---|---|---|---|---|---|');
-  for (const [repo, c] of Object.entries(r.N_tasks)) out.push(`| ${repo} | ${c.documented ?? 0} | ${c.short ?? 0} | ${c.license ?? 0} | ${c.leaked ?? 0} | ${c.tasks ?? 0} |`);
+  out.push('\n| repo | documented | too short | license | ambiguous | leaked | tasks |', '|---|---|---|---|---|---|---|');
+  for (const [repo, c] of Object.entries(r.N_tasks)) out.push(`| ${repo} | ${c.documented ?? 0} | ${c.short ?? 0} | ${c.license ?? 0} | ${c.ambiguous ?? 0} | ${c.leaked ?? 0} | ${c.tasks ?? 0} |`);
   return out.join('\n') + '\n';
 }

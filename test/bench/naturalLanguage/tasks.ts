@@ -165,20 +165,22 @@ const seedOf = (repo: string): number => [...repo].reduce((h, c) => (Math.imul(h
 
 /**
  * The repository's tasks (at most `cap`, drawn with a seed per repository from its candidates in
- * path and line order; a query equal to one drawn is skipped) and its files with their docs blanked.
+ * path and line order, a query shared by several functions skipped) and its files with their docs blanked.
  * A task whose description still occurs anywhere in the blanked corpus (a copied doc) is dropped.
  */
 export async function buildNlTasks(repo: Repo, chunker: Chunker, cap = TASKS_PER_REPO): Promise<NlTaskSet> {
   const counts: Record<string, number> = {};
   const all: Candidate[] = [];
   for (const f of repo.files) all.push(...(await candidatesOf(chunker, f.relPath, f.content, counts)));
+  // A query that is also another function's (each without its own name: `JSON serializes …`,
+  // `XML serializes …`) describes both: ambiguous, not drawn.
+  const uses = new Map<string, number>();
+  for (const c of all) uses.set(c.query, (uses.get(c.query) ?? 0) + 1);
   const drawn: Candidate[] = [];
-  const queries = new Set<string>();
   for (const c of shuffled(all, seedOf(repo.name))) {
     if (drawn.length >= cap) break;
-    if (queries.has(c.query)) continue;
-    queries.add(c.query);
-    drawn.push(c);
+    if (uses.get(c.query)! > 1) counts.ambiguous = (counts.ambiguous ?? 0) + 1;
+    else drawn.push(c);
   }
   const blanked = new Map<string, string>();
   for (const c of drawn) blanked.set(c.file, blank(blanked.get(c.file) ?? repo.byPath.get(c.file)!.content, c.regions));

@@ -16,7 +16,8 @@ const REPOS: [string, LanguageFamily][] = [['docs-py', 'python'], ['docs-ts', 't
 describe('bench protocol N: tasks', () => {
   let chunker: Chunker;
   const sets = new Map<string, NlTaskSet>();
-  before(async () => {
+  before(async function () {
+    this.timeout(60_000); // grammars load on first use; the machine is shared
     chunker = await Chunker.create();
     for (const [name, lang] of REPOS) sets.set(name, await buildNlTasks(loadRepo(SPLIT, name, lang), chunker));
   });

@@ -19,6 +19,8 @@ import { chunkRank, fileRank, mrr10, recall5, type RankedUnit } from './metrics'
 import { ripgrepSearch } from './ripgrep';
 
 export const N_SYSTEMS = ['ripgrep', 'bm25', 'dense', 'engine'] as const;
+/** Further systems on request (--n-systems): none yet (an engine variant goes here, sharing the engine's index). */
+const N_EXTRA: string[] = [];
 /** Chunks asked of a chunk-ranking system: enough for 10 distinct files in nearly every answer. */
 const CHUNKS_ASKED = 30;
 
@@ -70,18 +72,20 @@ async function prepareBenchSystem(sys: BenchSystem, repo: Repo, docs: FragmentDo
 }
 
 /** The real engine with its own index of the copy on disk. */
-async function prepareEngine(repo: Repo, factory: SystemFactoryOptions): Promise<Prepared> {
+async function openEngine(repo: Repo, factory: SystemFactoryOptions): Promise<{ engine: Engine; close(): Promise<void> }> {
   const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), `reporecall-benchN-index-${repo.name}-`));
   const modelDir = factory.modelDir ?? defaultModelDir();
   const engine = await Engine.open({ root: repo.root, indexDir, modelDir, dense: !!modelDir, extensions: LANGUAGE_EXTENSIONS[repo.language] }, { weights: weightArgs(factory.argv) });
   await engine.indexAll();
+  return { engine, close: async () => { await engine.close(); fs.rmSync(indexDir, { recursive: true, force: true }); } };
+}
+
+/** `engine` (and any variant of it in N_EXTRA: they share one engine per repository). */
+function engineSystem(opened: Promise<{ engine: Engine; close(): Promise<void> }>, owner: boolean): Prepared {
   return {
     chunks: true,
-    search: (t) => engineSearch(engine, t.query),
-    close: async () => {
-      await engine.close();
-      fs.rmSync(indexDir, { recursive: true, force: true });
-    },
+    search: async (t) => engineSearch((await opened).engine, t.query),
+    close: async () => { if (owner) await (await opened).close(); },
   };
 }
 
@@ -110,7 +114,7 @@ export interface NResult {
 
 /** Runs protocol N over the split's repositories: tasks, the blanked copy, every system, the metrics. */
 export async function runProtocolN(opts: NOptions): Promise<NResult> {
-  const names = opts.systems.filter((s) => (N_SYSTEMS as readonly string[]).includes(s));
+  const names = opts.systems.filter((s) => [...N_SYSTEMS, ...N_EXTRA].includes(s));
   const acc = new Map<string, Acc>(names.map((s) => [s, { file: new Map(), chunk: new Map(), ms: [], chunks: s !== 'ripgrep' }]));
   const chunker = await Chunker.create();
   const benchSystems = new Map<string, BenchSystem>();
@@ -127,11 +131,16 @@ export async function runProtocolN(opts: NOptions): Promise<NResult> {
     const repo = loadRepo(copyRoot, repoName, language);
     const docs = await chunkDocs(chunker, repo);
     const prepared = new Map<string, Prepared>();
+    let opened: ReturnType<typeof openEngine> | undefined;
     for (const s of names) {
       const t0 = performance.now();
       if (s === 'ripgrep') prepared.set(s, { chunks: false, search: async (t) => (await ripgrepSearch(repo.root, t.query)).map((file) => ({ file })), close: async () => undefined });
-      else if (s === 'engine') prepared.set(s, await prepareEngine(repo, opts.factory));
-      else prepared.set(s, await prepareBenchSystem(benchSystems.get(s)!, repo, docs));
+      else if (s.startsWith('engine')) {
+        const owner = !opened;
+        opened ??= openEngine(repo, opts.factory);
+        await opened;
+        prepared.set(s, engineSystem(opened, owner));
+      } else prepared.set(s, await prepareBenchSystem(benchSystems.get(s)!, repo, docs));
       console.log(`  N ${repoName}: ${s} ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     for (const task of set.tasks) {

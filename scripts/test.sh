@@ -12,6 +12,10 @@ bash scripts/team/install-postgres.sh || { echo "0 passed, 1 failed"; exit 1; }
 if ! command -v strace >/dev/null; then
   apt-get install -y -q strace >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q strace >/dev/null; } || { echo "apt-get install strace failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
+# The bench's protocol N test runs Debian's ripgrep, the agent's search it measures against (test/unit/benchNaturalLanguage.test.ts).
+if ! command -v rg >/dev/null; then
+  apt-get install -y -q ripgrep >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q ripgrep >/dev/null; } || { echo "apt-get install ripgrep failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
 
 UNIT_SUMMARY=$(mktemp)
 npx mocha --reporter test/mocha-summary-reporter.js --reporter-option summaryFile="$UNIT_SUMMARY" 'out/test/unit/**/*.test.js'

@@ -1,6 +1,7 @@
-// `npm run bench -- --split DIR --out FILE.json [--limit N] [--systems a,b] [--repos r1,r2]`
+// `npm run bench -- --split DIR --out FILE.json [--limit N] [--systems a,b] [--repos r1,r2] [--protocols A,B,C,E,R,N]`
 // Runs protocols A, B and C of the split's README for every system side by side, in one process,
-// so ratios between systems are measured under the same machine load.
+// so ratios between systems are measured under the same machine load; R (resolution) and N
+// (natural language → code, naturalLanguage/) after them, or alone with `--protocols R` / `N`.
 import * as fs from 'fs';
 import * as path from 'path';
 import { getEncoding } from 'js-tiktoken';
@@ -16,6 +17,7 @@ import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './system
 import { renderMarkdown } from './report';
 import { hypothesisProvider } from './hyde';
 import { renderR, runProtocolR } from './resolution/protocolR';
+import { N_SYSTEMS, renderN, runProtocolN, type NResult } from './naturalLanguage/protocolN';
 
 interface Args {
   split: string;
@@ -32,8 +34,12 @@ interface Args {
   onlyE: boolean;
   /** --budgets 512,1024,2048,4096: protocol C token budgets, each reported under C_budgets["N"]; C itself stays at 1,024. */
   budgets: number[];
-  /** --protocols A,B,C,E,R (default all): `R` alone runs protocol R (resolution) without the ranking protocols. */
+  /** --protocols A,B,C,E,R,N (default all): `R` and/or `N` alone run without the ranking protocols. */
   protocols: Set<string>;
+  /** --n-systems ripgrep,bm25,dense,engine (default all four): protocol N's systems. */
+  nSystems: string[];
+  /** --n-dump FILE: protocol N's tasks with each system's rank and first files (JSONL). */
+  nDump?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -51,7 +57,8 @@ function parseArgs(argv: string[]): Args {
   const hypothesis = hypothesisProvider(argv);
   const budgets = (get('budgets') ?? '1024').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
   return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), dumpContext: get('dump-context'), onlyE: argv.includes('--only-e'), budgets,
-    protocols: new Set((get('protocols') ?? 'A,B,C,E,R').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean)) };
+    nSystems: (get('n-systems') ?? N_SYSTEMS.join(',')).split(',').filter(Boolean), nDump: get('n-dump'),
+    protocols: new Set((get('protocols') ?? 'A,B,C,E,R,N').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean)) };
 }
 
 const enc = getEncoding('p50k_base');
@@ -151,15 +158,25 @@ async function protocolR(args: Args, repoNames: string[]): Promise<Record<string
   return runProtocolR(args.split, repoNames, path.join(path.dirname(args.out), 'R-truth'));
 }
 
+/** Protocol N over the split's repositories (at most --limit tasks in all, spread evenly). */
+async function protocolN(args: Args, tasks: Task[]): Promise<NResult> {
+  const repos = new Map(tasks.map((t) => [t.repo, languageFamily(t.language)]));
+  console.log(`protocol N: ${repos.size} repos, systems ${args.nSystems.join(', ')}`);
+  const cap = args.limit ? Math.max(1, Math.ceil(args.limit / repos.size)) : undefined;
+  return runProtocolN({ split: args.split, repos, systems: args.nSystems, factory: args.factory, cap, dump: args.nDump });
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
-  if (args.protocols.size === 1 && args.protocols.has('R')) {
-    const R = await protocolR(args, [...new Set(tasks.map((t) => t.repo))]);
-    const result = { R, meta: { split: args.split, date: new Date().toISOString(), argv: process.argv.slice(2) } };
+  if ([...args.protocols].every((p) => p === 'R' || p === 'N')) {
+    const repoNames = [...new Set(tasks.map((t) => t.repo))];
+    const result: Record<string, unknown> = { meta: { split: args.split, date: new Date().toISOString(), argv: process.argv.slice(2) } };
+    if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
+    if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
     fs.mkdirSync(path.dirname(args.out), { recursive: true });
     fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
-    const md = renderR(R);
+    const md = (result.R ? renderR(result.R as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
     fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
     console.log(md);
     return;
@@ -348,6 +365,7 @@ async function main(): Promise<void> {
   }
   result.E = E;
   if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
+  if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
   const hyde = args.factory.hypothesis;
@@ -358,7 +376,7 @@ async function main(): Promise<void> {
   const hydeNote = hyde?.label === 'oracle'
     ? '\n> Rows named `hyde(oracle)` were given each task\'s TRUE next lines (48 tokens) as the hypothetical continuation:\n> an upper bound on what a perfect model guess could buy, leaky by construction. Not a system, never a default.\n'
     : hyde ? `\n> Rows named \`hyde(model)\` searched a model's guess; guess latency (not in the query latency) p50 ${percentile(hyde.ms, 50)} / p95 ${percentile(hyde.ms, 95)} ms, ${hyde.skipped} skipped.\n` : '';
-  const md = hydeNote + renderMarkdown(result as never) + (result.R ? renderR(result.R as never) : '');
+  const md = hydeNote + renderMarkdown(result as never) + (result.R ? renderR(result.R as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
   fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
   console.log(md);
 }

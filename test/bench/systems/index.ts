@@ -46,7 +46,7 @@ export function ablationVariants(base: Partial<FusionWeights>): Record<string, V
 }
 
 /** Weight overrides from the command line: `--w-bm25 0.5 --w-dense 1`. */
-function weightArgs(argv: string[]): Record<string, number> {
+export function weightArgs(argv: string[]): Record<string, number> {
   // `--variant name:stage=w,stage=w` adds ad-hoc variants (tuning); handled in createSystems.
   const out: Record<string, number> = {};
   argv.forEach((a, i) => { if (a.startsWith('--w-')) out[a.slice(4)] = Number(argv[i + 1]); });

@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../engine/src/public';
 import { Ctx, type FolderReport } from './ctx';
 import { registerCommands } from './features/commands';
+import { registerCopilotContext } from './features/copilotContext';
+import type { CopilotContextRecord } from './completionState';
 import { registerDetectServer } from './features/detectServer';
 import { explainOutcomes, registerCompletionControl, type CompletionOutcome } from './features/completionControl';
 import { findRelated, registerFindRelated, type RelatedView } from './features/findRelated';
@@ -34,6 +36,10 @@ export interface RepoRecallApi {
   /** The last inline completion request's outcome: shown, or why not. */
   lastCompletionOutcome(): CompletionOutcome | undefined;
   lastHoverTiming(): HoverTiming | undefined;
+  /** What the last Copilot context request got, and what Copilot said it used of the one before. */
+  lastCopilotContext(): CopilotContextRecord | undefined;
+  /** The Copilot extension RepoRecall's context provider is registered with, if any. */
+  copilotProviderHost(): string | undefined;
 }
 
 let ctx: Ctx | undefined;
@@ -52,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const hover = registerHover(c);
   const related = registerFindRelated(c);
   registerShowContext(c);
+  const copilot = registerCopilotContext(c);
   registerIndexSync(c);
   // For scripts and `npm run bench:ui`: per-request timings, engine time apart (not in the palette).
   c.push(vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()));
@@ -75,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
     statusHistory: () => status.history(),
     lastCompletionOutcome: () => c.completions?.lastOutcome,
     lastHoverTiming: () => hover.lastTiming(),
+    lastCopilotContext: () => c.lastCopilot,
+    copilotProviderHost: () => copilot.registeredWith,
   };
 }
 

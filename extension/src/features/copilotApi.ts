@@ -103,12 +103,11 @@ export interface ContextResolver<T extends SupportedContextItem> {
   resolveOnTimeout?(request: ResolveRequest): ResolveOnTimeoutResult<T> | undefined;
 }
 
-/** A document filter (LSP's TextDocumentFilter; VS Code's DocumentFilter has the same fields). */
-export interface DocumentFilter {
-  language?: string;
-  scheme?: string;
-  pattern?: string;
-}
+/** A document filter naming at least one of language, scheme, pattern (LSP's TextDocumentFilter; VS Code's DocumentFilter has the same fields). */
+export type DocumentFilter =
+  | { language: string; scheme?: string; pattern?: string }
+  | { language?: string; scheme: string; pattern?: string }
+  | { language?: string; scheme?: string; pattern: string };
 
 export interface ContextProvider<T extends SupportedContextItem> {
   id: string;

@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../engine/src/public';
 import { Ctx, type FolderReport } from './ctx';
+import { config } from './config';
+import { editorState } from './editorState';
 import { registerCommands } from './features/commands';
 import { registerCopilotContext } from './features/copilotContext';
 import type { CopilotContextRecord } from './completionState';
@@ -40,6 +42,10 @@ export interface RepoRecallApi {
   lastCopilotContext(): CopilotContextRecord | undefined;
   /** The Copilot extension RepoRecall's context provider is registered with, if any. */
   copilotProviderHost(): string | undefined;
+  /** Whether the context for Copilot at this document version and cursor is computed. */
+  copilotContextReady(doc: vscode.TextDocument, pos: vscode.Position): boolean;
+  /** The context a model backend's prompt would be built from here (the engine's packed excerpts, in rank order). */
+  retrieveContext(doc: vscode.TextDocument, pos: vscode.Position): Promise<RetrievedChunk[]>;
 }
 
 let ctx: Ctx | undefined;
@@ -84,6 +90,13 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
     lastHoverTiming: () => hover.lastTiming(),
     lastCopilotContext: () => c.lastCopilot,
     copilotProviderHost: () => copilot.registeredWith,
+    copilotContextReady: (doc, pos) => copilot.isReady(doc, doc.offsetAt(pos)),
+    retrieveContext: async (doc, pos) => {
+      const fi = c.folderFor(doc.uri);
+      const rel = fi?.relPath(doc.uri);
+      if (!fi || rel === undefined) throw new Error(`${doc.uri.toString()} is not in an indexed workspace folder`);
+      return fi.client.retrieve(editorState(doc, pos, rel, c.recentFiles()), { budgetTokens: config.contextTokens() });
+    },
   };
 }
 

@@ -70,6 +70,12 @@ export class CopilotContext implements vscode.Disposable {
     if (t) this.source.prefetch(t.key, doc.uri.toString(), this.compute(t));
   }
 
+  /** Whether the context for this document state and cursor is computed (the tests wait for the prefetch). */
+  isReady(doc: vscode.TextDocument, offset: number): boolean {
+    const t = this.target(doc, offset);
+    return !!t && this.source.ready(t.key, doc.uri.toString())?.exact === true;
+  }
+
   private locate(request: ResolveRequest): Target | undefined {
     const dc = request.documentContext;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === dc.uri);

@@ -119,10 +119,11 @@ describe('Copilot context provider', () => {
 
   it('applies proposed edits: the context is for the text as the edit leaves it', async () => {
     const line = 13;
-    const end = editor.document.lineAt(line).range.end;
+    const at = editor.document.lineAt(line).range.end;
+    const end = { line: at.line, character: at.character }; // LSP positions, as Copilot sends them
     const newText = '\nconst report = uploadFenceReport(';
     const after = { line: line + 1, character: 'const report = uploadFenceReport('.length };
-    const got = await ask(end, 10_000, { proposedEdits: [{ range: { start: end, end }, newText, positionAfterEdit: after }] });
+    const got = await ask(at, 10_000, { proposedEdits: [{ range: { start: end, end }, newText, positionAfterEdit: after }] });
     assert.strictEqual(got.status, 'full', JSON.stringify(got));
     assert.strictEqual(api.lastCopilotContext()?.answer, 'asked');
     assert.strictEqual(api.lastCopilotContext()?.line, line + 1);

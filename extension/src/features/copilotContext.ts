@@ -124,7 +124,7 @@ export class CopilotContext implements vscode.Disposable {
   private record(request: ResolveRequest, t: Target | undefined, answer: Answer | string, chunks: ProvidedContext['chunks'], items: CodeSnippet[] = [], ms?: number): void {
     const rec: CopilotContextRecord = {
       time: new Date(), file: t?.rel ?? request.documentContext.uri, line: t?.state.line ?? request.documentContext.position?.line ?? 0,
-      source: request.source ?? 'completions', budgetMs: Math.max(0, request.timeoutEnd - Date.now() + (ms ?? 0)), answer,
+      source: request.source ?? 'completions', budgetMs: Math.round(Number.isFinite(request.timeBudget) ? request.timeBudget : request.timeoutEnd - Date.now()), answer,
       items: items.map((it, i) => ({ id: it.id ?? '', file: chunks[i]?.file ?? it.uri, startLine: chunks[i]?.startLine ?? 0, endLine: chunks[i]?.endLine ?? 0, importance: it.importance ?? 0, copies: it.additionalUris?.length ?? 0 })),
       ...(this.lastUsage ? { previousUsage: this.lastUsage } : {}),
     };

@@ -6,7 +6,7 @@
 // settings: `github.copilot.enable: {"*": false}`) so the other suites see RepoRecall's ghost text.
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import type { RetrievedChunk } from '../../engine/src/public';
+import { redactSecrets, type RetrievedChunk } from '../../engine/src/public';
 import type { RepoRecallApi } from '../../extension/src/extension';
 import type { CodeSnippet } from '../../extension/src/features/copilotApi';
 import { groupCopies } from '../../extension/src/features/copies';
@@ -26,12 +26,12 @@ describe('Copilot context provider', () => {
   let standin: Standin;
   let editor: vscode.TextEditor;
 
-  /** What RepoRecall's own context packs at the cursor, as Copilot's items should carry it. */
+  /** What RepoRecall's own context packs at the cursor, redacted as for any remote backend: Copilot's items, in order. */
   async function expectedValues(pos: vscode.Position): Promise<string[]> {
     const chunks: RetrievedChunk[] = await api.retrieveContext(editor.document, pos);
     const prefix = editor.document.getText(new vscode.Range(new vscode.Position(0, 0), pos));
     const rel = vscode.workspace.asRelativePath(editor.document.uri, false);
-    return groupCopies(chunks.filter((c) => !(c.file === rel && prefix.includes(c.text))), (c) => c.text).map((g) => g.first.text);
+    return groupCopies(chunks.filter((c) => !(c.file === rel && prefix.includes(c.text))), (c) => c.text).map((g) => redactSecrets(g.first.text).text);
   }
 
   /** Types `text` at the end of line `line` (an edit: the provider prefetches for the cursor it leaves). */
@@ -84,6 +84,7 @@ describe('Copilot context provider', () => {
       assert.deepStrictEqual(got.items.map((i) => i.value), await expectedValues(pos));
       assert.ok(got.items.length > 0 && got.items[0].importance === 100 && got.items.every((i) => /^[A-Za-z0-9-]+$/.test(i.id ?? '')));
       assert.deepStrictEqual(got.late, [], 'nothing after cancellation');
+      assert.ok(!got.items.some((i) => i.value.includes(SECRET)), 'the planted token never reaches Copilot');
       assert.strictEqual(api.lastCopilotContext()?.answer, 'ready');
     });
   }

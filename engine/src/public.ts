@@ -4,6 +4,7 @@
 export { EngineClient, type CallTiming } from './rpc/client';
 export { isAbortError } from './rpc/protocol';
 export { isSecretPath } from './scan/secrets';
+export { PARSED_LANGUAGES } from './chunk/languages';
 export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
 export type { EditorState, RetrievedChunk } from './types';
 export type { SymbolDefinition, SymbolInfo } from './retrieve/symbols';

@@ -24,7 +24,7 @@ export interface RetrievedContextRecord {
   hypothesis?: HypothesisOutcome;
 }
 
-export type NoSuggestionReason = 'completions off' | 'snoozed' | 'language disabled' | 'not indexed' | 'cancelled' | 'backend timeout' | 'abstained' | 'no match';
+export type NoSuggestionReason = 'completions off' | 'snoozed' | 'language disabled' | 'context for Copilot' | 'not indexed' | 'cancelled' | 'backend timeout' | 'abstained' | 'no match';
 
 export interface CompletionOutcome {
   time: Date;
@@ -50,4 +50,32 @@ export interface CompletionSwitches {
   blocked(languageId: string): { reason: NoSuggestionReason; detail: string } | undefined;
   /** The built-in source found code to continue from but declined, and why. */
   noteAbstention(file: string, line: number, why: string): void;
+  /** Tells listeners (the status bar) that something behind the gate changed (Copilot activated). */
+  refresh(): void;
+}
+
+/** One item Copilot was given, and what Copilot later reported doing with it. */
+export interface CopilotItemRecord {
+  id: string;
+  file: string;
+  startLine: number;
+  endLine: number;
+  importance: number;
+  /** Other files holding a copy of the same code. */
+  copies: number;
+}
+
+/** What the last Copilot context request got (features/copilotContext.ts), for Show Retrieved Context. */
+export interface CopilotContextRecord {
+  time: Date;
+  file: string;
+  line: number;
+  /** Who asked: Copilot's completions, or its next-edit suggestions ('nes'). */
+  source: string;
+  budgetMs: number;
+  /** ready (prefetched), waited (for the prefetch), asked (no prefetch), or why nothing: timeout, cancelled, failed, untrusted... */
+  answer: string;
+  items: CopilotItemRecord[];
+  /** What Copilot reported about the items of the request before this one. */
+  previousUsage?: { usage: string; resolution: string; items: Array<{ id: string; usage: string; file?: string; startLine?: number; endLine?: number; expectedTokens?: number; actualTokens?: number }> };
 }

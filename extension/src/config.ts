@@ -11,6 +11,9 @@ import { booleanSetting, declared, numberSetting, objectSetting, SECTION, string
 
 export type CompletionBackendKind = 'builtin' | 'openai' | 'llamacpp' | 'ollama' | 'vscode-lm';
 export type HoverMode = 'off' | 'identifiers' | 'modifier';
+/** With GitHub Copilot: context for its completions only (default), both ghost texts, or RepoRecall's own only. */
+export type WithCopilot = 'context' | 'both' | 'own';
+const WITH_COPILOT: readonly WithCopilot[] = ['context', 'both', 'own'];
 const HOVER_MODES: readonly HoverMode[] = ['off', 'identifiers', 'modifier'];
 
 function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
@@ -25,6 +28,11 @@ const strings = (key: string, scope?: vscode.ConfigurationScope): string[] => st
 export const config = {
   completionEnabled: (): boolean => bool('completion.enabled'),
   backend: (): CompletionBackendKind => str('completion.backend') as CompletionBackendKind,
+  /** What RepoRecall does beside GitHub Copilot (features/copilotContext.ts, copilotPresence.ts). */
+  withCopilot: (): WithCopilot => {
+    const v = str('completion.withCopilot') as WithCopilot;
+    return WITH_COPILOT.includes(v) ? v : (declared('completion.withCopilot').default as WithCopilot);
+  },
   /** Base debounce before a completion request; adapted to typing speed and backend latency. */
   debounceMs: (): number => num('completion.debounceMs'),
   /** Token budget for retrieved snippets placed in a model prompt (4 characters per token). */

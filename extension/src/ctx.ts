@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexStats, TeamState } from '../../engine/src/public';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
-import type { CompletionSwitches, RetrievedContextRecord } from './completionState';
+import type { CompletionSwitches, CopilotContextRecord, RetrievedContextRecord } from './completionState';
 import { Timings } from './timings';
 import { engineSettings } from './config';
 import { loadTeamPasswords, moveEmbeddedPasswords } from './teamSecrets';
@@ -35,6 +35,8 @@ export class Ctx implements vscode.Disposable {
   readonly onDidChangeIndexes = this.foldersChanged.event;
   /** What the last shown completion was built from ("Show Retrieved Context"). */
   lastContext: RetrievedContextRecord | undefined;
+  /** What the last Copilot context request got (features/copilotContext.ts). */
+  lastCopilot: CopilotContextRecord | undefined;
   /** Snooze, per-language switch and the last request's outcome (features/completionControl.ts). */
   completions: CompletionSwitches | undefined;
   private readonly recent: string[] = [];

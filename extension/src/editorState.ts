@@ -21,6 +21,19 @@ export function editorState(doc: vscode.TextDocument, pos: vscode.Position, relP
   };
 }
 
+/** The same state from a document's text and a cursor offset (a text the editor does not hold: Copilot's proposed edits applied). */
+export function editorStateFromText(text: string, offset: number, languageId: string, relPath: string, recentFiles: string[]): EditorState {
+  const before = text.slice(0, offset);
+  return {
+    file: relPath,
+    language: languageId,
+    prefix: before.slice(Math.max(0, offset - MAX_PREFIX_CHARS)),
+    suffix: text.slice(offset, offset + MAX_SUFFIX_CHARS),
+    line: (before.match(/\r\n|\r|\n/g) ?? []).length,
+    recentFiles: recentFiles.filter((f) => f !== relPath).slice(0, 10),
+  };
+}
+
 /** Maps a CancellationToken to an AbortSignal (the engine client speaks AbortSignal). */
 export function signalFor(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();

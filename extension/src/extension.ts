@@ -2,7 +2,11 @@
 import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../engine/src/public';
 import { Ctx, type FolderReport } from './ctx';
+import { config } from './config';
+import { editorState } from './editorState';
 import { registerCommands } from './features/commands';
+import { registerCopilotContext } from './features/copilotContext';
+import type { CopilotContextRecord } from './completionState';
 import { registerDetectServer } from './features/detectServer';
 import { explainOutcomes, registerCompletionControl, type CompletionOutcome } from './features/completionControl';
 import { findRelated, registerFindRelated, type RelatedView } from './features/findRelated';
@@ -34,6 +38,14 @@ export interface RepoRecallApi {
   /** The last inline completion request's outcome: shown, or why not. */
   lastCompletionOutcome(): CompletionOutcome | undefined;
   lastHoverTiming(): HoverTiming | undefined;
+  /** What the last Copilot context request got, and what Copilot said it used of the one before. */
+  lastCopilotContext(): CopilotContextRecord | undefined;
+  /** The Copilot extension RepoRecall's context provider is registered with, if any. */
+  copilotProviderHost(): string | undefined;
+  /** Whether the context for Copilot at this document version and cursor is computed. */
+  copilotContextReady(doc: vscode.TextDocument, pos: vscode.Position): boolean;
+  /** The context a model backend's prompt would be built from here (the engine's packed excerpts, in rank order). */
+  retrieveContext(doc: vscode.TextDocument, pos: vscode.Position): Promise<RetrievedChunk[]>;
 }
 
 let ctx: Ctx | undefined;
@@ -52,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const hover = registerHover(c);
   const related = registerFindRelated(c);
   registerShowContext(c);
+  const copilot = registerCopilotContext(c);
   registerIndexSync(c);
   // For scripts and `npm run bench:ui`: per-request timings, engine time apart (not in the palette).
   c.push(vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()));
@@ -75,6 +88,15 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
     statusHistory: () => status.history(),
     lastCompletionOutcome: () => c.completions?.lastOutcome,
     lastHoverTiming: () => hover.lastTiming(),
+    lastCopilotContext: () => c.lastCopilot,
+    copilotProviderHost: () => copilot.registeredWith,
+    copilotContextReady: (doc, pos) => copilot.isReady(doc, doc.offsetAt(pos)),
+    retrieveContext: async (doc, pos) => {
+      const fi = c.folderFor(doc.uri);
+      const rel = fi?.relPath(doc.uri);
+      if (!fi || rel === undefined) throw new Error(`${doc.uri.toString()} is not in an indexed workspace folder`);
+      return fi.client.retrieve(editorState(doc, pos, rel, c.recentFiles()), { budgetTokens: config.contextTokens() });
+    },
   };
 }
 

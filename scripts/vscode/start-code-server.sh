@@ -33,6 +33,11 @@ printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/conf
   "chat.commandCenter.enabled": false
 }
 JSON
+# RUN/settings.extra.json (optional): settings a run adds to the ones above.
+if [ -f "$RUN/settings.extra.json" ]; then
+  node -e 'const fs = require("fs"); const [file, extra] = process.argv.slice(1);
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, "utf8")), ...JSON.parse(fs.readFileSync(extra, "utf8")) }, null, 2));' "$RUN/data/User/settings.json" "$RUN/settings.extra.json"
+fi
 export XDG_CONFIG_HOME="$RUN/xdg-config" XDG_DATA_HOME="$RUN/xdg-data"
 TRUST_ARGS=(--disable-workspace-trust)
 [ "${WORKSPACE_TRUST:-0}" = 1 ] && TRUST_ARGS=()

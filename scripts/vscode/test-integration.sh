@@ -40,7 +40,10 @@ trap cleanup EXIT
 status=0
 
 # 1) mocha suites inside the extension host; the extension is loaded as a development extension.
-mkdir -p "$WORK/api"; cp -r test/fixtures/workspace "$WORK/api/ws"
+#    A stand-in for GitHub Copilot is installed beside it (copilot.test), its ghost text off until that suite turns it on.
+mkdir -p "$WORK/api/exts"; cp -r test/fixtures/workspace "$WORK/api/ws"
+cp -r test/fixtures/copilot-standin "$WORK/api/exts/github.copilot-0.0.1"
+echo '{ "github.copilot.enable": { "*": false } }' > "$WORK/api/settings.extra.json"
 REPORECALL_TEST_RESULTS="$WORK/api-results.json" "$HERE/start-code-server.sh" "$WORK/api" "$PORT" "$WORK/api/ws" || status=1
 if [ $status -eq 0 ]; then
   node "$HERE/run-ext-tests.mjs" "$PORT" "$ROOT" "$ROOT/out/test/integration/index.js" "$WORK/api/ws" 600 || status=1

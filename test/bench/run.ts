@@ -14,10 +14,12 @@ import type { BenchSystem, FragmentDoc } from './systems/system';
 import { FragmentSystem } from './systems/fragments';
 import type { Hit } from '../../engine/src/retrieve/hybrid';
 import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './systems';
+import { defaultModelDir } from '../../engine/src/modelPaths';
 import { renderMarkdown } from './report';
 import { hypothesisProvider } from './hyde';
 import { renderR, runProtocolR } from './resolution/protocolR';
 import { N_SYSTEMS, renderN, runProtocolN, type NResult } from './naturalLanguage/protocolN';
+import { ProviderAcc, ProviderPath, renderProvider } from './provider';
 
 interface Args {
   split: string;
@@ -195,6 +197,10 @@ async function main(): Promise<void> {
   const repoStats: Record<string, Record<string, number>> = {};
   const dump = args.dumpFeatures ? fs.openSync(args.dumpFeatures, 'w') : undefined;
   const dumpC = args.dumpContext ? fs.openSync(args.dumpContext, 'w') : undefined;
+  // The Copilot context provider path (provider.ts): protocol C through the provider, with the engine's default model.
+  const provider = args.protocols.has('C') && args.systems.includes('engine') && !args.onlyE && !process.argv.includes('--no-provider')
+    ? new ProviderPath(args.factory.modelDir ?? defaultModelDir()) : undefined;
+  const providerAcc = new ProviderAcc();
   console.log(`bench: ${tasks.length} tasks (+${apiTasks.length} API tasks for protocol E), ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
 
   for (const repoName of repoNames) {
@@ -214,6 +220,14 @@ async function main(): Promise<void> {
       for (const o of outputsOf(sys)) acc.get(o)!.indexS += s;
       console.log(`  ${repoName}: ${sys.name} indexed ${allGrid.length} fragments in ${s.toFixed(1)} s`);
       if (sys.name === 'engine' && 'repoStats' in sys) repoStats[repoName] = (sys as unknown as { repoStats(): Record<string, number> }).repoStats();
+    }
+    if (provider) {
+      await provider.open(repo);
+      for (const task of repoTasks) {
+        const inWindow = (h: { file: string; startLine: number; endLine: number }) => h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1;
+        providerAcc.add(await provider.task(task, inWindow, C_BUDGET), (snips) => scoreContext(task, cutToBudget(snips, C_BUDGET)).newIdRecall);
+      }
+      console.log(`  ${repoName}: provider path done`);
     }
 
     for (const task of repoTasks) {
@@ -364,6 +378,10 @@ async function main(): Promise<void> {
     E[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
   }
   result.E = E;
+  if (provider) {
+    result.provider = providerAcc.result();
+    await provider.close();
+  }
   if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
   if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
@@ -376,7 +394,7 @@ async function main(): Promise<void> {
   const hydeNote = hyde?.label === 'oracle'
     ? '\n> Rows named `hyde(oracle)` were given each task\'s TRUE next lines (48 tokens) as the hypothetical continuation:\n> an upper bound on what a perfect model guess could buy, leaky by construction. Not a system, never a default.\n'
     : hyde ? `\n> Rows named \`hyde(model)\` searched a model's guess; guess latency (not in the query latency) p50 ${percentile(hyde.ms, 50)} / p95 ${percentile(hyde.ms, 95)} ms, ${hyde.skipped} skipped.\n` : '';
-  const md = hydeNote + renderMarkdown(result as never) + (result.R ? renderR(result.R as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
+  const md = hydeNote + renderMarkdown(result as never) + (result.R ? renderR(result.R as never) : '') + (result.provider ? renderProvider(result.provider as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
   fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
   console.log(md);
 }

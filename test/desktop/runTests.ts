@@ -70,13 +70,14 @@ async function main(): Promise<number> {
   const ws = path.join(work, 'ws');
   fs.cpSync(path.join(ROOT, 'test/fixtures/workspace'), ws, { recursive: true });
   fs.mkdirSync(path.join(work, 'data/User'), { recursive: true });
-  fs.writeFileSync(path.join(work, 'data/User/settings.json'), JSON.stringify(SETTINGS, null, 2));
+  // The Copilot stand-in (copilot.test) loads as a second development extension, its ghost text off until that suite turns it on.
+  fs.writeFileSync(path.join(work, 'data/User/settings.json'), JSON.stringify({ ...SETTINGS, 'github.copilot.enable': { '*': false } }, null, 2));
   const results = path.join(work, 'results.json');
   let code: number;
   try {
     code = await runTests({
       vscodeExecutablePath: executable,
-      extensionDevelopmentPath: ROOT,
+      extensionDevelopmentPath: [ROOT, path.join(ROOT, 'test/fixtures/copilot-standin')],
       extensionTestsPath: ENTRY,
       extensionTestsEnv: { REPORECALL_TEST_RESULTS: results },
       launchArgs: [

@@ -41,6 +41,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(run, 'exts'), { recursive: true });
   const link = path.join(run, 'exts', `${ext.publisher}.${ext.name}-${ext.version}`);
   if (!fs.existsSync(link)) fs.symlinkSync(ROOT, link);
+  // A stand-in for GitHub Copilot, running in restricted mode too: no context provider may register with it.
+  fs.cpSync(path.join(ROOT, 'test/fixtures/copilot-standin'), path.join(run, 'exts', 'github.copilot-0.0.1'), { recursive: true });
   execFileSync(path.join(HERE, 'start-code-server.sh'), [run, port, ws], { env: { ...process.env, WORKSPACE_TRUST: '1' }, stdio: 'inherit' });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-untrusted-'));
   const browser = await chromium.launchPersistentContext(profile, {
@@ -62,6 +64,9 @@ async function main(): Promise<void> {
     text = logs(path.join(run, 'data'));
     const check = (title: string, ok: boolean, error: string): void => void (ok ? passed.push({ title }) : failed.push({ title, error }));
     check('untrusted workspace: the extension activates in restricted mode and indexes locally', /not trusted/.test(text) && /indexed \d+ files/.test(text), text.split('\n').filter((l) => /RepoRecall|reporecall|activated|indexed/.test(l)).slice(-8).join('\n') || 'no extension log');
+    const standin = text.split('\n').filter((l) => l.includes('context providers registered:'));
+    check('untrusted workspace: no context provider registers with Copilot (Copilot gets nothing)', standin.length > 0 && standin.every((l) => l.endsWith('none')) && !/registered the reporecall context provider/.test(text),
+      standin.slice(-3).join('\n') || 'the Copilot stand-in logged nothing');
     check('untrusted workspace: no connection to the team index its settings name', fake.connections === 0, `${fake.connections} connection(s), passwords ${JSON.stringify(fake.passwords)}`);
   } finally {
     await browser.close();

@@ -51,6 +51,7 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'completion.enabled', read: () => config.completionEnabled() },
   { key: 'completion.languages', read: () => config.completionLanguages() },
   { key: 'completion.backend', read: () => config.backend() },
+  { key: 'completion.withCopilot', read: () => config.withCopilot() },
   { key: 'completion.debounceMs', read: () => config.debounceMs() },
   { key: 'completion.contextTokens', read: () => config.contextTokens() },
   { key: 'completion.prefixTokens', read: () => config.prefixTokens() },

@@ -94,6 +94,9 @@ const GRAMMAR_OF_LANGUAGE: Readonly<Record<string, GrammarName>> = {
   cpp: 'cpp',
 };
 
+/** The VS Code language ids the engine parses with a grammar (the others are cut into line windows). */
+export const PARSED_LANGUAGES: readonly LanguageId[] = Object.keys(GRAMMAR_OF_LANGUAGE);
+
 /** File extension (lower case, with dot) -> VS Code language id, for parsed and window-only languages. */
 const LANGUAGE_OF_EXTENSION: Readonly<Record<string, LanguageId>> = {
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',

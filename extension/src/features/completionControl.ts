@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import type { CompletionOutcome, CompletionSwitches, NoSuggestionReason } from '../completionState';
+import { stepsAsideForCopilot } from './copilotPresence';
 
 export type { CompletionOutcome, NoSuggestionReason };
 
@@ -84,6 +85,7 @@ export class CompletionControl implements vscode.Disposable, CompletionSwitches 
     const left = this.snoozeMinutesLeft();
     if (left > 0) return { reason: 'snoozed', detail: `snoozed, ${left} min left ("RepoRecall: Resume Completions" ends it)` };
     if (!config.completionEnabledFor(languageId)) return { reason: 'language disabled', detail: `off for ${languageId} in reporecall.completion.languages` };
+    if (stepsAsideForCopilot(languageId)) return { reason: 'context for Copilot', detail: `GitHub Copilot's inline completions are on for ${languageId}: RepoRecall gives them context and shows no ghost text of its own (reporecall.completion.withCopilot "both" shows both)` };
     return undefined;
   }
 
@@ -191,7 +193,7 @@ export function registerCompletionControl(ctx: Ctx): CompletionControl {
       return enabled;
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('reporecall.completion')) control.refresh();
+      if (e.affectsConfiguration('reporecall.completion') || e.affectsConfiguration('github.copilot.enable') || e.affectsConfiguration('editor.inlineSuggest.enabled')) control.refresh();
     }),
   );
   return control;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { CompletionOutcome } from './completionControl';
 import type { Ctx } from '../ctx';
-import type { RetrievedContextRecord } from '../completionState';
+import type { CopilotContextRecord, RetrievedContextRecord } from '../completionState';
 import { fenceLanguage } from '../editorState';
 
 export type { RetrievedContextRecord };
@@ -65,12 +65,32 @@ export function renderOutcome(o: CompletionOutcome): string {
   return [`## No suggestion at \`${o.file}:${o.line + 1}\` (${o.time.toLocaleTimeString()})`, '', `Why: **${o.reason}**${o.detail ? ` — ${o.detail}` : ''}.`, ''].join('\n');
 }
 
+const lines = (f: { file?: string; startLine?: number; endLine?: number }): string => (f.file ? `\`${f.file}:${(f.startLine ?? 0) + 1}-${(f.endLine ?? 0) + 1}\`` : '(an item no longer known)');
+
+/** The last Copilot context request: the items given, and what Copilot used of the request before. */
+export function renderCopilot(rec: CopilotContextRecord): string {
+  const out = [
+    `## Context given to GitHub Copilot`, '',
+    `For ${rec.source === 'nes' ? 'a next-edit suggestion' : 'a completion'} at \`${rec.file}:${rec.line + 1}\` (${rec.time.toLocaleTimeString()}), budget ${rec.budgetMs} ms: **${rec.answer}**, ${rec.items.length} item(s).`, '',
+  ];
+  for (const i of rec.items) out.push(`- ${lines(i)} importance ${i.importance}${i.copies ? `, ${i.copies} more file(s) with a copy` : ''}`);
+  const u = rec.previousUsage;
+  if (u) {
+    out.push('', `### What Copilot used of the request before (usage ${u.usage}, resolution ${u.resolution})`, '');
+    for (const i of u.items) out.push(`- **${i.usage}** ${lines(i)}${i.expectedTokens !== undefined ? ` (${i.actualTokens} of ${i.expectedTokens} tokens)` : ''}`);
+    if (!u.items.length) out.push('- (no item details reported)');
+  }
+  return out.join('\n') + '\n';
+}
+
 /** The document's text: why the last request showed nothing (if it did), then the last completion's context. */
-export async function renderContextDocument(rec: RetrievedContextRecord | undefined, outcome: CompletionOutcome | undefined): Promise<string> {
+export async function renderContextDocument(rec: RetrievedContextRecord | undefined, outcome: CompletionOutcome | undefined, copilot?: CopilotContextRecord): Promise<string> {
   const parts: string[] = [];
+  if (copilot && !rec && !outcome?.reason) parts.push('# RepoRecall: retrieved context\n');
   const noSuggestion = outcome?.reason && (!rec || outcome.time >= rec.time) ? outcome : undefined;
   if (noSuggestion) parts.push(rec ? renderOutcome(noSuggestion) : `# RepoRecall: retrieved context\n\n${renderOutcome(noSuggestion)}\nNo completion has been shown yet.\n`);
   if (rec) parts.push(await renderContext(rec));
+  if (copilot) parts.push(renderCopilot(copilot));
   return parts.join('\n');
 }
 
@@ -84,11 +104,11 @@ export function registerShowContext(ctx: Ctx): void {
     }),
     vscode.commands.registerCommand('reporecall.showRetrievedContext', async () => {
       const outcome = ctx.completions?.lastOutcome;
-      if (!ctx.lastContext && !outcome?.reason) {
+      if (!ctx.lastContext && !outcome?.reason && !ctx.lastCopilot) {
         void vscode.window.showInformationMessage('RepoRecall: no completion has been requested yet.');
         return undefined;
       }
-      const content = await renderContextDocument(ctx.lastContext, outcome);
+      const content = await renderContextDocument(ctx.lastContext, outcome, ctx.lastCopilot);
       const uri = contextUri(++shown);
       contents.set(uri.query, content);
       const doc = await vscode.workspace.openTextDocument(uri);

@@ -7,6 +7,7 @@ import type { IndexProgress } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { progressLabel, type FolderIndex } from '../folderIndex';
+import { stepsAsideForCopilot } from './copilotPresence';
 import { teamStateLabel } from './teamIndex';
 
 function folderLine(fi: FolderIndex): string {
@@ -33,6 +34,7 @@ export function completionNote(ctx: Ctx): string {
   if (left > 0) return ` · snoozed ${left} min`;
   const lang = vscode.window.activeTextEditor?.document.languageId;
   if (lang && !config.completionEnabledFor(lang)) return ` · off for ${lang}`;
+  if (lang && stepsAsideForCopilot(lang)) return ' · context for Copilot';
   return '';
 }
 

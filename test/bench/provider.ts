@@ -1,0 +1,138 @@
+// Protocol C served through the Copilot context provider path: the engine in its own process behind
+// EngineClient (as the extension runs it), the provider's own answering logic
+// (extension/src/features/copilotResolver.ts), and the timing of an editor: the context is
+// prefetched when the edit arrives, Copilot's request comes VS Code's 50 ms inline-suggest delay
+// later with a budget of 7, 20, 50 or 150 ms and its token cancelled at `timeoutEnd`. Reported: the
+// share answered within each budget and the new-identifier recall of what was delivered in it
+// (nothing delivered: recall 0), beside the recall of the same retrieval awaited without a deadline.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { EngineClient } from '../../engine/src/rpc/client';
+import type { RetrievedChunk } from '../../engine/src/public';
+import { VSCODE_INLINE_SUGGEST_DELAY_MS } from '../../extension/src/features/adaptiveDebounce';
+import type { CancellationToken } from '../../extension/src/features/copilotApi';
+import { contextKey } from '../../extension/src/features/copilotRequest';
+import { CopilotContextSource, snippetsFrom, type ProvidedContext } from '../../extension/src/features/copilotResolver';
+import { percentile } from './protocols';
+import { LANGUAGE_EXTENSIONS, type Repo, type Task } from './split';
+
+export const PROVIDER_BUDGETS_MS = [7, 20, 50, 150] as const;
+
+function cancellation(afterMs: number): { token: CancellationToken; dispose(): void } {
+  const listeners = new Set<() => unknown>();
+  let cancelled = false;
+  const timer = setTimeout(() => {
+    cancelled = true;
+    for (const l of [...listeners]) l();
+  }, afterMs);
+  return {
+    token: { get isCancellationRequested() { return cancelled; }, onCancellationRequested: (l) => (listeners.add(l), { dispose: () => listeners.delete(l) }) },
+    dispose: () => clearTimeout(timer),
+  };
+}
+
+/** What one task's requests got: per budget, whether it was answered in time and the excerpts delivered. */
+export interface ProviderTaskResult {
+  byBudget: Map<number, { answered: boolean; delivered: string[] }>;
+  unbounded: string[];
+  retrievalMs: number;
+}
+
+export class ProviderPath {
+  private client: EngineClient | undefined;
+  private indexDir = '';
+
+  constructor(private readonly modelDir: string | undefined) {}
+
+  async open(repo: Repo): Promise<void> {
+    await this.close();
+    this.indexDir = fs.mkdtempSync(path.join(os.tmpdir(), `reporecall-provider-${repo.name}-`));
+    const dense = this.modelDir !== undefined && this.modelDir !== 'none';
+    this.client = new EngineClient({
+      workerPath: path.resolve(__dirname, '../../engine/src/rpc/worker.js'),
+      init: { options: { root: repo.root, indexDir: this.indexDir, dense, modelDir: dense ? this.modelDir : undefined, extensions: LANGUAGE_EXTENSIONS[repo.language] } },
+      recycleAfterFiles: 0,
+    });
+    await this.client.indexAll();
+  }
+
+  /** One task: the editor's buffer holds the left context; `excluded` is protocol C's rule (the query window). */
+  async task(task: Task, excluded: (c: RetrievedChunk) => boolean, budgetTokens: number): Promise<ProviderTaskResult> {
+    const client = this.client!;
+    await client.updateFile(task.file, task.left_context);
+    try {
+      const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
+      const compute = async (signal: AbortSignal): Promise<ProvidedContext> => {
+        const t0 = performance.now();
+        const chunks = await client.retrieve(state, { budgetTokens, signal });
+        return { ...snippetsFrom(chunks.filter((c) => !excluded(c)), { file: task.file, prefix: task.left_context, uriOf: (f) => f }), ms: performance.now() - t0 };
+      };
+      const source = new CopilotContextSource();
+      const key = contextKey(task.file, 1, task.left_context.length);
+      // The edit: the provider starts the context for the cursor it leaves.
+      source.prefetch(key, task.file, compute);
+      await new Promise((r) => setTimeout(r, VSCODE_INLINE_SUGGEST_DELAY_MS));
+      // Copilot's requests, one per budget, at the same moment; each token is cancelled at its timeoutEnd.
+      const byBudget = new Map<number, { answered: boolean; delivered: string[] }>();
+      await Promise.all(PROVIDER_BUDGETS_MS.map(async (budget) => {
+        const c = cancellation(budget);
+        const got = await source.resolve(key, task.file, compute, c.token, Date.now() + budget);
+        c.dispose();
+        const answered = got.context !== undefined && !c.token.isCancellationRequested;
+        // Not answered in time: Copilot calls resolveOnTimeout, which gives what is ready by then.
+        const late = answered ? undefined : source.ready(key, task.file);
+        const items = answered ? got.context!.items : late?.exact ? late.context.items : [];
+        byBudget.set(budget, { answered, delivered: items.map((i) => i.value) });
+      }));
+      const never = cancellation(2 ** 30);
+      const full = await source.resolve(key, task.file, compute, never.token, Date.now() + 600_000);
+      never.dispose();
+      return { byBudget, unbounded: full.context?.items.map((i) => i.value) ?? [], retrievalMs: full.context?.ms ?? 0 };
+    } finally {
+      await client.updateFile(task.file);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    this.client = undefined;
+    if (this.indexDir) fs.rmSync(this.indexDir, { recursive: true, force: true });
+    this.indexDir = '';
+  }
+}
+
+/** Sums the tasks into the bench JSON's `provider` entry. */
+export class ProviderAcc {
+  private readonly answered = new Map<number, number[]>();
+  private readonly recall = new Map<number, number[]>();
+  private readonly unbounded: number[] = [];
+  private readonly ms: number[] = [];
+
+  add(r: ProviderTaskResult, score: (snippets: string[]) => number | undefined): void {
+    const full = score(r.unbounded);
+    if (full === undefined) return; // no new identifier in the target: protocol C does not count it
+    this.unbounded.push(full);
+    this.ms.push(r.retrievalMs);
+    for (const [b, got] of r.byBudget) {
+      this.answered.set(b, [...(this.answered.get(b) ?? []), got.answered ? 1 : 0]);
+      this.recall.set(b, [...(this.recall.get(b) ?? []), score(got.delivered) ?? 0]);
+    }
+  }
+
+  result(): Record<string, unknown> {
+    const mean = (xs: number[] = []) => (xs.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1000) / 1000 : 0);
+    const out: Record<string, unknown> = {};
+    for (const b of PROVIDER_BUDGETS_MS) out[String(b)] = { answered: mean(this.answered.get(b)), new_id_recall: mean(this.recall.get(b)), n: this.answered.get(b)?.length ?? 0 };
+    out.unbounded_new_id_recall = mean(this.unbounded);
+    out.retrieval_ms = { p50: percentile(this.ms, 50), p95: percentile(this.ms, 95) };
+    return out;
+  }
+}
+
+/** The `provider` entry as a Markdown table. */
+export function renderProvider(p: Record<string, { answered: number; new_id_recall: number; n: number }> & { unbounded_new_id_recall: number; retrieval_ms: { p50: number; p95: number } }): string {
+  const rows = PROVIDER_BUDGETS_MS.map((b) => `| ${b} ms | ${(100 * p[String(b)].answered).toFixed(1)}% | ${p[String(b)].new_id_recall.toFixed(3)} | ${p[String(b)].n} |`);
+  return ['', '## Copilot context provider path (protocol C, prefetched at the edit, asked 50 ms later)', '', '| budget | answered | new-id recall delivered | n |', '|---|---|---|---|', ...rows,
+    '', `Unbounded (the same retrieval awaited): new-id recall ${p.unbounded_new_id_recall.toFixed(3)}; retrieval through the engine process p50 ${p.retrieval_ms.p50} / p95 ${p.retrieval_ms.p95} ms.`, ''].join('\n');
+}

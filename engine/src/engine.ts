@@ -328,6 +328,27 @@ export class Engine {
     return { symbol, chunks };
   }
 
+  /** Whether a file is in the index (the agent tools answer only for indexed files: never ignored or deny-listed ones). */
+  hasIndexedFile(relPath: string): boolean {
+    return this.tables.files.has(relPath);
+  }
+
+  /** An indexed file's lines as the index reads them (an unsaved buffer's when one is open). */
+  indexedLines(relPath: string): string[] {
+    return this.linesOf(relPath);
+  }
+
+  /** The chunks that define `name` (the definition table), at most `max`, in table order. */
+  definitionChunks(name: string, max: number): Array<{ file: string; startLine: number; endLine: number; kind: string; name?: string }> {
+    const out = [];
+    for (const d of this.tables.defs.lookup(name)) {
+      const c = this.tables.chunks.get(d.chunkId);
+      if (c) out.push({ file: c.file, startLine: c.startLine, endLine: c.endLine, kind: c.kind, ...(c.name ? { name: c.name } : {}) });
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
   /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */
   static terms(text: string): string[] {
     return lexicalTerms(text);

@@ -95,7 +95,7 @@ const GRAMMAR_OF_LANGUAGE: Readonly<Record<string, GrammarName>> = {
 };
 
 /** File extension (lower case, with dot) -> VS Code language id, for parsed and window-only languages. */
-const LANGUAGE_OF_EXTENSION: Readonly<Record<string, LanguageId>> = {
+export const LANGUAGE_OF_EXTENSION: Readonly<Record<string, LanguageId>> = {
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
   '.tsx': 'typescriptreact',
   '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',

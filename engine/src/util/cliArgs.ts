@@ -120,6 +120,32 @@ function queryArgs(values: Values, common: Common): QueryArgs {
   return { cmd: 'query', ...common, k: kText === undefined ? 5 : Number(kText), ask, from: from === undefined ? undefined : { url: postgresUrl('--from', from), repo: str(values, 'repo') } };
 }
 
+export interface McpArgs {
+  cmd: 'mcp';
+  root: string;
+  indexDir?: string;
+  model?: string;
+  dense: boolean;
+}
+
+/** Reads `mcp [DIR] [--index-dir D] [--model DIR] [--no-dense]` (DIR: the current folder when left out). */
+export function parseMcp(argv: string[]): McpArgs {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: { 'index-dir': SHARED['index-dir'], model: SHARED.model, 'no-dense': SHARED['no-dense'] }, strict: true, allowPositionals: true }) as { values: Values; positionals: string[] };
+  } catch (e) {
+    throw new UsageError(`mcp: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const { values, positionals } = parsed;
+  for (const [name, v] of Object.entries(values)) {
+    if (v === '') throw new UsageError(`mcp: --${name} needs a value`);
+  }
+  if (positionals.length > 1) throw new UsageError(`mcp: give at most one workspace folder (got ${positionals.map((p) => `'${p}'`).join(', ')})`);
+  const root = path.resolve(positionals[0] ?? '.');
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root} is not a directory`);
+  return { cmd: 'mcp', root, indexDir: str(values, 'index-dir'), model: str(values, 'model'), dense: !values['no-dense'] };
+}
+
 function str(values: Values, name: string): string | undefined {
   const v = values[name];
   return typeof v === 'string' ? v : undefined;

@@ -3,9 +3,9 @@
 // graph's enrichment), optionally filtered by a path glob and a language.
 import { LANGUAGE_OF_EXTENSION, languageOfPath } from '../chunk/languages';
 import { lexicalTerms } from '../lexical/tokenize';
-import { createMatcher } from '../scan/ignore-rules';
+import { fileFilter, type FileFilter } from '../retrieve/fileFilter';
 import { oneBased, showable, type AgentIndex } from './agentIndex';
-import { boundedExcerpt, checkAborted, DEFAULT_RESULTS, fitAnswer, MAX_RESULTS, ToolInputError } from './limits';
+import { boundedExcerpt, checkAborted, DEFAULT_RESULTS, fitAnswer, ToolInputError } from './limits';
 
 export interface SearchCodeInput {
   /** What to find: a description in words ("where sessions are refreshed") or code (`refreshToken(user)`). */
@@ -39,28 +39,25 @@ export interface SearchCodeResult {
   truncated: boolean;
 }
 
-/** How many more candidates a filtered search asks for (the filter keeps a share of them). */
-const FILTERED_POOL = 10;
-
 /**
- * Ranked code for `input.query` over an open index: the engine's free-text retrieval (Engine.retrieve),
- * then the path and language filters, excerpts bounded and the answer cut to MAX_ANSWER_CHARS.
+ * Ranked code for `input.query` over an open index: the engine's free-text retrieval (Engine.retrieve)
+ * with the path and language filters applied inside it, excerpts bounded and the answer cut to MAX_ANSWER_CHARS.
  * Throws ToolInputError for a bad argument and the signal's AbortError when cancelled.
  * Secrets are not redacted here: runAgentTool (index.ts) redacts every tool's answer.
  */
 export async function searchCode(index: AgentIndex, input: SearchCodeInput, signal?: AbortSignal): Promise<SearchCodeResult> {
   const limit = input.limit ?? DEFAULT_RESULTS;
-  const inPath = input.path === undefined ? undefined : pathFilter(input.path);
   const language = input.language === undefined ? undefined : languageId(input.language);
-  const filtered = inPath !== undefined || language !== undefined;
+  const files = input.path === undefined && language === undefined ? undefined : { glob: input.path, language };
+  const inFiles = files && checkedFilter(files);
   checkAborted(signal);
-  const hits = await index.retrieve(input.query, { k: Math.min(filtered ? limit * FILTERED_POOL : limit, MAX_RESULTS * FILTERED_POOL), compact: false, signal });
+  const hits = await index.retrieve(input.query, { k: limit, compact: false, files, signal });
   const queryTerms = new Set(lexicalTerms(input.query));
   const results: SearchCodeHit[] = [];
   for (const h of hits) {
     if (results.length >= limit) break;
     const lang = languageOfPath(h.file);
-    if ((inPath && !inPath(h.file)) || (language && lang !== language) || !showable(index, h.file)) continue;
+    if ((inFiles && !inFiles(h.file)) || !showable(index, h.file)) continue;
     const terms = [...new Set(lexicalTerms(h.text))].filter((t) => queryTerms.has(t));
     results.push({
       path: h.file, ...oneBased(h), ...(h.name ? { symbol: h.name } : {}), kind: h.kind, ...(lang ? { language: lang } : {}),
@@ -71,10 +68,12 @@ export async function searchCode(index: AgentIndex, input: SearchCodeInput, sign
   return { results: fitted.items, truncated: fitted.truncated };
 }
 
-function pathFilter(glob: string): (file: string) => boolean {
-  const rules = createMatcher([glob], 'path');
-  if (rules.warnings.length) throw new ToolInputError(`'path' is not a usable glob: ${rules.warnings[0]}`);
-  return (file) => rules.ignores(file);
+function checkedFilter(files: FileFilter): (file: string) => boolean {
+  try {
+    return fileFilter(files);
+  } catch (e) {
+    throw new ToolInputError(`'path' is not a usable glob: ${(e as Error).message}`);
+  }
 }
 
 /** A VS Code language id from an id or a file extension; ToolInputError for one the engine does not know. */

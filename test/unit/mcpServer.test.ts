@@ -10,6 +10,8 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../../engine/src/engine';
+import { LOCK_FILE_NAME } from '../../engine/src/store/lock';
 import { PLANTED } from './plantedSecrets';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
@@ -197,6 +199,36 @@ describe('reporecall mcp (SDK client over stdio, real server)', function () {
       assert.ok(all.includes(SECRET.file), `${args.name} found the file holding the secret`);
       assert.ok(!all.includes(SECRET.secret), `${args.name} leaked the secret`);
       assert.match(all, /<redacted:/);
+    }
+  });
+});
+
+describe('reporecall mcp beside an editor that writes the index', function () {
+  this.timeout(180_000);
+
+  it('reads the editor\'s index without taking its writer lock', async () => {
+    const ws = mcpWorkspace('rr-mcp-editor-');
+    // The editor's engine: it built the index and holds the writer lock.
+    const editor = await Engine.open({ root: ws.root, indexDir: ws.indexDir, dense: false });
+    try {
+      await editor.indexAll();
+      await editor.flush();
+      const lock = fs.readFileSync(path.join(ws.indexDir, LOCK_FILE_NAME), 'utf8');
+      const { client, stderr } = await connect(ws.root, ws.indexDir);
+      try {
+        const r = await client.callTool({ name: 'find_definition', arguments: { name: 'applyDiscount' } });
+        assert.deepStrictEqual(data<{ definitions: Array<{ path: string }> }>(r).definitions.map((d) => d.path), ['lib/pricing.ts']);
+        assert.match(stderr(), /read the index at /);
+      } finally {
+        await client.close();
+      }
+      assert.strictEqual(fs.readFileSync(path.join(ws.indexDir, LOCK_FILE_NAME), 'utf8'), lock, 'the lock is still the editor\'s');
+      assert.ok(editor.writable);
+      await editor.updateFile('src/cart.ts');
+      await editor.flush();
+    } finally {
+      await editor.close();
+      fs.rmSync(ws.work, { recursive: true, force: true });
     }
   });
 });

@@ -14,7 +14,10 @@ const INSTRUCTIONS = 'RepoRecall indexes this repository offline (syntax-aware c
 
 /** Serves MCP on stdin/stdout until the client closes the connection or `signal` aborts. */
 export async function serveMcp(opts: SessionOptions, version: string, signal: AbortSignal): Promise<void> {
-  const session = new IndexSession(opts, signal);
+  // The client leaving (or SIGTERM) stops a build still running: nobody waits for it.
+  const stopped = new AbortController();
+  signal.addEventListener('abort', () => stopped.abort(signal.reason), { once: true });
+  const session = new IndexSession(opts, stopped.signal);
   const server = new Server({ name: 'reporecall', title: 'RepoRecall', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: AGENT_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } })),
@@ -43,11 +46,12 @@ export async function serveMcp(opts: SessionOptions, version: string, signal: Ab
     }
   });
   const closed = new Promise<void>((resolve) => { server.onclose = resolve; });
-  signal.addEventListener('abort', () => void server.close(), { once: true });
+  stopped.signal.addEventListener('abort', () => void server.close(), { once: true });
   await server.connect(new StdioServerTransport());
   // The client closing stdin ends the session (the SDK's transport does not watch for it).
   process.stdin.once('end', () => void server.close());
   await closed;
+  stopped.abort();
   await session.close();
 }
 

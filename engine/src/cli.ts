@@ -8,8 +8,8 @@ import { defaultIndexDir } from './indexLocation';
 import { teamMain } from './team/cli';
 import type { IndexStats } from './api';
 import type { SkippedFile } from './types';
-import { parseCommand, parseMcp, queryFromArgs, UsageError, type IndexArgs, type McpArgs, type QueryArgs } from './util/cliArgs';
-import { serveMcp } from './mcp/server';
+import { parseCommand, parseMcp, queryFromArgs, UsageError, type IndexArgs, type QueryArgs } from './util/cliArgs';
+import { runMcp } from './mcp/main';
 import { closeOnSignals } from './util/termination';
 
 const USAGE = `usage:
@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (argv[0] === 'mcp') {
       const args = parseMcp(argv.slice(1));
-      return await closeOnSignals((signal) => mcp(args, signal));
+      return await closeOnSignals((signal) => runMcp(args, signal));
     }
     const args = parseCommand(argv);
     return await closeOnSignals((signal) => run(args, signal));
@@ -69,25 +69,6 @@ async function run(args: IndexArgs | QueryArgs, signal: AbortSignal): Promise<nu
     await engine.close();
   }
 }
-
-/** The MCP server: stdout carries the protocol, so anything else printed goes to stderr. */
-async function mcp(args: McpArgs, signal: AbortSignal): Promise<number> {
-  console.log = console.error;
-  const log = (line: string) => console.error(`reporecall mcp: ${line}`);
-  await serveMcp({ root: args.root, indexDir: args.indexDir ?? defaultIndexDir(args.root), modelDir: args.model, dense: args.dense, log }, PACKAGE_VERSION, signal);
-  return 0;
-}
-
-const PACKAGE_VERSION: string = (() => {
-  for (const rel of ['../../../package.json', '../package.json']) {
-    try {
-      return (require(path.join(__dirname, rel)) as { version: string }).version;
-    } catch {
-      // the other layout (out/engine/src or dist/)
-    }
-  }
-  return '0.0.0';
-})();
 
 function progressLine(json: boolean): (p: { phase: string; done: number; total: number }) => void {
   let lastShown = 0;

@@ -18,7 +18,7 @@ const USAGE = `usage:
   reporecall query DIR --text "free text" [--k N] [--json]
   reporecall index DIR --to postgres://USER@HOST/DB [--repo NAME] [--wait SECONDS] [--local-index D] [--no-dense] [--json]
   reporecall query DIR --from postgres://USER@HOST/DB [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
-  reporecall mcp [DIR] [--index-dir D] [--model DIR] [--no-dense]
+  reporecall mcp [DIR] [--index-dir D] [--model DIR] [--no-dense] [--exclude GLOB]... [--deny GLOB]...
   reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
 
 export async function main(argv: string[]): Promise<number> {

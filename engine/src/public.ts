@@ -7,4 +7,5 @@ export { isSecretPath } from './scan/secrets';
 export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
 export type { EditorState, RetrievedChunk } from './types';
 export type { SymbolDefinition, SymbolInfo } from './retrieve/symbols';
+export type { AgentToolAnswer } from './agentTools';
 export { isLoopbackHost, isLoopbackUrl, placeholder, redactDeep, redactSecrets } from './redact';

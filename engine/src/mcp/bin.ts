@@ -10,7 +10,7 @@ async function main(argv: string[]): Promise<number> {
     return await closeOnSignals((signal) => runMcp(args, signal));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    console.error(`reporecall mcp: ${e.message}\nusage: node mcp.js [DIR] [--index-dir D] [--model DIR] [--no-dense]`);
+    console.error(`reporecall mcp: ${e.message}\nusage: node mcp.js [DIR] [--index-dir D] [--model DIR] [--no-dense] [--exclude GLOB]... [--deny GLOB]...`);
     return 2;
   }
 }

@@ -13,6 +13,8 @@ export interface SessionOptions {
   indexDir: string;
   modelDir?: string;
   dense: boolean;
+  excludePatterns?: string[];
+  secretPatterns?: string[];
   log: (line: string) => void;
 }
 
@@ -53,8 +55,8 @@ export class IndexSession {
   }
 
   private engineOptions(readOnly: boolean): EngineOptions {
-    const { root, indexDir, modelDir, dense, log } = this.opts;
-    return { root, indexDir, modelDir, dense, readOnly, log };
+    const { root, indexDir, modelDir, dense, excludePatterns, secretPatterns, log } = this.opts;
+    return { root, indexDir, modelDir, dense, excludePatterns, secretPatterns, readOnly, log };
   }
 
   private async open(signal: AbortSignal): Promise<Engine> {

@@ -9,7 +9,7 @@ import { serveMcp } from './server';
 export async function runMcp(args: McpArgs, signal: AbortSignal): Promise<number> {
   console.log = console.error;
   const log = (line: string) => console.error(`reporecall mcp: ${line}`);
-  await serveMcp({ root: args.root, indexDir: args.indexDir ?? defaultIndexDir(args.root), modelDir: args.model, dense: args.dense, log }, packageVersion(), signal);
+  await serveMcp({ root: args.root, indexDir: args.indexDir ?? defaultIndexDir(args.root), modelDir: args.model, dense: args.dense, excludePatterns: args.excludePatterns, secretPatterns: args.secretPatterns, log }, packageVersion(), signal);
   return 0;
 }
 

@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     text = logs(path.join(run, 'data'));
     const check = (title: string, ok: boolean, error: string): void => void (ok ? passed.push({ title }) : failed.push({ title, error }));
     check('untrusted workspace: the extension activates in restricted mode and indexes locally', /not trusted/.test(text) && /indexed \d+ files/.test(text), text.split('\n').filter((l) => /RepoRecall|reporecall|activated|indexed/.test(l)).slice(-8).join('\n') || 'no extension log');
+    check('untrusted workspace: no agent tool and no MCP server registered', /agent tools: not registered until the workspace is trusted/.test(text) && !/language-model tools registered/.test(text), text.split('\n').filter((l) => /agent tools/.test(l)).join('\n') || 'no agent tools log line');
     check('untrusted workspace: no connection to the team index its settings name', fake.connections === 0, `${fake.connections} connection(s), passwords ${JSON.stringify(fake.passwords)}`);
   } finally {
     await browser.close();

@@ -38,8 +38,9 @@ export function registerAgentTools(c: Ctx, extensionPath: string): void {
     const mcp = registerMcpServers(c, lm as ToolApi, extensionPath);
     c.log.info(`agent tools: ${AGENT_TOOL_NAMES.length} language-model tools registered${mcp ? '; MCP server offered to VS Code' : ''}`);
   };
-  if (vscode.workspace.isTrusted) register();
-  else c.push(vscode.workspace.onDidGrantWorkspaceTrust(register));
+  if (vscode.workspace.isTrusted) return register();
+  c.log.info('agent tools: not registered until the workspace is trusted');
+  c.push(vscode.workspace.onDidGrantWorkspaceTrust(register));
 }
 
 /** The folder a call is about: the one holding the active editor, else the first. */

@@ -68,18 +68,32 @@ async function invoke(c: Ctx, name: string, input: unknown, token: vscode.Cancel
   }
 }
 
-/** One stdio MCP server per folder, reading that folder's index (VS Code 1.101+); false where the API is missing. */
+/** First VS Code with the finalized MCP server definition API (1.100 has a proposed one under another contribution name, which throws). */
+const MCP_API_SINCE: readonly [number, number] = [1, 101];
+
+export function hasFinalMcpApi(version: string): boolean {
+  const [major, minor] = version.split('.').map((n) => parseInt(n, 10));
+  return major > MCP_API_SINCE[0] || (major === MCP_API_SINCE[0] && minor >= MCP_API_SINCE[1]);
+}
+
+/** One stdio MCP server per folder, reading that folder's index (VS Code 1.101+); false where the API is missing or refuses. */
 function registerMcpServers(c: Ctx, lm: ToolApi, extensionPath: string): boolean {
   const Definition = (vscode as unknown as ToolClasses).McpStdioServerDefinition;
-  if (!lm.registerMcpServerDefinitionProvider || !Definition) return false;
+  if (!lm.registerMcpServerDefinitionProvider || !Definition || !hasFinalMcpApi(vscode.version)) return false;
   const changed = new vscode.EventEmitter<void>();
   c.push(changed, vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()));
   const version = String((require(path.join(extensionPath, 'package.json')) as { version: string }).version);
-  c.push(lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-    onDidChangeMcpServerDefinitions: changed.event,
-    provideMcpServerDefinitions: () => c.allFolders().map((fi) => new Definition(`RepoRecall: ${fi.folder.name}`, process.execPath, mcpArgs(fi, extensionPath), { ELECTRON_RUN_AS_NODE: '1' }, version)),
-  }));
-  return true;
+  try {
+    c.push(lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      provideMcpServerDefinitions: () => c.allFolders().map((fi) => new Definition(`RepoRecall: ${fi.folder.name}`, process.execPath, mcpArgs(fi, extensionPath), { ELECTRON_RUN_AS_NODE: '1' }, version)),
+    }));
+    return true;
+  } catch (err) {
+    // Never fail activation over it: the language-model tools work without.
+    c.log.warn(`agent tools: the MCP server could not be offered to VS Code ${vscode.version}: ${(err as Error).message}`);
+    return false;
+  }
 }
 
 /** dist/mcp.js on the folder, reading the editor's index with the folder's model and patterns. */

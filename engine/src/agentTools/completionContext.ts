@@ -2,8 +2,8 @@
 // the completion pipeline's packed retrieval (Engine.retrieve with the token budget, as the
 // editor's model backends ask for it: extension/src/features/completionSource.ts).
 import { oneBased, showable, type AgentIndex } from './agentIndex';
-import { checkAborted, DEFAULT_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, optionalInt } from './limits';
-import { filePosition, toolArgs } from './position';
+import { argsObject, checkAborted, DEFAULT_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, optionalInt } from './limits';
+import { filePosition } from './position';
 
 export interface ContextSnippet {
   path: string;
@@ -29,7 +29,7 @@ export interface CompletionContextResult {
 export const COMPLETION_CONTEXT_ARGS = ['path', 'line', 'column', 'budget_tokens'] as const;
 
 export async function completionContext(index: AgentIndex, raw: unknown, signal?: AbortSignal): Promise<CompletionContextResult> {
-  const input = toolArgs(raw, COMPLETION_CONTEXT_ARGS);
+  const input = argsObject(raw, COMPLETION_CONTEXT_ARGS);
   const budgetTokens = optionalInt(input, 'budget_tokens', 1, MAX_CONTEXT_TOKENS) ?? DEFAULT_CONTEXT_TOKENS;
   const at = filePosition(index, input, 'end');
   checkAborted(signal);

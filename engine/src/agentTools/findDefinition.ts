@@ -4,8 +4,8 @@
 // looked up in the definition table: candidates by spelling.
 import type { SymbolInfo } from '../retrieve/symbols';
 import { showable, type AgentIndex } from './agentIndex';
-import { checkAborted, DEFAULT_RESULTS, fitAnswer, MAX_RESULTS, optionalInt, optionalString, ToolInputError } from './limits';
-import { definitionExcerpt, filePosition, toolArgs } from './position';
+import { argsObject, checkAborted, DEFAULT_RESULTS, fitAnswer, MAX_RESULTS, optionalInt, optionalString, ToolInputError } from './limits';
+import { definitionExcerpt, filePosition } from './position';
 
 export interface FoundDefinition {
   path: string;
@@ -34,7 +34,7 @@ export interface FindDefinitionResult {
 export const FIND_DEFINITION_ARGS = ['name', 'path', 'line', 'column', 'limit'] as const;
 
 export async function findDefinition(index: AgentIndex, raw: unknown, signal?: AbortSignal): Promise<FindDefinitionResult> {
-  const input = toolArgs(raw, FIND_DEFINITION_ARGS);
+  const input = argsObject(raw, FIND_DEFINITION_ARGS);
   const limit = optionalInt(input, 'limit', 1, MAX_RESULTS) ?? DEFAULT_RESULTS;
   const name = optionalString(input, 'name', 200);
   if ((name === undefined) === (input.path === undefined)) throw new ToolInputError("give either 'name', or 'path' with 'line' and 'column'");

@@ -54,13 +54,11 @@ export function optionalInt(input: Input, name: string, min: number, max: number
 
 /** Text cut to `maxLines` lines and `maxChars` characters, saying how much was left out. */
 export function boundedExcerpt(text: string, maxLines = MAX_EXCERPT_LINES, maxChars = MAX_EXCERPT_CHARS): string {
-  let lines = text.split('\n');
-  const total = lines.length;
-  if (lines.length > maxLines) lines = lines.slice(0, maxLines);
-  let out = lines.join('\n');
-  if (out.length > maxChars) out = out.slice(0, maxChars);
-  const shownLines = out.split('\n').length;
-  return shownLines < total || out.length < lines.join('\n').length ? `${out}\n… (${total - shownLines + 1} more lines not shown)` : out;
+  const lines = text.split('\n');
+  const out = lines.slice(0, maxLines).join('\n').slice(0, maxChars);
+  const more = lines.length - out.split('\n').length;
+  if (more > 0) return `${out}\n… (${more} more lines not shown)`;
+  return out.length < text.length ? `${out}\n… (cut at ${maxChars} characters)` : out;
 }
 
 /** The leading items whose JSON fits `maxChars` together (at least one), and whether any were dropped. */

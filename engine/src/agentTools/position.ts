@@ -1,6 +1,6 @@
 // A 1-based position in a workspace file, as agents and editors count lines and columns.
 import { oneBased, pathPolicy, type AgentIndex } from './agentIndex';
-import { argsObject, boundedExcerpt, optionalInt, requiredString, ToolInputError } from './limits';
+import { boundedExcerpt, optionalInt, requiredString, ToolInputError } from './limits';
 import { workspaceFile } from './paths';
 
 export interface FilePosition {
@@ -26,9 +26,6 @@ export function filePosition(index: AgentIndex, input: Record<string, unknown>, 
   if (column !== undefined && column > text.length + 1) throw new ToolInputError(`'column' ${column} is past the end of line ${line} (${text.length} characters)`);
   return { path: rel, line: line - 1, character: column !== undefined ? column - 1 : defaultColumn === 'end' ? text.length : 0 };
 }
-
-/** The checked arguments object of a tool taking `known`. */
-export const toolArgs = argsObject;
 
 /** A definition's lines from the index, bounded, 1-based. */
 export function definitionExcerpt(index: AgentIndex, d: { file: string; startLine: number; endLine: number }): { path: string; startLine: number; endLine: number; excerpt: string } {

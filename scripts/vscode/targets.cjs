@@ -66,6 +66,7 @@ const REQUIRED = [
   'package.json',
   'readme.md',
   'LICENSE.txt',
+  'dist/THIRD_PARTY_NOTICES.txt',
   'dist/extension.js',
   'dist/worker.js',
   'dist/mcp.js',
@@ -214,21 +215,26 @@ function checkFiles(target, files, root = ROOT) {
   return problems;
 }
 
+/** The licences of the third-party code the VSIX carries (esbuild.config.mjs writes it). */
+const NOTICES = 'dist/THIRD_PARTY_NOTICES.txt';
+
 /** Markdown a VSIX shows or ships (readme.md, changelog.md, the model card), whose links must resolve. */
 const isShippedMarkdown = (f) => f.endsWith('.md') && !f.startsWith('node_modules/');
 
 /**
  * What is wrong with the built VSIX `vsix` for `target`: its files (checkFiles), its size against
- * the target's bound, and every dead link in its Markdown (vsixMarkdown.cjs deadLinks). Empty when
- * nothing is.
+ * the target's bound, every dead link in its Markdown (vsixMarkdown.cjs deadLinks), and a licence
+ * notice for each runtime package it ships (dist/THIRD_PARTY_NOTICES.txt). Empty when nothing is.
  */
 async function checkVsix(target, vsix, root = ROOT) {
-  const { files, texts } = await readVsix(vsix, isShippedMarkdown);
+  const { files, texts } = await readVsix(vsix, (f) => isShippedMarkdown(f) || f === NOTICES);
   const problems = checkFiles(target, files, root);
   const size = fs.statSync(vsix).size;
   const { maxMB } = spec(target);
   if (size > maxMB * MB) problems.push(`${(size / MB).toFixed(1)} MB is over ${target}'s ${maxMB} MB bound (scripts/vscode/targets.cjs says why that number)`);
-  for (const [file, text] of texts) problems.push(...(await deadLinks(file, text, files)));
+  for (const [file, text] of texts) if (isShippedMarkdown(file)) problems.push(...(await deadLinks(file, text, files)));
+  const notices = texts.get(NOTICES) ?? '';
+  for (const p of RUNTIME_PACKAGES) if (!notices.includes(`\n${p} `)) problems.push(`${NOTICES} has no notice for ${p}, which the VSIX ships`);
   return problems;
 }
 

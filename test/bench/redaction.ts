@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Engine } from '../../engine/src/engine';
 import type { IndexedChunk } from '../../engine/src/indexer/indexedSink';
-import { findSecrets } from '../../engine/src/redact';
+import { findSecrets, redactionContext, type SecretContext } from '../../engine/src/redact';
 import { familyCoverage } from './redactionFamilies';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -39,16 +39,24 @@ async function measure(repo: string): Promise<RepoResult> {
     await engine.close();
     fs.rmSync(indexDir, { recursive: true, force: true });
   }
-  const lines = new Map<string, string[]>();
-  const linesOf = (rel: string): string[] => lines.get(rel) ?? (lines.set(rel, fs.readFileSync(path.join(repo, rel), 'utf8').split('\n')), lines.get(rel)!);
+  const files = new Map<string, { lines: string[]; secrets: SecretContext }>();
+  const fileOf = (rel: string): { lines: string[]; secrets: SecretContext } => {
+    let f = files.get(rel);
+    if (!f) {
+      const text = fs.readFileSync(path.join(repo, rel), 'utf8');
+      files.set(rel, (f = { lines: text.split('\n'), secrets: redactionContext(text, rel) }));
+    }
+    return f;
+  };
   let redactions = 0;
   let redactMs = 0;
   const examples: string[] = [];
   for (const c of chunks) {
     redactions += c.code.split('<redacted:').length - 1;
-    const raw = linesOf(c.chunk.file).slice(c.chunk.startLine, c.chunk.endLine + 1).join('\n');
+    const file = fileOf(c.chunk.file);
+    const raw = file.lines.slice(c.chunk.startLine, c.chunk.endLine + 1).join('\n');
     const t0 = performance.now();
-    const found = findSecrets(raw, c.chunk.file);
+    const found = findSecrets(raw, c.chunk.file, file.secrets);
     redactMs += performance.now() - t0;
     for (const f of found) {
       const lineStart = raw.lastIndexOf('\n', f.start) + 1;

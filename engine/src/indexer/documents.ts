@@ -5,7 +5,7 @@
 // on disk and the team index hold `<redacted:rule>`, never the secret; line breaks stay, so a chunk's
 // line range still matches the file.
 import { enrichedText, resolveCallees, type DefinitionRef, type DefinitionTable } from '../enrich/callgraph';
-import { redactSecrets } from '../redact';
+import { redactionContext, redactSecrets, type SecretContext } from '../redact';
 import type { DocInfo } from '../store/chunkTable';
 import type { ChunkedFile } from '../types';
 
@@ -28,11 +28,12 @@ export interface DocumentItem {
  */
 export function* documentItems(rel: string, lines: readonly string[], chunked: ChunkedFile, defs: DefinitionTable, nextId: () => number): Generator<DocumentItem> {
   const selfNames = new Set(chunked.definitions.map((d) => d.name));
+  const secrets = redactionContext(lines.join('\n'), rel);
   for (const raw of chunked.chunks) {
     const plain = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
     if (!plain.trim()) continue;
-    const code = redactedText(plain, rel);
-    const rawDoc = raw.doc && redactedText(raw.doc, rel);
+    const code = redactedText(plain, rel, secrets);
+    const rawDoc = raw.doc && redactedText(raw.doc, rel, secrets);
     const id = nextId();
     const defines = chunked.definitions
       .filter((d) => d.startLine >= raw.startLine && d.startLine <= raw.endLine)
@@ -40,13 +41,16 @@ export function* documentItems(rel: string, lines: readonly string[], chunked: C
     const chunk: DocInfo = { id, file: rel, startLine: raw.startLine, endLine: raw.endLine, kind: raw.kind, name: raw.name, defines };
     const callees = resolveCallees(rel, raw.calls, chunked.imports, defs, selfNames);
     const doc = rawDoc && !code.includes(rawDoc) ? `\n${rawDoc}` : '';
-    const docText = [raw.name, raw.signature && redactedText(raw.signature, rel), rawDoc].filter(Boolean).join('\n');
+    const docText = [raw.name, raw.signature && redactedText(raw.signature, rel, secrets), rawDoc].filter(Boolean).join('\n');
     yield { chunk, text: enrichedText(rel, code + doc, callees), code, docText, callees };
   }
 }
 
-/** `text` with its secrets replaced by placeholders (`rel` enables the rules restricted to some files). */
-export const redactedText = (text: string, rel: string): string => redactSecrets(text, rel).text;
+/**
+ * `text` with its secrets replaced by placeholders (`rel` enables the rules restricted to some files;
+ * `file`, the context of the whole file `text` is part of, decides which values it derives itself).
+ */
+export const redactedText = (text: string, rel: string, file?: SecretContext): string => redactSecrets(text, rel, file).text;
 
 /** The file's definitions with the id of the chunk (among `items`) holding each (-1: none, e.g. in a blank chunk). */
 export function definitionRefs(rel: string, chunked: ChunkedFile, items: readonly DocumentItem[]): DefinitionRef[] {

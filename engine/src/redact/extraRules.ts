@@ -9,6 +9,7 @@ import type { Rule } from './rules';
 export function looksLikeSecretValue(value: string): boolean {
   if (value.length < 8 || value.length > 512 || /\s/.test(value)) return false;
   if (/^(?:\$\{.*\}|\{\{.*\}\}|<.*>|%.*%|\$[A-Z_][A-Z0-9_]*)$/.test(value)) return false; // templates, placeholders
+  if (/\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\]/.test(value)) return false; // a regex character class, [A-Za-z0-9._-]
   if (/^(?:x+|\*+|\.+|changeme|change_me|password|secret|example|placeholder|your[-_a-z]*|todo|none|null|undefined|true|false)$/i.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   if (classes < 2) return false;
@@ -61,7 +62,8 @@ export const EXTRA_RULES: Rule[] = [
   // Docker Hub personal and organization access tokens
   rule({ id: 'dockerhub-token', re: /\b(dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,})/gd, keywords: ['dckr_'] }),
   // A private key whose END line is missing (cut off by a budget) or that sits in a string with \n escapes
-  rule({ id: 'private-key-block', re: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END)[\s\S]){0,16384}(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?/gd, keywords: ['-----begin'], wholeText: true }),
+  rule({ id: 'private-key-block', re: /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END)[\s\S]){0,16384}(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?/gd, keywords: ['-----begin'], wholeText: true,
+    accept: (block) => /[A-Za-z0-9+/=]{24,}/.test(block) }), // key material, not a template such as `${base64(key)}`
   // password/secret/token/api_key = "value" (quoted) in code, JSON, YAML and .env files
   rule({
     id: 'secret-assignment',

@@ -4,6 +4,7 @@
 // (one pass, keywords.ts), then each rule's regex over windows of at most WINDOW characters so no
 // regex backtracks over a whole minified file, then gitleaks' entropy thresholds and allowlists.
 // A secret becomes `<redacted:rule-id>`; the newlines it spanned stay, so line numbers never move.
+import { isProtocolNonce, mayBeDerived, secretContext, type SecretContext } from './derived';
 import { entropy } from './entropy';
 import { EXTRA_RULES } from './extraRules';
 import { KeywordIndex } from './keywords';
@@ -79,6 +80,7 @@ function accepted(rule: Rule, c: Candidate): boolean {
   if (rule.needsDigit && !/\d/.test(c.secret)) return false;
   if (rule.accept && !rule.accept(c.secret)) return false;
   if (c.secret.includes('<redacted:')) return false;
+  if (isProtocolNonce(c.secret, c.line())) return false;
   return !allowedBy(GLOBAL_ALLOWLIST(), c) && !rule.allowlists.some((a) => allowedBy(a, c));
 }
 
@@ -99,8 +101,8 @@ function scan(rule: Rule, text: string, from: number, to: number, path: string |
   }
 }
 
-/** Every secret in `text`; `path` (relative, `/`-separated) enables the rules restricted to some files (none without it). */
-export function findSecrets(text: string, path?: string): Finding[] {
+/** Every rule's findings in `text`, derivable values included. */
+function findAll(text: string, path: string | undefined): Finding[] {
   const out: Finding[] = [];
   if (!text) return out;
   const filter = keywords();
@@ -119,6 +121,24 @@ export function findSecrets(text: string, path?: string): Finding[] {
   return out;
 }
 
+/**
+ * Every secret in `text`; `path` (relative, `/`-separated) enables the rules restricted to some files
+ * (none without it); `context` is the whole text `text` was cut from (default: `text`), whose own
+ * literals may make a value derivable and so no secret (derived.ts).
+ */
+export function findSecrets(text: string, path?: string, context?: SecretContext): Finding[] {
+  const found = findAll(text, path);
+  if (!found.some((f) => mayBeDerived(text.slice(f.start, f.end)))) return found;
+  const judge = context ?? secretContext(text, () => found);
+  return found.filter((f) => {
+    const value = text.slice(f.start, f.end);
+    return !mayBeDerived(value) || !judge.derives(value);
+  });
+}
+
+/** The context for redacting the parts of `text` (a file) one by one. */
+export const redactionContext = (text: string, path?: string): SecretContext => secretContext(text, (t) => findAll(t, path));
+
 /** Spans sorted and merged (overlapping findings become one, named by the first). */
 function merged(findings: Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -132,8 +152,8 @@ function merged(findings: Finding[]): Finding[] {
 }
 
 /** `text` with every secret replaced by its placeholder; the line breaks inside a secret are kept. */
-export function redactSecrets(text: string, path?: string): Redaction {
-  const spans = merged(findSecrets(text, path));
+export function redactSecrets(text: string, path?: string, context?: SecretContext): Redaction {
+  const spans = merged(findSecrets(text, path, context));
   if (!spans.length) return { text, kinds: [] };
   let out = '';
   let at = 0;

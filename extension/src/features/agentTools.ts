@@ -49,9 +49,23 @@ function folderForCall(c: Ctx): FolderIndex | undefined {
   return (active && c.folderFor(active)) ?? c.allFolders()[0];
 }
 
+/** That folder, waiting while its engine is being reopened (a setting changed); undefined when no folder is open or the call is cancelled. */
+async function folderWhenOpen(c: Ctx, token: vscode.CancellationToken): Promise<FolderIndex | undefined> {
+  let fi = folderForCall(c);
+  while (!fi && vscode.workspace.workspaceFolders?.length && !token.isCancellationRequested) {
+    await new Promise<void>((resolve) => {
+      const subs = [c.onDidChangeIndexes(() => done()), token.onCancellationRequested(() => done())];
+      const done = (): void => { subs.forEach((d) => d.dispose()); resolve(); };
+    });
+    fi = folderForCall(c);
+  }
+  return fi;
+}
+
 async function invoke(c: Ctx, name: string, input: unknown, token: vscode.CancellationToken): Promise<unknown> {
   const classes = vscode as unknown as ToolClasses;
-  const fi = folderForCall(c);
+  const fi = await folderWhenOpen(c, token);
+  if (token.isCancellationRequested) throw new vscode.CancellationError();
   if (!fi) throw new Error('RepoRecall has no indexed workspace folder open');
   const abort = new AbortController();
   const sub = token.onCancellationRequested(() => abort.abort());

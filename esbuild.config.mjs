@@ -1,6 +1,7 @@
 // Bundles the extension host entry and the engine worker into dist/.
 //   dist/extension.js  <- extension/src/extension.ts   (runs on the extension host)
 //   dist/worker.js     <- engine/src/rpc/worker.ts      (the engine, in a child process or worker thread)
+//   dist/mcp.js        <- engine/src/mcp/bin.ts         (the MCP server VS Code runs: the MCP SDK bundled in)
 // Kept external (resolved from node_modules at runtime, packed into the VSIX by vsce):
 //   vscode (provided by the host); onnxruntime-node (native .node binaries);
 //   web-tree-sitter (loads its runtime wasm relative to itself unless told otherwise).
@@ -38,6 +39,7 @@ const common = {
 const builds = [
   { ...common, entryPoints: { extension: 'extension/src/extension.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { worker: 'engine/src/rpc/worker.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { mcp: 'engine/src/mcp/bin.ts' }, outdir: 'dist' },
 ];
 
 if (watch) {

@@ -1,5 +1,6 @@
 // The engine's public face: what the CLI, the benchmark and the extension's worker call.
 import type { EditorState, RetrievedChunk, SkipReason } from './types';
+import type { FileFilter } from './retrieve/fileFilter';
 
 export interface EngineOptions {
   /** Workspace folder to index (absolute). */
@@ -155,6 +156,8 @@ export interface RetrieveOptions {
    * analogous code is what the next line most likely needs. Default 3 with freshNames, else 0.
    */
   continuations?: number;
+  /** Only chunks of files matching this glob and/or language (retrieve/fileFilter.ts); default every file. */
+  files?: FileFilter;
 }
 
 /**

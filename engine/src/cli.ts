@@ -1,5 +1,5 @@
 // `reporecall index DIR [--index-dir D] [--skipped]`, `reporecall query DIR --file F --line L [--k N] [--json]`,
-// `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
+// `reporecall mcp [DIR]` (an MCP server over stdio: mcp/server.ts), `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
 // per-user cache directory, never inside DIR. A command line it cannot run as written exits with 2;
 // SIGTERM / SIGINT close the engine (saving, releasing the writer lock) and end the process by that signal.
 import * as path from 'path';
@@ -8,7 +8,8 @@ import { defaultIndexDir } from './indexLocation';
 import { teamMain } from './team/cli';
 import type { IndexStats } from './api';
 import type { SkippedFile } from './types';
-import { parseCommand, queryFromArgs, UsageError, type IndexArgs, type QueryArgs } from './util/cliArgs';
+import { parseCommand, parseMcp, queryFromArgs, UsageError, type IndexArgs, type QueryArgs } from './util/cliArgs';
+import { runMcp } from './mcp/main';
 import { closeOnSignals } from './util/termination';
 
 const USAGE = `usage:
@@ -17,6 +18,7 @@ const USAGE = `usage:
   reporecall query DIR --text "free text" [--k N] [--json]
   reporecall index DIR --to postgres://USER@HOST/DB [--repo NAME] [--wait SECONDS] [--local-index D] [--no-dense] [--json]
   reporecall query DIR --from postgres://USER@HOST/DB [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
+  reporecall mcp [DIR] [--index-dir D] [--model DIR] [--no-dense] [--exclude GLOB]... [--deny GLOB]...
   reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -26,6 +28,10 @@ export async function main(argv: string[]): Promise<number> {
     return new Promise(() => undefined); // the bench exits by itself
   }
   try {
+    if (argv[0] === 'mcp') {
+      const args = parseMcp(argv.slice(1));
+      return await closeOnSignals((signal) => runMcp(args, signal));
+    }
     const args = parseCommand(argv);
     return await closeOnSignals((signal) => run(args, signal));
   } catch (e) {

@@ -11,6 +11,7 @@ import { DEFAULT_WEIGHTS, type FusionWeights } from './retrieve/weights';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
 import { prepareHypothetical } from './retrieve/hyde';
 import { warmSearchPaths } from './retrieve/warmSearch';
+import { fileFilter } from './retrieve/fileFilter';
 import { nextTurn } from './util/breathe';
 import { normalizeLoneCR } from './util/lines';
 import { countSkips } from './scan';
@@ -57,6 +58,8 @@ export interface EngineTuning extends IndexTuning {
 /** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
 const COMPLETION_QUERY_LINES = 3;
 const COMPLETION_CHUNKS = 16;
+/** Candidates per signal under RetrieveOptions.files (default depth 100). */
+const FILTERED_DEPTH = 2000;
 
 export class Engine {
   /** The index, its tables and the text buffers: indexing, change detection, saving (indexer/). */
@@ -200,14 +203,18 @@ export class Engine {
     const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
     // Chunks of the current file around the cursor hold what the user is typing or already sees.
     const currentFile = this.tables.paths.find(state.file);
-    const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
+    const inFiles = opts.files ? fileFilter(opts.files) : undefined;
+    const accept = inFiles
+      ? (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line) && inFiles(this.tables.chunks.fileOf(id) ?? '')
+      : (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
     opts.signal?.throwIfAborted();
     // The team index (with this index's changed files over it) when configured and answering in time; else this index.
     const fromTeam = this.team && !q.hypothetical ? await this.team.search(this.index, { q, vec, k: Math.max(k, 10) * 3, weights, accept, exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined, signal: opts.signal }) : undefined;
-    const hits = fromTeam ?? this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles });
+    // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).
+    const hits = fromTeam ?? this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
     // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts),
     // comments carrying new names kept, and the best hits continued (retrieve/continuation.ts).
@@ -335,6 +342,27 @@ export class Engine {
     signal?.throwIfAborted();
     const chunks = await this.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
     return { symbol, chunks };
+  }
+
+  /** Whether a file is in the index (the agent tools answer only for indexed files: never ignored or deny-listed ones). */
+  hasIndexedFile(relPath: string): boolean {
+    return this.tables.files.has(relPath);
+  }
+
+  /** An indexed file's lines as the index reads them (an unsaved buffer's when one is open). */
+  indexedLines(relPath: string): string[] {
+    return this.linesOf(relPath);
+  }
+
+  /** The chunks that define `name` (the definition table), at most `max`, in table order. */
+  definitionChunks(name: string, max: number): Array<{ file: string; startLine: number; endLine: number; kind: string; name?: string }> {
+    const out = [];
+    for (const d of this.tables.defs.lookup(name)) {
+      const c = this.tables.chunks.get(d.chunkId);
+      if (c) out.push({ file: c.file, startLine: c.startLine, endLine: c.endLine, kind: c.kind, ...(c.name ? { name: c.name } : {}) });
+      if (out.length >= max) break;
+    }
+    return out;
   }
 
   /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */

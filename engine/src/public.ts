@@ -8,4 +8,5 @@ export { PARSED_LANGUAGES } from './chunk/languages';
 export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
 export type { EditorState, RetrievedChunk } from './types';
 export type { SymbolDefinition, SymbolInfo } from './retrieve/symbols';
+export type { AgentToolAnswer } from './agentTools';
 export { isLoopbackHost, isLoopbackUrl, placeholder, redactDeep, redactSecrets } from './redact';

@@ -17,6 +17,7 @@ import { registerShowContext, type RetrievedContextRecord } from './features/ret
 import { registerStatusBar } from './features/statusBar';
 import { registerWarmUp } from './features/warmUp';
 import { registerTeamIndex } from './features/teamIndex';
+import { registerAgentTools } from './features/agentTools';
 
 /** What activate() returns: used by the integration tests, and by other extensions if they want. */
 export interface RepoRecallApi {
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   registerShowContext(c);
   const copilot = registerCopilotContext(c);
   registerIndexSync(c);
+  registerAgentTools(c, context.extensionPath);
   // For scripts and `npm run bench:ui`: per-request timings, engine time apart (not in the palette).
   c.push(vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()));
   c.startFolders();

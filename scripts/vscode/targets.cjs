@@ -69,6 +69,7 @@ const REQUIRED = [
   'dist/THIRD_PARTY_NOTICES.txt',
   'dist/extension.js',
   'dist/worker.js',
+  'dist/mcp.js',
   'grammars/wasm/tree-sitter.wasm',
   'grammars/wasm/tree-sitter-typescript.wasm',
   'grammars/wasm/tree-sitter-python.wasm',
@@ -125,7 +126,7 @@ function nativeFiles(target, root = ROOT) {
  */
 function ignoreFileText(target, root = ROOT) {
   const t = spec(target);
-  const base = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').trimEnd();
+  const base = `${fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').trimEnd()}\n\n${bundledIgnoreLines(root)}`;
   if (t.noRuntime) {
     const found = napiDirs(root).map((d) => `${d}/${t.dir}`).filter((d) => fs.existsSync(path.join(root, d)));
     if (found.length) throw new Error(`${target}: the installed onnxruntime-node has ${found.join(', ')} now: give ${target} its natives in scripts/vscode/targets.cjs instead of noRuntime`);
@@ -136,6 +137,21 @@ function ignoreFileText(target, root = ROOT) {
     if (!fs.existsSync(path.join(root, f))) throw new Error(`${target}: ${f} is missing from the installed onnxruntime-node`);
   }
   return `${base}\n\n# ${target}: its own native binaries only (scripts/vscode/targets.cjs)\n${files.map((f) => `!${f}`).join('\n')}\n`;
+}
+
+/**
+ * Every production package other than the runtime externals, left out: esbuild bundled what dist/
+ * needs of them (the MCP SDK and its dependencies for dist/mcp.js, pg for the CLI), and vsce would
+ * otherwise pack each production dependency's whole tree. Read from package-lock.json.
+ */
+function bundledIgnoreLines(root) {
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+  const names = Object.entries(lock.packages ?? {})
+    .filter(([key, p]) => key.startsWith('node_modules/') && !key.slice('node_modules/'.length).includes('/node_modules/') && !p.dev)
+    .map(([key]) => key.slice('node_modules/'.length))
+    .filter((name) => !RUNTIME_PACKAGES.includes(name))
+    .sort();
+  return `# Production packages bundled into dist/ by esbuild (scripts/vscode/targets.cjs bundledIgnoreLines)\n${names.map((n) => `node_modules/${n}/**`).join('\n')}`;
 }
 
 /** Writes the target's ignore file to `out` and returns `out`. */

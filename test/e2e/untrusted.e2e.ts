@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     const standin = text.split('\n').filter((l) => l.includes('context providers registered:'));
     check('untrusted workspace: no context provider registers with Copilot (Copilot gets nothing)', standin.length > 0 && standin.every((l) => l.endsWith('none')) && !/registered the reporecall context provider/.test(text),
       standin.slice(-3).join('\n') || 'the Copilot stand-in logged nothing');
+    check('untrusted workspace: no agent tool and no MCP server registered', /agent tools: not registered until the workspace is trusted/.test(text) && !/language-model tools registered/.test(text), text.split('\n').filter((l) => /agent tools/.test(l)).join('\n') || 'no agent tools log line');
     check('untrusted workspace: no connection to the team index its settings name', fake.connections === 0, `${fake.connections} connection(s), passwords ${JSON.stringify(fake.passwords)}`);
   } finally {
     await browser.close();

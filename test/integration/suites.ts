@@ -1,4 +1,4 @@
 // The extension-host suites, in run order: the ONE list both runners load, through index.ts
 // (code-server in CI: scripts/vscode/run-ext-tests.mjs; desktop VS Code: test/desktop/runTests.ts).
 // A new *.test.ts in this folder must be added here: index.ts refuses to run while one is missing.
-export const SUITES: readonly string[] = ['extension.test', 'privacy.test', 'userModel.test', 'surface.test', 'detectServer.test', 'teamIndex.test', 'copilot.test'];
+export const SUITES: readonly string[] = ['extension.test', 'privacy.test', 'userModel.test', 'surface.test', 'detectServer.test', 'teamIndex.test', 'copilot.test', 'agentTools.test'];

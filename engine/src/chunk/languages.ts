@@ -98,7 +98,7 @@ const GRAMMAR_OF_LANGUAGE: Readonly<Record<string, GrammarName>> = {
 export const PARSED_LANGUAGES: readonly LanguageId[] = Object.keys(GRAMMAR_OF_LANGUAGE);
 
 /** File extension (lower case, with dot) -> VS Code language id, for parsed and window-only languages. */
-const LANGUAGE_OF_EXTENSION: Readonly<Record<string, LanguageId>> = {
+export const LANGUAGE_OF_EXTENSION: Readonly<Record<string, LanguageId>> = {
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
   '.tsx': 'typescriptreact',
   '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',

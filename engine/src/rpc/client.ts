@@ -99,6 +99,11 @@ export class EngineClient extends ClientEvents {
     const args: EngineMethods['symbolAt']['args'] = opts.content === undefined ? [relPath, line, character] : [relPath, line, character, opts.content];
     return this.call('symbolAt', args, { signal: opts.signal });
   }
+  /** Runs agent tool `name` (agentTools/) in the engine; a bad argument rejects with an error named ToolInputError. */
+  agentTool(name: string, input: unknown, opts: { signal?: AbortSignal } = {}): Promise<EngineMethods['agentTool']['result']> {
+    return this.call('agentTool', [name, input], { signal: opts.signal });
+  }
+
   /** symbolAt, then (for a known name) what retrieve finds for it, in one round trip; null when not a known name. */
   symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, opts: { content?: string; signal?: AbortSignal } = {}): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
     const args: EngineMethods['symbolRelated']['args'] = opts.content === undefined ? [relPath, line, character, query] : [relPath, line, character, query, opts.content];

@@ -5,6 +5,7 @@
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
+import type { AgentToolAnswer } from '../agentTools';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
 export type WorkerEngineOptions = Omit<EngineOptions, 'log' | 'onTeamState'> & {
@@ -26,6 +27,8 @@ export interface EngineMethods {
   complete: { args: [state: EditorState]; result: CompletionResult | null };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
+  /** One of the agent tools (agentTools/: search_code, find_definition, ...) with its arguments as the model gave them. */
+  agentTool: { args: [name: string, input: unknown]; result: AgentToolAnswer };
   stats: { args: []; result: IndexStats };
   /** Writes pending index changes now instead of after the save delay (benchmarks, tests). */
   flush: { args: []; result: void };

@@ -12,6 +12,7 @@ import type { SymbolRelatedQuery } from '../api';
 import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
 import { INIT_ENV } from './transport';
 import { closeOnSignals } from '../util/termination';
+import { runAgentTool } from '../agentTools';
 
 interface Port {
   post(msg: FromWorker): void;
@@ -95,6 +96,8 @@ async function invoke(engine: Engine, id: number, method: EngineMethod, args: un
       return engine.symbolAt(args[0] as string, args[1] as number, args[2] as number, args[3] as string | undefined);
     case 'symbolRelated':
       return engine.symbolRelated(args[0] as string, args[1] as number, args[2] as number, args[3] as SymbolRelatedQuery, args[4] as string | undefined, signal);
+    case 'agentTool':
+      return runAgentTool(engine, args[0] as string, args[1], signal);
     case 'stats':
       return engine.stats();
     case 'flush':

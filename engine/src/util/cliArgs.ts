@@ -57,7 +57,7 @@ const OPTIONS = {
   query: { ...SHARED, k: { type: 'string' }, file: { type: 'string' }, line: { type: 'string' }, text: { type: 'string' }, from: { type: 'string' } },
 } as const satisfies Record<string, ParseArgsConfig['options']>;
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
 
 /** Reads `index` and `query` command lines; throws UsageError for anything it cannot run as asked. */
 export function parseCommand(argv: string[]): IndexArgs | QueryArgs {
@@ -118,6 +118,40 @@ function queryArgs(values: Values, common: Common): QueryArgs {
     ask = { file, line: Number(line) };
   }
   return { cmd: 'query', ...common, k: kText === undefined ? 5 : Number(kText), ask, from: from === undefined ? undefined : { url: postgresUrl('--from', from), repo: str(values, 'repo') } };
+}
+
+export interface McpArgs {
+  cmd: 'mcp';
+  root: string;
+  indexDir?: string;
+  model?: string;
+  dense: boolean;
+  /** Extra ignore patterns (`--exclude P`, repeatable: the editor's files.exclude) and secret deny-list patterns (`--deny P`). */
+  excludePatterns: string[];
+  secretPatterns: string[];
+}
+
+/** Reads `mcp [DIR] [--index-dir D] [--model DIR] [--no-dense] [--exclude P]... [--deny P]...` (DIR: the current folder when left out). */
+export function parseMcp(argv: string[]): McpArgs {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: { 'index-dir': SHARED['index-dir'], model: SHARED.model, 'no-dense': SHARED['no-dense'], exclude: { type: 'string', multiple: true }, deny: { type: 'string', multiple: true } }, strict: true, allowPositionals: true }) as { values: Values; positionals: string[] };
+  } catch (e) {
+    throw new UsageError(`mcp: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const { values, positionals } = parsed;
+  for (const [name, v] of Object.entries(values)) {
+    if (v === '' || (Array.isArray(v) && v.includes(''))) throw new UsageError(`mcp: --${name} needs a value`);
+  }
+  if (positionals.length > 1) throw new UsageError(`mcp: give at most one workspace folder (got ${positionals.map((p) => `'${p}'`).join(', ')})`);
+  const root = path.resolve(positionals[0] ?? '.');
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root} is not a directory`);
+  return { cmd: 'mcp', root, indexDir: str(values, 'index-dir'), model: str(values, 'model'), dense: !values['no-dense'], excludePatterns: list(values, 'exclude'), secretPatterns: list(values, 'deny') };
+}
+
+function list(values: Values, name: string): string[] {
+  const v = values[name];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 function str(values: Values, name: string): string | undefined {

@@ -1,0 +1,27 @@
+// RetrieveOptions.files: only chunks of files matching a gitignore-style glob and/or of one
+// language (the agent tools' search_code filters). Applied inside the signals' top-k (their
+// `accept`), so a narrow filter still fills k, which filtering the ranked list afterwards does not.
+import { languageOfPath } from '../chunk/languages';
+import { createMatcher } from '../scan/ignore-rules';
+
+export interface FileFilter {
+  /** gitignore-style pattern (`src/**\/*.ts`, `tests/`, `*.py`), matched against workspace-relative paths. */
+  glob?: string;
+  /** A VS Code language id (`python`), compared with the language of the file's extension. */
+  language?: string;
+}
+
+/** A predicate over workspace-relative paths (decisions cached per path); throws when the glob cannot be used. */
+export function fileFilter(filter: FileFilter): (file: string) => boolean {
+  const rules = filter.glob === undefined ? undefined : createMatcher([filter.glob], 'glob');
+  if (rules?.warnings.length) throw new Error(rules.warnings[0]);
+  const decided = new Map<string, boolean>();
+  return (file) => {
+    let ok = decided.get(file);
+    if (ok === undefined) {
+      ok = (!rules || rules.ignores(file)) && (filter.language === undefined || languageOfPath(file) === filter.language);
+      decided.set(file, ok);
+    }
+    return ok;
+  };
+}

@@ -4,7 +4,8 @@
 export { EngineClient, type CallTiming } from './rpc/client';
 export { isAbortError } from './rpc/protocol';
 export { isSecretPath } from './scan/secrets';
+export { codeLines } from './util/codeLines';
 export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
-export type { EditorState, RetrievedChunk } from './types';
-export type { SymbolDefinition, SymbolInfo } from './retrieve/symbols';
+export type { ChunkRelation, EditorState, RetrievedChunk } from './types';
+export type { DefinitionAt, SymbolDefinition, SymbolInfo } from './retrieve/symbols';
 export { isLoopbackHost, isLoopbackUrl, placeholder, redactDeep, redactSecrets } from './redact';

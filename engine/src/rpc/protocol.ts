@@ -4,7 +4,7 @@
 // AbortSignals travel as `cancel` messages and errors as plain objects.
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
-import type { SymbolInfo } from '../retrieve/symbols';
+import type { DefinitionAt, SymbolInfo } from '../retrieve/symbols';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
 export type WorkerEngineOptions = Omit<EngineOptions, 'log' | 'onTeamState'> & {
@@ -26,6 +26,7 @@ export interface EngineMethods {
   complete: { args: [state: EditorState]; result: CompletionResult | null };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
+  definitionAt: { args: [relPath: string, line: number, character: number, siblings?: number]; result: DefinitionAt & { siblings?: RetrievedChunk[] } };
   stats: { args: []; result: IndexStats };
   /** Writes pending index changes now instead of after the save delay (benchmarks, tests). */
   flush: { args: []; result: void };

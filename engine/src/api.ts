@@ -168,6 +168,8 @@ export interface SymbolRelatedQuery {
   /** Text after the name in the query (the hover: the hovered line's code). */
   context?: string;
   options: Omit<RetrieveOptions, 'signal'>;
+  /** Find Related Code: up to this many siblings of a resolved definition appended (retrieve/siblings.ts). */
+  siblings?: number;
 }
 
 export interface CompletionAlternative {

@@ -29,7 +29,8 @@ import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { openForWriting } from './store/writeAccess';
-import { SymbolLookup, type SymbolInfo } from './retrieve/symbols';
+import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './retrieve/symbols';
+import { siblingsOf } from './retrieve/siblings';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { TeamOverlay } from './team/overlay';
 
@@ -313,7 +314,11 @@ export class Engine {
 
   /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
-    this.symbolLookup ??= new SymbolLookup({
+    return this.lookup().symbolAt(relPath, line, character, (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
+  }
+
+  private lookup(): SymbolLookup {
+    return (this.symbolLookup ??= new SymbolLookup({
       chunker: this.chunker,
       textOf: (file) => this.ws.buffers.overlay(file) ?? (this.tables.files.has(file) ? this.linesOf(file).join('\n') : undefined),
       definitionsOf: (name) => this.tables.defs.lookup(name),
@@ -321,8 +326,7 @@ export class Engine {
       chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
       hasFile: (file) => this.tables.files.has(file) || this.ws.buffers.overlay(file) !== undefined,
       packageManifests: () => this.packageManifests(),
-    });
-    return this.symbolLookup.symbolAt(relPath, line, character, (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
+    }));
   }
 
   private symbolLookup: SymbolLookup | undefined;
@@ -340,7 +344,11 @@ export class Engine {
     const symbol = await this.symbolAt(relPath, line, character, content);
     if (!symbol) return null;
     signal?.throwIfAborted();
-    const chunks = await this.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
+    const found = await this.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
+    const relations = await this.lookup().relations(symbol, found);
+    const chunks = found.map((c, i) => (relations[i] ? { ...c, relation: relations[i] } : c));
+    const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
+    if (def && query.siblings) this.addSiblings(chunks, this.siblings(def.file, symbol.name, def, query.siblings));
     return { symbol, chunks };
   }
 
@@ -363,6 +371,32 @@ export class Engine {
       if (out.length >= max) break;
     }
     return out;
+  }
+
+  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (retrieve/siblings.ts). */
+  async definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
+    const at = await this.lookup().definitionAt(relPath, line, character);
+    const d = at.definition;
+    return d && at.name && siblings ? { ...at, siblings: this.siblings(relPath, at.name, d, siblings) } : at;
+  }
+
+  /** Marks retrieved chunks that are siblings as such (unless they relate to the name otherwise) and appends the others. */
+  private addSiblings(chunks: RetrievedChunk[], siblings: RetrievedChunk[]): void {
+    for (const s of siblings) {
+      const i = chunks.findIndex((c) => c.file === s.file && c.startLine <= s.startLine && s.startLine <= c.endLine);
+      if (i < 0) chunks.push(s);
+      else if (!chunks[i].relation || chunks[i].relation!.kind === 'mentions') chunks[i] = { ...chunks[i], relation: s.relation };
+    }
+  }
+
+  private siblings(file: string, name: string, range: { startLine: number; endLine: number }, max: number): RetrievedChunk[] {
+    const { files, chunks } = this.tables;
+    return siblingsOf({ file, name, startLine: range.startLine, endLine: range.endLine }, {
+      filesIn: (dir) => files.relPaths().filter((f) => path.posix.dirname(f) === (dir || '.')),
+      chunksOf: (f) => chunks.idsOfFile(f).map((id) => chunks.get(id)!).filter(Boolean),
+      linesOf: (f) => this.linesOf(f),
+      filesMentioning: (n) => new Set(this.index.lexical.search([lexicalTerms(n).at(-1) ?? n.toLowerCase()], 64).map((h) => chunks.fileOf(h.id)).filter((f): f is string => !!f)),
+    }, max);
   }
 
   /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */

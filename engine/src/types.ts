@@ -110,4 +110,17 @@ export interface RetrievedChunk {
   text: string;
   score: number;
   signals: Record<string, number>;
+  /** Hover and Find Related Code: how the chunk relates to the name asked about. */
+  relation?: ChunkRelation;
+}
+
+/**
+ * How a retrieved chunk relates to the name a hover or Find Related Code asked about, read from the
+ * syntax of its occurrences (retrieve/relations.ts); `sibling`: a definition beside the name's own
+ * (same directory, same shape or same callers: retrieve/siblings.ts).
+ */
+export interface ChunkRelation {
+  kind: 'defines' | 'overrides' | 'calls' | 'uses' | 'imports' | 'mentions' | 'sibling';
+  /** The line of the occurrence (0-based, in its file). */
+  line: number;
 }

@@ -89,6 +89,8 @@ export const config = {
   },
   hoverMaxSnippets: (): number => num('hover.maxSnippets'),
   relatedMaxResults: (): number => num('related.maxResults'),
+  /** How long hover and Find Related Code wait for the language's definition provider (0: never ask it). */
+  definitionBudgetMs: (): number => num('definitionProvider.budgetMs'),
   /** Extra gitignore-style patterns excluded from the index of this folder. */
   excludePatterns: (scope: vscode.ConfigurationScope): string[] => strings('index.exclude', scope),
   /** The user's secret patterns, on top of the built-in deny-list: never read, indexed or sent. */

@@ -73,6 +73,7 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   // Deprecated: read only while hover.mode is unset; false means off.
   { key: 'hover.enabled', read: () => config.hoverMode(), as: (v) => (v === false ? 'off' : 'identifiers') },
   { key: 'hover.maxSnippets', read: () => config.hoverMaxSnippets() },
+  { key: 'definitionProvider.budgetMs', read: () => config.definitionBudgetMs() },
   { key: 'related.maxResults', read: () => config.relatedMaxResults() },
   { key: 'privacy.secretPatterns', read: () => config.secretPatterns(folder) },
   { key: 'index.exclude', read: () => config.excludePatterns(folder) },

@@ -358,6 +358,17 @@ export class Resolver {
     if (m.size > CACHE) m.delete(m.keys().next().value!);
   }
 
+  /** The base-class member that the method `name` declared on `line` of `file` overrides, when its class's bases resolve to one. */
+  async overridden(file: string, line: number, name: string): Promise<ResolvedDef | undefined> {
+    const s = await this.summary(file);
+    for (const info of s?.classes.values() ?? []) {
+      if (info.members.get(name)?.line !== line) continue;
+      const f = await this.member(info, name, 0, true);
+      return f && f !== 'external' ? f : undefined;
+    }
+    return undefined;
+  }
+
   dispose(): void {
     this.summaries.clear();
     this.scopes.clear();

@@ -17,15 +17,11 @@ import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
 import { Resolver, type ResolvedDef } from '../resolve/resolver';
+import { codeLines } from '../util/codeLines';
+import type { ChunkRelation } from '../types';
+import { occurrencesIn, strongest } from './relations';
+import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, nameNodeAt, quickHash, roleOf, sliceLines, type SymbolRole } from './symbolSyntax';
 
-/** Node types that are names in the chunker's grammars (anonymous nodes are keywords and punctuation). */
-const NAME_TYPES = new Set([
-  'identifier', 'type_identifier', 'property_identifier', 'field_identifier', 'shorthand_property_identifier',
-  'shorthand_property_identifier_pattern', 'private_property_identifier', 'namespace_identifier', 'package_identifier',
-  'statement_identifier', 'constant', 'scoped_identifier', 'primitive_type',
-]);
-/** Ancestors inside which an identifier-typed node is still not code the user means (docstrings are strings). */
-const NOT_CODE = /comment|string|heredoc|regex|char_literal|number|integer|float/;
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
   python: new Set(['self', 'cls', 'print', 'len', 'range', 'str', 'int', 'float', 'dict', 'list', 'set', 'tuple', 'bool', 'object', 'super', 'isinstance', 'type']),
@@ -43,9 +39,8 @@ const PARSE_TIMEOUT_MS = 250;
 const DEFS_CACHE = 32;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
-const MAX_DOC_LINES = 6;
 
-export type SymbolRole = 'call' | 'definition' | 'reference';
+export type { SymbolRole };
 /**
  * How the definitions were found: `defines` the one the name refers to (resolved as code);
  * `candidates` definitions of the same spelling, not resolved; `external` none in the repository (a
@@ -67,6 +62,20 @@ export interface SymbolDefinition {
   doc?: string;
   /** What a `Copied from X` note above the definition names, when it has one. */
   copyOf?: string;
+  /** A key of its normalised body (code lines, comments and whitespace dropped): equal keys are copies. */
+  bodyKey?: string;
+}
+
+/** What is at a definition's location (the language server's answer, Engine.definitionAt). */
+export interface DefinitionAt {
+  /** The definition there, as the hover shows it; absent for a local or a file the index lacks. */
+  definition?: SymbolDefinition;
+  /** Its name, when the chunker knows the definition. */
+  name?: string;
+  /** The location is a name bound in a function or block (the language's own hover has it). */
+  local?: boolean;
+  /** Same-named definitions elsewhere with the same normalised body. */
+  copies?: number;
 }
 
 export interface SymbolInfo {
@@ -81,7 +90,7 @@ export interface SymbolInfo {
   endCharacter: number;
   definitions: SymbolDefinition[];
   resolution: SymbolResolution;
-  /** For a resolved definition: same-named definitions elsewhere with its declaration and doc (its copies), counted, not listed. */
+  /** For a resolved definition: same-named definitions elsewhere with its normalised body (its copies), counted, not listed. */
   copies?: number;
   /** Other files whose indexed chunks mention the name as a whole word (at most 20). */
   usedInFiles: string[];
@@ -155,9 +164,73 @@ export class SymbolLookup {
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
     if (r?.kind !== 'defines') return { ...at, definitions, resolution, usedInFiles };
-    const [d] = definitions;
-    const copies = (await this.definitionsOf(name)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.declaration === d.declaration && (x.doc ?? '') === (d.doc ?? '')).length;
+    const copies = await this.copiesOf(name, definitions[0]);
     return { ...at, definitions, resolution, ...(copies ? { copies } : {}), usedInFiles };
+  }
+
+  /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */
+  private async copiesOf(name: string, d: SymbolDefinition): Promise<number> {
+    const key = d.bodyKey ?? this.bodyKeyOf(d.file, d.startLine, d.endLine);
+    return (await this.definitionsOf(name)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.bodyKey === key).length;
+  }
+
+  private bodyKeyOf(file: string, startLine: number, endLine: number): string {
+    const text = this.src.textOf(file);
+    const body = text === undefined ? '' : codeLines(sliceLines(text, startLine, endLine)).join('\n');
+    return `${body.length}:${quickHash(body)}`;
+  }
+
+  /**
+   * What is at `line`:`character` of `relPath`, a definition's location another source (the
+   * language server) named: the chunker's definition of that name there, else a local (bound in a
+   * function or block: nothing to show), else the declaration line as written.
+   */
+  async definitionAt(relPath: string, line: number, character: number): Promise<DefinitionAt> {
+    const text = this.src.textOf(relPath);
+    if (text === undefined || text.length > MAX_PARSE_CHARS) return {};
+    const parsed = await this.parse(relPath, text);
+    const node = parsed && nameNodeAt(parsed.tree, line, character);
+    const name = node?.text;
+    const inFunction = node ? insideFunction(node) : false;
+    const resolved = node && parsed ? this.resolver?.resolve(relPath, text, parsed.tree, parsed.loaded, node) : undefined;
+    const defs = (await this.fileDefinitions(relPath)).filter((d) => d.declLine <= line && line <= d.endLine && (name ? d.name === name : d.declLine === line));
+    const found = defs.sort((a, b) => b.declLine - a.declLine)[0];
+    if (found) {
+      const definition: SymbolDefinition = { file: relPath, startLine: found.startLine, endLine: found.endLine, declLine: found.declLine, kind: found.role, declaration: found.declaration, doc: found.doc, ...(found.copyOf ? { copyOf: found.copyOf } : {}) };
+      const copies = await this.copiesOf(found.name, definition);
+      return { definition, name: found.name, ...(copies ? { copies } : {}) };
+    }
+    const r = resolved ? await resolved : undefined;
+    if (r ? r.kind === 'local' : inFunction) return { local: true };
+    const declaration = (text.split('\n')[line] ?? '').trim();
+    return declaration ? { definition: { file: relPath, startLine: line, endLine: line, declLine: line, kind: 'variable', declaration } } : {};
+  }
+
+  /** Each chunk's relation to the name, from the syntax of its occurrences (relations.ts); none for a chunk that lacks the word. */
+  async relations(symbol: SymbolInfo, chunks: ReadonlyArray<{ file: string; startLine: number; endLine: number }>): Promise<Array<ChunkRelation | undefined>> {
+    const word = wordPattern(symbol.name);
+    const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
+    const out: Array<ChunkRelation | undefined> = [];
+    for (const c of chunks) {
+      const fileText = this.src.textOf(c.file);
+      const text = fileText === undefined ? undefined : sliceLines(fileText, c.startLine, c.endLine);
+      const grammar = fileText !== undefined && text && word.test(text) ? await this.src.chunker.grammarFor(c.file, fileText) : undefined;
+      const best = grammar && text ? strongest(occurrencesIn(grammar, text, c.startLine, symbol.name) ?? []) : undefined;
+      if (!best) {
+        // The word is there but no name node is: it is text (a string's or comment's content).
+        const at = grammar && text ? text.split('\n').findIndex((l) => word.test(l)) : -1;
+        out.push(at >= 0 ? { kind: 'mentions', line: c.startLine + at } : undefined);
+        continue;
+      }
+      let kind: ChunkRelation['kind'] = best.kind;
+      // A method declared with the name overrides it when its class's bases resolve to the definition.
+      if (kind === 'defines' && best.method && def && this.resolver && !(def.file === c.file && def.startLine <= best.line && best.line <= def.endLine)) {
+        const o = await this.resolver.overridden(c.file, best.line, symbol.name);
+        if (o && o.file === def.file && def.startLine <= o.line && o.line <= def.endLine) kind = 'overrides';
+      }
+      out.push({ kind, line: best.line });
+    }
+    return out;
   }
 
   /** A resolved definition with its declaration and doc: the chunker's definition at that line, else the line itself. */
@@ -192,7 +265,7 @@ export class SymbolLookup {
       const key = `${ref.file}:${d.declLine}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc, ...(d.copyOf ? { copyOf: d.copyOf } : {}) });
+      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc, ...(d.copyOf ? { copyOf: d.copyOf } : {}), bodyKey: this.bodyKeyOf(ref.file, d.startLine, d.endLine) });
     }
     return out;
   }
@@ -229,7 +302,7 @@ export class SymbolLookup {
     const terms = lexicalTerms(name);
     const term = terms[terms.length - 1]; // the whole identifier when it has several sub-tokens
     if (!term) return [];
-    const word = new RegExp(`(^|[^A-Za-z0-9_$])${name.replace(/[$]/g, '\\$')}(?![A-Za-z0-9_$])`);
+    const word = wordPattern(name);
     const files = new Set<string>();
     for (const id of this.src.chunksWithTerm(term, 64)) {
       if (files.size >= MAX_USED_IN) break;
@@ -260,88 +333,3 @@ interface FoundDefinitionLite {
   copyOf?: string;
 }
 
-/** The target of a `Copied from X` note among the lines attached above a definition. */
-function copyNote(lines: readonly string[], from: number, to: number): string | undefined {
-  for (let i = Math.max(0, from - 1); i < to; i++) {
-    const m = /copied from\s+([^\s]+)/i.exec(lines[i] ?? '');
-    if (m) return m[1];
-  }
-  return undefined;
-}
-
-/** The smallest node at the position if it is a name in code, else undefined. */
-function nameNodeAt(tree: Tree, row: number, column: number): Node | undefined {
-  const node = tree.rootNode.descendantForPosition({ row, column });
-  if (!node || !node.isNamed || !NAME_TYPES.has(node.type)) return undefined;
-  // descendantForPosition may return a node ending right before the position.
-  if (node.startPosition.row !== row || column < node.startPosition.column || column >= node.endPosition.column) return undefined;
-  // Inside a comment or string it is text, unless a `${...}` / f-string `{...}` lies in between.
-  for (let p = node.parent; p; p = p.parent) {
-    if (p.type === 'template_substitution' || p.type === 'interpolation') break;
-    if (NOT_CODE.test(p.type)) return undefined;
-  }
-  return node;
-}
-
-function roleOf(node: Node): SymbolRole {
-  const parent = node.parent;
-  if (!parent) return 'reference';
-  const nameField = parent.childForFieldName('name');
-  if (nameField && nameField.id === node.id && /definition|declaration|declarator|signature|method|class|function|spec|item/.test(parent.type)) return 'definition';
-  // f(...), obj.f(...), obj.f<T>(...)
-  let callee: Node = node;
-  if (/member_expression|attribute|field_expression|selector_expression|scoped_identifier|field_access/.test(parent.type)) {
-    const prop = parent.childForFieldName('property') ?? parent.childForFieldName('attribute') ?? parent.childForFieldName('field') ?? parent.childForFieldName('name');
-    if (prop && prop.id === node.id) callee = parent;
-  }
-  const call = callee.parent;
-  if (call && /call|invocation/.test(call.type)) {
-    const fn = call.childForFieldName('function') ?? call.childForFieldName('name');
-    if (fn && (fn.id === callee.id || fn.id === node.id)) return 'call';
-  }
-  return 'reference';
-}
-
-/** The declaration up to its body as written: the declaration line and, for a long header, up to 2 more. */
-function declarationText(d: FoundDefinition, lines: readonly string[]): string {
-  const out: string[] = [];
-  for (let i = d.declLine; i <= d.endLine && out.length < 3; i++) {
-    out.push(lines[i]);
-    // A header ends at the line that opens the body (`{`, `:`) or is the whole declaration.
-    if (/[{:;]\s*(\/\/.*|#.*)?$|=>\s*\S*$/.test(lines[i].trimEnd()) || i === d.endLine) break;
-  }
-  const indent = Math.min(...out.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
-  return out.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n').trimEnd();
-}
-
-function cleanDoc(doc: string | undefined): string | undefined {
-  if (!doc) return undefined;
-  const kept = doc.split('\n').filter((l) => !/^\s*copied from\b/i.test(l));
-  while (kept.length && !kept[0].trim()) kept.shift();
-  const lines = kept.slice(0, MAX_DOC_LINES);
-  if (kept.length > MAX_DOC_LINES) lines.push('…');
-  const text = lines.join('\n').trim();
-  return text || undefined;
-}
-
-function sliceLines(text: string, from: number, to: number): string {
-  let start = 0;
-  for (let i = 0; i < from && start >= 0; i++) start = text.indexOf('\n', start) + 1 || -1;
-  if (start < 0) return '';
-  let end = start;
-  for (let i = from; i <= to && end >= 0; i++) {
-    const next = text.indexOf('\n', end);
-    end = next < 0 ? -1 : next + 1;
-  }
-  return text.slice(start, end < 0 ? undefined : end);
-}
-
-/** FNV-1a over the text (a cache key with the length; collisions only cost a stale tree for one hover). */
-function quickHash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}

@@ -109,6 +109,10 @@ export class EngineClient extends ClientEvents {
     const args: EngineMethods['symbolRelated']['args'] = opts.content === undefined ? [relPath, line, character, query] : [relPath, line, character, query, opts.content];
     return this.call('symbolRelated', args, { signal: opts.signal });
   }
+  /** What is at a definition's location (the language server's answer), with up to `siblings` of its siblings. */
+  definitionAt(relPath: string, line: number, character: number, opts: { siblings?: number; signal?: AbortSignal } = {}): Promise<EngineMethods['definitionAt']['result']> {
+    return this.call('definitionAt', [relPath, line, character, opts.siblings ?? 0], { signal: opts.signal });
+  }
   /** Writes pending index changes now (after queued updates) instead of after the save delay. */
   flush(): Promise<void> {
     return this.call('flush', [], { timeoutMs: 0 });

@@ -4,7 +4,7 @@
 // AbortSignals travel as `cancel` messages and errors as plain objects.
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
-import type { SymbolInfo } from '../retrieve/symbols';
+import type { DefinitionAt, SymbolInfo } from '../retrieve/symbols';
 import type { AgentToolAnswer } from '../agentTools';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
@@ -29,6 +29,7 @@ export interface EngineMethods {
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
   /** One of the agent tools (agentTools/: search_code, find_definition, ...) with its arguments as the model gave them. */
   agentTool: { args: [name: string, input: unknown]; result: AgentToolAnswer };
+  definitionAt: { args: [relPath: string, line: number, character: number, siblings?: number]; result: DefinitionAt & { siblings?: RetrievedChunk[] } };
   stats: { args: []; result: IndexStats };
   /** Writes pending index changes now instead of after the save delay (benchmarks, tests). */
   flush: { args: []; result: void };

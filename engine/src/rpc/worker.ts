@@ -98,6 +98,8 @@ async function invoke(engine: Engine, id: number, method: EngineMethod, args: un
       return engine.symbolRelated(args[0] as string, args[1] as number, args[2] as number, args[3] as SymbolRelatedQuery, args[4] as string | undefined, signal);
     case 'agentTool':
       return runAgentTool(engine, args[0] as string, args[1], signal);
+    case 'definitionAt':
+      return engine.definitionAt(args[0] as string, args[1] as number, args[2] as number, args[3] as number | undefined);
     case 'stats':
       return engine.stats();
     case 'flush':

@@ -2,7 +2,9 @@
 // the cursor, in a QuickPick whose title says what was searched. On a name its definition comes
 // first; near-duplicate chunks (same code once comments and whitespace are dropped, or nearly all
 // lines shared) are one row with "+ N copies" (the row's button lists them); code comes before
-// tests and docs (unless the user is in one). Picking a row opens it.
+// tests, configuration and data files, and docs (unless the user is in one). The definition is the
+// language server's where one answers in time, else RepoRecall's resolver's, and its row says which.
+// Picking a row opens it.
 import * as vscode from 'vscode';
 import type { SymbolInfo } from '../../../engine/src/public';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/public';
@@ -10,7 +12,9 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { editorState, signalFor } from '../editorState';
 import type { FolderIndex } from '../folderIndex';
-import { preview, reasonFor, relatedRows, type RelatedReason, type RelatedRow } from './relatedRows';
+import { chooseDefinition, SOURCE_WORDS, type DefinitionSource } from './definitionChoice';
+import { preview, relatedRows, USES, type RelatedReason, type RelatedRow } from './relatedRows';
+import { serverDefinition } from './serverDefinition';
 
 export interface RelatedResult {
   folder: FolderIndex;
@@ -21,9 +25,13 @@ export interface RelatedResult {
   chunks: RetrievedChunk[];
   /** symbolMs: the name and, when one is found, its retrieval (one request); retrieveMs: the retrieval for the code at the cursor otherwise. */
   timing: { symbolMs: number; retrieveMs: number; totalMs: number };
+  /** Where the definition row comes from (the language server or RepoRecall). */
+  source?: DefinitionSource;
 }
 
 const MAX_TITLE = 60;
+/** Siblings of the definition asked for (same directory, same shape or callers). */
+const SIBLINGS = 5;
 
 function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
@@ -50,6 +58,7 @@ export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection:
   const t0 = performance.now();
   try {
     let symbol: SymbolInfo | null = null;
+    let source: DefinitionSource | undefined;
     let related: RetrievedChunk[] | undefined;
     const max = config.relatedMaxResults();
     let query: EditorState | string;
@@ -60,14 +69,19 @@ export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection:
       searched = `selection "${clip(firstLine, MAX_TITLE)}"`;
     } else {
       const pos = selection.active;
-      // The name at the cursor and what is found for it in one request; the code at the cursor otherwise.
-      const found = await fi.client.symbolRelated(rel, pos.line, pos.character, { options: { k: max * 3 } }, { content: doc.isDirty ? doc.getText() : undefined, signal }).catch((err: Error) => {
+      // The language server's definition, asked at once; the name at the cursor and what is found
+      // for it in one engine request meanwhile; the code at the cursor otherwise.
+      const server = serverDefinition(doc, pos, config.definitionBudgetMs(), token ?? new vscode.CancellationTokenSource().token);
+      const found = await fi.client.symbolRelated(rel, pos.line, pos.character, { options: { k: max * 3 }, siblings: SIBLINGS }, { content: doc.isDirty ? doc.getText() : undefined, signal }).catch((err: Error) => {
         if (signal?.aborted) throw err;
         ctx.log.debug(`find related: symbolAt failed (${err.message}); searching the code at the cursor`);
         return null;
       });
-      symbol = found?.symbol ?? null;
-      related = found?.chunks;
+      const choice = found && (await chooseDefinition(found.symbol, rel, await server, (u) => fi.relPath(vscode.Uri.parse(u)), (f, l, c) => fi.client.definitionAt(f, l, c, { siblings: SIBLINGS, signal })));
+      symbol = choice?.symbol ?? null;
+      source = choice?.source;
+      // The language server's definition brings its own siblings.
+      related = choice && found ? (choice.siblings ? [...found.chunks.filter((c) => c.relation?.kind !== 'sibling'), ...choice.siblings] : found.chunks) : undefined;
       query = symbol ? symbol.name : editorState(doc, pos, rel, ctx.recentFiles());
       searched = symbol ? symbol.name : `the code at ${rel.split('/').pop()}:${pos.line + 1}`;
     }
@@ -77,14 +91,15 @@ export async function findRelated(ctx: Ctx, doc: vscode.TextDocument, selection:
     const t2 = performance.now();
     const line = selection.active.line;
     const chunks = retrieved.filter((c) => !(c.file === rel && c.startLine <= line && line <= c.endLine));
-    if (symbol && !chunks.some((c) => reasonFor(c, symbol) === 'definition')) {
+    // The definition shown is the resolved one (or the server's), not just any chunk declaring the name.
+    if (symbol && !chunks.some((c) => symbol!.definitions.some((d) => d.file === c.file && c.startLine <= d.declLine && d.declLine <= c.endLine))) {
       const def = definitionChunk(symbol, rel);
       if (def) chunks.unshift(def);
     }
     const rows = relatedRows(chunks, symbol, rel, max);
     const timing = { symbolMs: t1 - t0, retrieveMs: t2 - t1, totalMs: performance.now() - t0 };
     ctx.log.debug(`find related ${searched}: symbolAt ${timing.symbolMs.toFixed(1)} ms, retrieve ${timing.retrieveMs.toFixed(1)} ms, total ${timing.totalMs.toFixed(1)} ms, ${retrieved.length} chunks -> ${rows.length} rows`);
-    return { folder: fi, searched, rows, chunks: rows.map((r) => r.chunk), timing };
+    return { folder: fi, searched, rows, chunks: rows.map((r) => r.chunk), timing, ...(source ? { source } : {}) };
   } finally {
     cancel?.dispose();
   }
@@ -103,20 +118,25 @@ interface ChunkItem extends vscode.QuickPickItem {
 
 const REASON_WORDS: Record<RelatedReason, (name: string) => string> = {
   definition: (n) => `defines ${n}`,
+  'overrides it': () => 'overrides it',
   'calls it': () => 'calls it',
   'uses it': () => 'uses it',
+  'imports it': () => 'imports it',
+  sibling: () => 'beside its definition',
+  'mentions it': () => 'mentions it',
   'similar code': () => 'similar code',
 };
 
 const SHOW_COPIES: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('files'), tooltip: 'Show the copies' };
 
-function rowItem(row: RelatedRow, name: string): ChunkItem {
+function rowItem(row: RelatedRow, name: string, source?: DefinitionSource): ChunkItem {
   const c = row.chunk;
+  const why = row.reason === 'definition' && source ? `${REASON_WORDS.definition(name)} · ${SOURCE_WORDS[source]}` : REASON_WORDS[row.reason](name);
   const copies = row.copies.length ? ` · + ${row.copies.length} ${row.copies.length === 1 ? 'copy' : 'copies'}` : '';
   return {
     label: `$(${KIND_ICON[c.kind] ?? 'symbol-file'}) ${c.name ?? c.file.split('/').pop()}`,
     description: `${c.file}:${c.startLine + 1}${copies}`,
-    detail: `${REASON_WORDS[row.reason](name)} · ${row.preview ?? preview(c.text, row.reason === 'calls it' || row.reason === 'uses it' ? name : undefined)}`,
+    detail: `${why} · ${row.preview ?? preview(c.text, USES.has(row.reason) ? name : undefined)}`,
     chunk: c,
     row,
     buttons: row.copies.length ? [SHOW_COPIES] : undefined,
@@ -180,7 +200,7 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
         } else {
           pick.title = `RepoRecall: Related to ${result.searched}`;
           const name = result.searched;
-          const items = result.rows.map((r) => rowItem(r, name));
+          const items = result.rows.map((r) => rowItem(r, name, result.source));
           pick.items = items;
           // The row's button (or expandCopies, for tests and keyboard users via the API) lists its copies under it.
           const expandRow = (index: number): boolean => {

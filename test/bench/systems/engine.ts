@@ -16,11 +16,11 @@ export class EngineSystem extends FragmentSystem {
   private stats: Record<string, number> = {};
 
   /** Protocol E, reported for the system that asks for it (the engine with its default model). */
-  readonly complete?: (task: Task) => Promise<Record<string, { text: string; ms: number }>>;
+  readonly complete?: (task: Task, suffix?: string) => Promise<Record<string, { text: string; ms: number }>>;
 
   constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning, completion = false) {
     super(opts);
-    if (completion) this.complete = (task) => this.completeTask(task);
+    if (completion) this.complete = (task, suffix) => this.completeTask(task, suffix);
   }
 
   lastQueryMs: Record<string, number> = {};
@@ -97,9 +97,10 @@ export class EngineSystem extends FragmentSystem {
     return this.outputs ? out : out[this.name];
   }
 
-  private async completeTask(task: Task): Promise<Record<string, { text: string; ms: number }>> {
+  /** With `suffix` the editor state has it after the cursor; the index keeps the left context alone, as for protocol C. */
+  private async completeTask(task: Task, suffix?: string): Promise<Record<string, { text: string; ms: number }>> {
     const engine = await this.enter(task);
-    const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
+    const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line, ...(suffix === undefined ? {} : { suffix }) };
     const t0 = performance.now();
     const withRetrieval = await engine.complete(state);
     const ms = performance.now() - t0;

@@ -6,5 +6,6 @@ export { isAbortError } from './rpc/protocol';
 export { isSecretPath } from './scan/secrets';
 export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
 export type { EditorState, RetrievedChunk } from './types';
+export type { Vetted } from './complete/scopeCheck';
 export type { SymbolDefinition, SymbolInfo } from './retrieve/symbols';
 export { isLoopbackHost, isLoopbackUrl, placeholder, redactDeep, redactSecrets } from './redact';

@@ -8,6 +8,9 @@ import * as path from 'path';
 import type { EditorState } from '../../engine/src/types';
 import { vetSuggestion } from '../../engine/src/complete/scopeCheck';
 import { indexedWorkspace, type IndexedWorkspace } from './workspace.helpers';
+import { LlamaCppInfillBackend } from '../../extension/src/backends/llamacpp';
+import { modelCompletion, type ModelCompletionInput } from '../../extension/src/backends/pipeline';
+import { modelServer } from './modelServer.helpers';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/scope-repo');
 
@@ -120,6 +123,24 @@ describe('completions that respect scope and the text after the cursor', functio
     assert.deepStrictEqual(vetted.cut, { line: 2, reason: 'unbound', name: 'shape' });
     const bound = 'testServerAndClientResource(webhookRouter);\n    const result = await ctx.client.deliver.query({ id: 2 });';
     assert.strictEqual((await ws.engine.vet(st, bound)).text, bound);
+  });
+
+  it("cuts a model server's multi-line answer before its unbound name, unless model output is kept", async () => {
+    const st = state('ts/tests/webhook.test.ts', TS_BEFORE.replace(/testS$/, ''), TS_AFTER, 'typescript');
+    const answer = 'testServerAndClientResource(webhookRouter);\n    const result = await ctx.client.deliver.query({ id: 2 });\n    expect(shape).toEqual(result);';
+    const server = await modelServer(answer, { flavor: 'llamacpp' });
+    try {
+      const ask = (vet: boolean) => modelCompletion({
+        trusted: true, state: st, backend: new LlamaCppInfillBackend({ baseUrl: server.base }), retrieve: async () => [],
+        budget: { contextTokens: 500, prefixTokens: 1000 }, maxTokens: 64, timeoutMs: 5000, signal: new AbortController().signal,
+        // What completionSource.ts passes unless `reporecall.completion.keepModelOutput` is on.
+        ...(vet ? { vet: async (text: string) => (await ws.engine.vet(st, text)).text } : {}),
+      } as ModelCompletionInput);
+      assert.strictEqual((await ask(true))?.text, 'testServerAndClientResource(webhookRouter);\n    const result = await ctx.client.deliver.query({ id: 2 });');
+      assert.strictEqual((await ask(false))?.text, answer);
+    } finally {
+      await server.close();
+    }
   });
 });
 

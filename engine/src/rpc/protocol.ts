@@ -5,6 +5,7 @@
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
+import type { Vetted } from '../complete/scopeCheck';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
 export type WorkerEngineOptions = Omit<EngineOptions, 'log' | 'onTeamState'> & {
@@ -24,6 +25,8 @@ export interface EngineMethods {
   removeFile: { args: [relPath: string]; result: void };
   retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
   complete: { args: [state: EditorState]; result: CompletionResult | null };
+  /** A suggestion (a model's) cut by the built-in source's checks: the text after the cursor, names unbound at it. */
+  vet: { args: [state: EditorState, text: string]; result: Vetted };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
   stats: { args: []; result: IndexStats };

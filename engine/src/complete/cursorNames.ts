@@ -35,14 +35,14 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   if (python && /^\s*from\s+\S+\s+import\s+\*/m.test(code)) return undefined;
   const builtins = builtinNames(input.language) ?? new Set<string>();
   let visible: Set<string>, definedInFile: Set<string>;
-  if (grammar.locals) {
-    const tree = input.parse(grammar, text);
-    if (!tree) return undefined;
+  const tree = grammar.locals ? input.parse(grammar, text) : null;
+  if (grammar.locals && tree) {
     const scopes = new LocalScopes(tree, grammar.locals, python);
     visible = new Set<string>();
     for (const node of cursorNodes(tree, prefix)) for (const n of scopes.visibleAt(node)) visible.add(n);
     definedInFile = scopes.definedNames();
   } else {
+    // No `locals` query, or its parse ran out of time: by text.
     visible = lexicalNamesAt(code, prefix.length);
     // Go imports name their package by the path's last segment (or an alias), inside a string.
     for (const m of text.matchAll(/^\s*(?:import\s+)?(?:([A-Za-z_]\w*)\s+)?"([^"\n]+)"\s*$/gm)) visible.add(m[1] ?? m[2].split('/').filter((s) => !/^v\d+$/.test(s)).pop()!);

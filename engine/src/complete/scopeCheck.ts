@@ -91,7 +91,7 @@ const KEYWORDS = new Set(('and as assert async await break case catch class cons
   'pass raise return static super switch this throw true try typeof undefined var void while with yield of get set type interface ' +
   'implements keyof readonly declare namespace abstract private protected public satisfies infer asserts override ' +
   'fn impl mut pub use mod struct trait where loop move ref dyn unsafe crate self Self extern func go defer chan map range package ' +
-  'select fallthrough goto None True False nil').split(' '));
+  'select fallthrough goto None True False nil using out unique global is asserts accessor constructor').split(' '));
 /** Names a line binds itself: assignments, loop and `with`/`except` targets, parameters, declarations, closure and lambda parameters. */
 const BINDS = [
   /\b(?:const|let|var|def|class|function|interface|type|enum|fn|struct|trait|mod|static|mut|ref|func|namespace)\s+([A-Za-z_$][\w$]*)/g,
@@ -105,11 +105,28 @@ const BINDS = [
 function lineBindings(code: string, out: Set<string>): void {
   for (const re of BINDS) for (const m of code.matchAll(re)) for (const n of m[1].match(NAME) ?? []) out.add(n);
   // Parameters: `def f(a, b=1)`, `function f(a: T)`, `(a, b) =>`, `fn f(a: T)`, `func f(a T)`.
-  const params = code.match(/\b(?:def|function|fn|func)\s*[\w$]*\s*(?:<[^>]*>)?\s*\(([^)]*)\)?/) ?? code.match(/\(([^()]*)\)\s*(?::\s*[^=]+)?=>/) ?? code.match(/(?:^|[=(,]\s*)(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/);
-  if (params) for (const p of params[1].split(',')) { const n = p.trim().replace(/^[*.&]+|^(?:mut|readonly|public|private|protected)\s+/g, '').match(/^[A-Za-z_$][\w$]*/)?.[0]; if (n) out.add(n); }
+  const lists = [...code.matchAll(/\b(?:def|function|fn|func)\s*[\w$]*\s*(?:<[^>]*>)?\s*\(([^)]*)\)?/g), ...code.matchAll(/\(([^()]*)\)\s*(?::\s*[^=]+)?=>/g), ...code.matchAll(/(?:^|[=(,:]\s*)(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/g)];
+  for (const params of lists) for (const p of params[1].split(',')) { const n = p.trim().replace(/^[*.&]+|^(?:mut|readonly|public|private|protected)\s+/g, '').match(/^[A-Za-z_$][\w$]*/)?.[0]; if (n) out.add(n); }
   // Destructuring: `const { a, b: c } = …`, `let [x, y] = …`, `(a, b) = …`.
   const destructure = code.match(/^\s*(?:const|let|var)?\s*[{[(]([^=]*)[}\])]\s*(?::[^=]*)?=(?!=)/);
   if (destructure) for (const part of destructure[1].split(',')) { const n = part.split(':').pop()!.trim().replace(/^\.\.\./, '').match(/^[A-Za-z_$][\w$]*/)?.[0]; if (n) out.add(n); }
+}
+
+/** Names the suggestion's lines bind, a parameter list or destructuring pattern spread over lines included. */
+function ownBindings(codes: string[]): Set<string> {
+  const own = new Set<string>();
+  let open = 0; // depth of a parameter list or pattern still open from an earlier line
+  for (const code of codes) {
+    lineBindings(code, own);
+    if (open > 0) {
+      const first = code.match(/^\s*(?:\*{1,2}|\.\.\.)?([A-Za-z_$][\w$]*)/)?.[1];
+      if (first) own.add(first);
+    }
+    const opens = (code.match(/[([{]/g) ?? []).length - (code.match(/[)\]}]/g) ?? []).length;
+    if (open > 0) open = Math.max(0, open + opens);
+    else if (opens > 0 && /\b(?:def|function|fn|func)\b[^(]*\([^)]*$|^\s*(?:const|let|var)\s*[{[]\s*$|^\s*(?:async\s+)?\(\s*$/.test(code)) open = opens;
+  }
+  return own;
 }
 
 /** The first name of `code` (one line) that nothing binds, from column `from` on; undefined when every name is bound. */
@@ -158,10 +175,11 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
   if (ctx.names) {
     const typed = ctx.prefix.slice(ctx.prefix.lastIndexOf('\n') + 1);
     const typedMasked = maskNonCode(ctx.prefix.slice(-4000), ctx.python);
-    const own = new Set<string>();
+    const codeOf = (i: number) => (i === 0 ? typedMasked.slice(typedMasked.lastIndexOf('\n') + 1) + masked[0] : masked[i]);
+    // What the suggestion binds anywhere in it (a comprehension's `for` may follow its use).
+    const own = ownBindings(lines.map((_, i) => codeOf(i)));
     for (let i = 0; i < lines.length && (!cut || i < cut.line); i++) {
-      const code = i === 0 ? typedMasked.slice(typedMasked.lastIndexOf('\n') + 1) + masked[0] : masked[i];
-      lineBindings(code, own);
+      const code = codeOf(i);
       const name = firstUnbound(code, i === 0 ? typed.length : 0, own, ctx);
       if (name) { cutAt(i, 'unbound', name); break; }
     }

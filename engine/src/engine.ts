@@ -264,7 +264,7 @@ export class Engine {
    * before the cursor (lexically and, where the index has it, by normalised structure), plus the
    * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
    */
-  async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
+  async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
     const state = withEditorLines(asked);
     const prefixLines = state.prefix.split('\n');
@@ -303,8 +303,8 @@ export class Engine {
       }
       return v;
     };
-    const vet = await this.vetter(state);
-    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, vet: (t) => vet(t).text });
+    const vet = opts.vet === false ? undefined : await this.vetter(state);
+    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, ...(vet ? { vet: (t: string) => vet(t).text } : {}) });
   }
 
   /**

@@ -60,13 +60,14 @@ function unmatchedClosers(code: string, max = 64): string[] {
   return out;
 }
 
-/** How many of the brackets open at the cursor (innermost first) the text after it closes. */
-function closedBySuffix(prefix: string, suffix: string, python: boolean): number {
-  const open = openBrackets(maskNonCode(prefix.slice(-16_000), python));
-  const closers = unmatchedClosers(maskNonCode(suffix, python));
-  let n = 0;
-  while (n < closers.length && n < open.length && CLOSE_OF[open[open.length - 1 - n]] === closers[n]) n++;
-  return n;
+/**
+ * How many of the brackets open at the cursor (innermost first) the text after it leaves unclosed:
+ * in a file balanced but for what the user is inserting, the text after the cursor closes the outer
+ * ones. Counted, not matched by kind: removing an inner `}` leaves the next outer `}` below.
+ */
+function unclosedBySuffix(prefix: string, suffix: string, python: boolean): number {
+  const open = openBrackets(maskNonCode(prefix.slice(-16_000), python)).length;
+  return Math.max(0, open - unmatchedClosers(maskNonCode(suffix, python), open + 1).length);
 }
 
 /** Where (line, column) the suggestion closes its `k`-th bracket opened before the cursor (1-based), or undefined. */
@@ -162,10 +163,9 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
   }
   // 2. A closer for a bracket opened before the cursor that the text after it already closes.
   const masked = maskNonCode(text, ctx.python).split('\n');
-  const closed = suffix ? closedBySuffix(ctx.prefix, suffix, ctx.python) : 0;
   let trimmedLine: { line: number; col: number } | undefined;
-  if (closed > 0) {
-    const at = outerCloserAt(masked, 1);
+  if (suffix.trim()) {
+    const at = outerCloserAt(masked, unclosedBySuffix(ctx.prefix, suffix, ctx.python) + 1);
     if (at) {
       if (masked[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
       cutAt(trimmedLine ? at.line + 1 : at.line, 'closer');

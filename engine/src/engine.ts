@@ -304,7 +304,7 @@ export class Engine {
       return v;
     };
     const vet = opts.vet === false ? undefined : await this.vetter(state);
-    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, ...(vet ? { vet: (t: string) => vet(t).text } : {}) });
+    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, ...(vet ? { vet } : {}) });
   }
 
   /**

@@ -17,6 +17,7 @@ import { render } from './render';
 import { guessCloser } from './closer';
 import { guessUsualLine, nextLines } from './shapes';
 import { guessRepeatedLine } from './repeated';
+import type { Vetted } from './scopeCheck';
 
 export { MAX_LINES, type CompletionSource };
 
@@ -49,7 +50,7 @@ export interface CompleteOptions {
   /** Receives the ranked candidates (benchmarks and tests look at them). */
   explain?: (ranked: Group[]) => void;
   /** Cuts a suggestion to what may be shown at the cursor ('' withdraws it): scopeCheck.ts's checks. */
-  vet?: (text: string) => string;
+  vet?: (text: string) => Vetted;
 }
 
 /**
@@ -60,7 +61,7 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const user = userContext(state);
   if (!user) return null;
   const before = state.prefix.split('\n').slice(0, -1);
-  const vet = opts.vet ?? ((text: string) => text);
+  const vet = (text: string) => (opts.vet ? opts.vet(text).text : text);
   const found = completeMatches(state, sources, opts, user);
   if (found?.text.trim()) return found;
   // Nothing copied fits: a closing line where the file's bracket structure calls for one (closer.ts).
@@ -123,8 +124,12 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
     };
   }).filter((x) => x.text.trim().length > 0);
   // The best continuation withdrawn by the checks (its first line uses a name unbound here, or is already below): no copy is offered.
-  const vetted = items.map((x) => ({ ...x, text: opts.vet ? opts.vet(x.text) : x.text }));
-  if (!vetted[0]?.text.trim()) return null;
+  const checks = items.map((x) => (opts.vet ? opts.vet(x.text) : { text: x.text }));
+  const vetted = items.map((x, i) => ({ ...x, text: checks[i].text }));
+  const withdrawn = checks[0]?.cut;
+  if (!vetted[0]?.text.trim()) {
+    return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
+  }
   items = vetted.filter((x, i) => x.text.trim().length > 0 && vetted.findIndex((y) => y.text === x.text) === i);
   const [best, ...alternatives] = items;
   return { ...best, ...(alternatives.length ? { alternatives } : {}) };

@@ -15,7 +15,6 @@ import { fileFilter } from './retrieve/fileFilter';
 import { nextTurn } from './util/breathe';
 import { normalizeLoneCR } from './util/lines';
 import { countSkips } from './scan';
-import { readSourceText } from './util/sourceText';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
@@ -31,8 +30,8 @@ import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { openForWriting } from './store/writeAccess';
-import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './retrieve/symbols';
-import { siblingsOf } from './retrieve/siblings';
+import { NameLookups } from './retrieve/nameLookups';
+import type { DefinitionAt, SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { TeamOverlay } from './team/overlay';
 
@@ -329,45 +328,27 @@ export class Engine {
 
   private readonly completionTrees = new SyntaxTrees(1);
 
-
   /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
-    return this.lookup().symbolAt(relPath, line, character, (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.ws.buffers.overlay(relPath) ?? (this.tables.files.has(relPath) ? undefined : readText(path.join(this.opts.root, relPath))));
-  }
-
-  private lookup(): SymbolLookup {
-    return (this.symbolLookup ??= new SymbolLookup({
-      chunker: this.chunker,
-      textOf: (file) => this.ws.buffers.overlay(file) ?? (this.tables.files.has(file) ? this.linesOf(file).join('\n') : undefined),
-      definitionsOf: (name) => this.tables.defs.lookup(name),
-      chunkRange: (id) => this.tables.chunks.get(id),
-      chunksWithTerm: (term, k) => this.index.lexical.search([term], k).map((h) => h.id),
-      hasFile: (file) => this.tables.files.has(file) || this.ws.buffers.overlay(file) !== undefined,
-      packageManifests: () => this.packageManifests(),
-    }));
-  }
-
-  private symbolLookup: SymbolLookup | undefined;
-  private manifests: { count: number; list: string[] } | undefined;
-
-  /** Indexed package.json files, listed again only when the number of files changes (a hover must not walk every path). */
-  private packageManifests(): string[] {
-    const count = this.tables.files.count;
-    if (this.manifests?.count !== count) this.manifests = { count, list: this.tables.files.relPaths().filter((f) => f === 'package.json' || f.endsWith('/package.json')) };
-    return this.manifests.list;
+    return this.names.symbolAt(relPath, line, character, content);
   }
 
   /** symbolAt, then for a known name what retrieve finds for it (the name, then `query.context`): one request for hover and Find Related Code. */
-  async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
-    const symbol = await this.symbolAt(relPath, line, character, content);
-    if (!symbol) return null;
-    signal?.throwIfAborted();
-    const found = await this.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
-    const relations = await this.lookup().relations(symbol, found);
-    const chunks = found.map((c, i) => (relations[i] ? { ...c, relation: relations[i] } : c));
-    const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
-    if (def && query.siblings) this.addSiblings(chunks, this.siblings(def.file, symbol.name, def, query.siblings));
-    return { symbol, chunks };
+  symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
+    return this.names.symbolRelated(relPath, line, character, query, content, signal);
+  }
+
+  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (retrieve/siblings.ts). */
+  definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
+    return this.names.definitionAt(relPath, line, character, siblings);
+  }
+
+  private nameLookups: NameLookups | undefined;
+  private get names(): NameLookups {
+    return (this.nameLookups ??= new NameLookups({
+      chunker: this.chunker, tables: () => this.tables, index: () => this.index, buffers: () => this.ws.buffers,
+      linesOf: (f) => this.linesOf(f), root: this.opts.root, retrieve: (q, o) => this.retrieve(q, o),
+    }));
   }
 
   /** Whether a file is in the index (the agent tools answer only for indexed files: never ignored or deny-listed ones). */
@@ -391,32 +372,6 @@ export class Engine {
     return out;
   }
 
-  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (retrieve/siblings.ts). */
-  async definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
-    const at = await this.lookup().definitionAt(relPath, line, character);
-    const d = at.definition;
-    return d && at.name && siblings ? { ...at, siblings: this.siblings(relPath, at.name, d, siblings) } : at;
-  }
-
-  /** Marks retrieved chunks that are siblings as such (unless they relate to the name otherwise) and appends the others. */
-  private addSiblings(chunks: RetrievedChunk[], siblings: RetrievedChunk[]): void {
-    for (const s of siblings) {
-      const i = chunks.findIndex((c) => c.file === s.file && c.startLine <= s.startLine && s.startLine <= c.endLine);
-      if (i < 0) chunks.push(s);
-      else if (!chunks[i].relation || chunks[i].relation!.kind === 'mentions') chunks[i] = { ...chunks[i], relation: s.relation };
-    }
-  }
-
-  private siblings(file: string, name: string, range: { startLine: number; endLine: number }, max: number): RetrievedChunk[] {
-    const { files, chunks } = this.tables;
-    return siblingsOf({ file, name, startLine: range.startLine, endLine: range.endLine }, {
-      filesIn: (dir) => files.relPaths().filter((f) => path.posix.dirname(f) === (dir || '.')),
-      chunksOf: (f) => chunks.idsOfFile(f).map((id) => chunks.get(id)!).filter(Boolean),
-      linesOf: (f) => this.linesOf(f),
-      filesMentioning: (n) => new Set(this.index.lexical.search([lexicalTerms(n).at(-1) ?? n.toLowerCase()], 64).map((h) => chunks.fileOf(h.id)).filter((f): f is string => !!f)),
-    }, max);
-  }
-
   /** Terms a text contributes to the lexical index (exposed for "why was this retrieved"). */
   static terms(text: string): string[] {
     return lexicalTerms(text);
@@ -425,7 +380,7 @@ export class Engine {
   async close(): Promise<void> {
     await this.team?.close();
     await this.ws.flush();
-    this.symbolLookup?.dispose();
+    this.nameLookups?.dispose();
     this.completionTrees.dispose();
     await this.ws.close();
     await this.embedder?.dispose();
@@ -437,12 +392,4 @@ export class Engine {
 function withEditorLines(state: EditorState): EditorState {
   if (!state.prefix.includes('\r') && !state.suffix?.includes('\r')) return state;
   return { ...state, prefix: normalizeLoneCR(state.prefix), ...(state.suffix === undefined ? {} : { suffix: normalizeLoneCR(state.suffix) }) };
-}
-
-function readText(abs: string): string | undefined {
-  try {
-    return readSourceText(abs);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,113 @@
+// The hover's and Find Related Code's questions about a name, over the engine's index: what is at a
+// position (symbols.ts), what retrieval finds for it with each row's relation from syntax, the
+// definition another source named (the language server) and its siblings (siblings.ts). The engine
+// delegates here so its facade stays one line per request.
+import * as path from 'path';
+import type { RetrieveOptions, SymbolRelatedQuery } from '../api';
+import type { Chunker } from '../chunk';
+import type { IndexTables } from '../index/tables';
+import type { Buffers } from '../indexer/buffers';
+import { lexicalTerms } from '../lexical/tokenize';
+import type { RetrievedChunk } from '../types';
+import { normalizeLoneCR } from '../util/lines';
+import { readSourceText } from '../util/sourceText';
+import type { HybridIndex } from './hybrid';
+import { siblingsOf } from './siblings';
+import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './symbols';
+
+export interface NameLookupSource {
+  chunker: Chunker;
+  tables: () => IndexTables;
+  index: () => HybridIndex;
+  buffers: () => Pick<Buffers, 'overlay'>;
+  /** An indexed file's lines (an open buffer's when there is one). */
+  linesOf: (file: string) => string[];
+  /** The workspace folder: a file outside the index is read from it. */
+  root: string;
+  retrieve: (query: string, opts: RetrieveOptions) => Promise<RetrievedChunk[]>;
+}
+
+export class NameLookups {
+  private lookup: SymbolLookup | undefined;
+  private manifests: { count: number; list: string[] } | undefined;
+
+  constructor(private readonly src: NameLookupSource) {}
+
+  /** The name at a position and what the index knows of it, or null: not a name, or unknown to the index. */
+  symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
+    const text = (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.src.buffers().overlay(relPath) ?? (this.src.tables().files.has(relPath) ? undefined : readText(path.join(this.src.root, relPath)));
+    return this.symbols().symbolAt(relPath, line, character, text);
+  }
+
+  /** symbolAt, then what retrieval finds for the name (then `query.context`), each row with its relation; siblings of a resolved definition added. */
+  async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
+    const symbol = await this.symbolAt(relPath, line, character, content);
+    if (!symbol) return null;
+    signal?.throwIfAborted();
+    const found = await this.src.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
+    const relations = await this.symbols().relations(symbol, found);
+    const chunks = found.map((c, i) => (relations[i] ? { ...c, relation: relations[i] } : c));
+    const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
+    if (def && query.siblings) addSiblings(chunks, this.siblings(def.file, symbol.name, def, query.siblings));
+    return { symbol, chunks };
+  }
+
+  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings. */
+  async definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
+    const at = await this.symbols().definitionAt(relPath, line, character);
+    const d = at.definition;
+    return d && at.name && siblings ? { ...at, siblings: this.siblings(relPath, at.name, d, siblings) } : at;
+  }
+
+  dispose(): void {
+    this.lookup?.dispose();
+  }
+
+  private symbols(): SymbolLookup {
+    const { tables, index, buffers } = this.src;
+    return (this.lookup ??= new SymbolLookup({
+      chunker: this.src.chunker,
+      textOf: (file) => buffers().overlay(file) ?? (tables().files.has(file) ? this.src.linesOf(file).join('\n') : undefined),
+      definitionsOf: (name) => tables().defs.lookup(name),
+      chunkRange: (id) => tables().chunks.get(id),
+      chunksWithTerm: (term, k) => index().lexical.search([term], k).map((h) => h.id),
+      hasFile: (file) => tables().files.has(file) || buffers().overlay(file) !== undefined,
+      packageManifests: () => this.packageManifests(),
+    }));
+  }
+
+  /** Indexed package.json files, listed again only when the number of files changes (a hover must not walk every path). */
+  private packageManifests(): string[] {
+    const files = this.src.tables().files;
+    if (this.manifests?.count !== files.count) this.manifests = { count: files.count, list: files.relPaths().filter((f) => f === 'package.json' || f.endsWith('/package.json')) };
+    return this.manifests.list;
+  }
+
+  private siblings(file: string, name: string, range: { startLine: number; endLine: number }, max: number): RetrievedChunk[] {
+    const { files, chunks } = this.src.tables();
+    const lexical = this.src.index().lexical;
+    return siblingsOf({ file, name, startLine: range.startLine, endLine: range.endLine }, {
+      filesIn: (dir) => files.relPaths().filter((f) => path.posix.dirname(f) === (dir || '.')),
+      chunksOf: (f) => chunks.idsOfFile(f).map((id) => chunks.get(id)!).filter(Boolean),
+      linesOf: (f) => this.src.linesOf(f),
+      filesMentioning: (n) => new Set(lexical.search([lexicalTerms(n).at(-1) ?? n.toLowerCase()], 64).map((h) => chunks.fileOf(h.id)).filter((f): f is string => !!f)),
+    }, max);
+  }
+}
+
+/** Marks retrieved chunks that are siblings as such (unless they relate to the name otherwise) and appends the others. */
+function addSiblings(chunks: RetrievedChunk[], siblings: RetrievedChunk[]): void {
+  for (const s of siblings) {
+    const i = chunks.findIndex((c) => c.file === s.file && c.startLine <= s.startLine && s.startLine <= c.endLine);
+    if (i < 0) chunks.push(s);
+    else if (!chunks[i].relation || chunks[i].relation!.kind === 'mentions') chunks[i] = { ...chunks[i], relation: s.relation };
+  }
+}
+
+function readText(abs: string): string | undefined {
+  try {
+    return readSourceText(abs);
+  } catch {
+    return undefined;
+  }
+}

@@ -152,7 +152,7 @@ describe('packaging: one VSIX per platform', function () {
       assert.match(targets.ignoreFileText('darwin-x64'), /\nmodels\/\*\*\n$/);
       const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-fake-ort-'));
       try {
-        fs.copyFileSync(path.join(ROOT, '.vscodeignore'), path.join(fake, '.vscodeignore'));
+        for (const f of ['.vscodeignore', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, f), path.join(fake, f));
         fs.mkdirSync(path.join(fake, 'node_modules/onnxruntime-node/bin/napi-v6/darwin/x64'), { recursive: true });
         assert.throws(() => targets.ignoreFileText('darwin-x64', fake), /has node_modules\/onnxruntime-node\/bin\/napi-v6\/darwin\/x64 now: give darwin-x64 its natives/);
       } finally {

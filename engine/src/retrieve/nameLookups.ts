@@ -6,7 +6,6 @@ import * as path from 'path';
 import type { RetrieveOptions, SymbolRelatedQuery } from '../api';
 import type { Chunker } from '../chunk';
 import type { IndexTables } from '../index/tables';
-import type { Buffers } from '../indexer/buffers';
 import { lexicalTerms } from '../lexical/tokenize';
 import type { RetrievedChunk } from '../types';
 import { normalizeLoneCR } from '../util/lines';
@@ -19,7 +18,8 @@ export interface NameLookupSource {
   chunker: Chunker;
   tables: () => IndexTables;
   index: () => HybridIndex;
-  buffers: () => Pick<Buffers, 'overlay'>;
+  /** The editor's open buffers (indexer/buffers.ts): a file's unsaved text. */
+  buffers: () => { overlay(relPath: string): string | undefined };
   /** An indexed file's lines (an open buffer's when there is one). */
   linesOf: (file: string) => string[];
   /** The workspace folder: a file outside the index is read from it. */

@@ -44,23 +44,27 @@ describe('privacy: no backend, no network', () => {
     assert.ok(enginePids.length > 0, 'the engine runs in its own process');
     const engineSockets = new Set<string>();
     const sampler = setInterval(() => enginePids.forEach((pid) => networkSocketsOf(pid).forEach((x) => engineSockets.add(`${pid} ${x}`))), 5);
-    const uri = fileUri('src/geometry/privacyProbe.ts');
-    const text = "import { Point } from './point';\n\nexport function probe(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(`${text}\n  }\n  return lower;\n}\n`));
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc);
-    const items = await api.inlineCompletionProvider.provideInlineCompletionItems(
-      doc, doc.positionAt(text.length), { triggerKind: vscode.InlineCompletionTriggerKind.Automatic, selectedCompletionInfo: undefined }, cancellationToken(),
-    );
-    assert.ok(items, 'the provider answered');
-    const main = await vscode.workspace.openTextDocument(fileUri('src/app/main.ts'));
-    const pos = positionOf(main, 'polygonPerimeterLength(fence)', 3);
-    await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', main.uri, pos);
-    const related = await api.findRelated(main, pos);
-    assert.ok(related.length > 0, 'Find Related Code answered');
-    await vscode.workspace.fs.delete(uri);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    clearInterval(sampler);
+    try {
+      const uri = fileUri('src/geometry/privacyProbe.ts');
+      const text = "import { Point } from './point';\n\nexport function probe(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(`${text}\n  }\n  return lower;\n}\n`));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const items = await api.inlineCompletionProvider.provideInlineCompletionItems(
+        doc, doc.positionAt(text.length), { triggerKind: vscode.InlineCompletionTriggerKind.Automatic, selectedCompletionInfo: undefined }, cancellationToken(),
+      );
+      assert.ok(items, `the provider answered (it said: ${JSON.stringify(api.lastCompletionOutcome())})`);
+      const main = await vscode.workspace.openTextDocument(fileUri('src/app/main.ts'));
+      const pos = positionOf(main, 'polygonPerimeterLength(fence)', 3);
+      await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', main.uri, pos);
+      const related = await api.findRelated(main, pos);
+      assert.ok(related.length > 0, 'Find Related Code answered');
+      await vscode.workspace.fs.delete(uri);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    } finally {
+      // A failure above must not leave the sampler reading a process later tests replace.
+      clearInterval(sampler);
+    }
     assert.deepStrictEqual(attempts, [], `network attempts: ${attempts.join('; ')}`);
     assert.deepStrictEqual([...engineSockets], [], 'network sockets of the engine process');
   });

@@ -161,6 +161,10 @@ describe('Find Related Code and hover: relations, siblings, copies (issue 29)', 
     assert.strictEqual(await chooseDefinition(s, 'app/client.ts', { kind: 'at', uri: uri('app/client.ts'), line: ll, character: lc }, relPathOf, describe), null);
     const outside = await chooseDefinition(s, 'app/client.ts', { kind: 'at', uri: 'file:///usr/lib/node_modules/x/index.d.ts', line: 1, character: 0 }, relPathOf, describe);
     assert.deepStrictEqual([outside?.symbol.resolution, outside?.symbol.definitions.length], ['external', 0]);
+    // A server still loading its project answers with the import's alias: the definition it leads to, never the import line.
+    const [il, ic] = positionOf(FILES['app/client.ts'], 'httpBatchLink }', 0);
+    const alias = await chooseDefinition(s, 'app/client.ts', { kind: 'at', uri: uri('app/client.ts'), line: il, character: ic }, relPathOf, describe);
+    assert.deepStrictEqual([alias?.symbol.definitions[0].file, alias?.symbol.definitions[0].declaration.startsWith('export function httpBatchLink')], ['links/httpBatchLink.ts', true]);
     const none = await chooseDefinition(s, 'app/client.ts', { kind: 'none' }, relPathOf, describe);
     assert.strictEqual(none?.source, 'resolver');
   });

@@ -202,6 +202,13 @@ export class SymbolLookup {
     }
     const r = resolved ? await resolved : undefined;
     if (r ? r.kind === 'local' : inFunction) return { local: true };
+    // An import binding (a server still loading its project answers with the alias): where it leads.
+    if (r?.kind === 'defines' && !(r.def.file === relPath && r.def.startLine <= line && line <= r.def.endLine)) {
+      const definition = await this.describe(r.def);
+      const copies = await this.copiesOf(r.def.name, definition);
+      return { definition, name: r.def.name, ...(copies ? { copies } : {}) };
+    }
+    if (r?.kind === 'external') return {};
     const declaration = (text.split('\n')[line] ?? '').trim();
     return declaration ? { definition: { file: relPath, startLine: line, endLine: line, declLine: line, kind: 'variable', declaration } } : {};
   }

@@ -19,6 +19,8 @@ import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
 import { completeFromSources, type CompletionSource } from './complete/builtin';
+import { makeVetter, moduleLevel, type Vetted } from './complete/vetter';
+import { SyntaxTrees } from './chunk/syntaxTrees';
 import { boundNames, normalizedTerms } from './lexical/normalize';
 import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
 import { namesOnScreen } from './retrieve/excerpt';
@@ -269,7 +271,7 @@ export class Engine {
    * before the cursor (lexically and, where the index has it, by normalised structure), plus the
    * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
    */
-  async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number } = {}): Promise<CompletionResult | null> {
+  async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
     const state = withEditorLines(asked);
     const prefixLines = state.prefix.split('\n');
@@ -308,8 +310,23 @@ export class Engine {
       }
       return v;
     };
-    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence });
+    const vet = opts.vet === false ? undefined : await this.vetter(state);
+    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, ...(vet ? { vet } : {}) });
   }
+
+  /**
+   * A suggestion for the cursor of `asked` cut by complete/scopeCheck.ts (complete/vetter.ts): the
+   * built-in source's and a model's suggestions alike.
+   */
+  async vet(asked: EditorState, text: string): Promise<Vetted> {
+    return (await this.vetter(withEditorLines(asked)))(text);
+  }
+
+  private vetter(state: EditorState): Promise<(text: string) => Vetted> {
+    return makeVetter(state, { chunker: this.chunker, trees: this.completionTrees, defined: (n) => moduleLevel(this.tables.defs.lookup(n)) });
+  }
+
+  private readonly completionTrees = new SyntaxTrees(1);
 
   /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
@@ -364,6 +381,7 @@ export class Engine {
     await this.team?.close();
     await this.ws.flush();
     this.nameLookups?.dispose();
+    this.completionTrees.dispose();
     await this.ws.close();
     await this.embedder?.dispose();
     await this.chunker.dispose();

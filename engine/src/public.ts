@@ -10,4 +10,5 @@ export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './a
 export type { ChunkRelation, EditorState, RetrievedChunk } from './types';
 export type { DefinitionAt, SymbolDefinition, SymbolInfo } from './retrieve/symbols';
 export type { AgentToolAnswer } from './agentTools';
+export type { Vetted } from './complete/scopeCheck';
 export { isLoopbackHost, isLoopbackUrl, placeholder, redactDeep, redactSecrets } from './redact';

@@ -40,6 +40,7 @@ export const config = {
   /** Token budget for the current file's text before the cursor in a model prompt. */
   prefixTokens: (): number => num('completion.prefixTokens'),
   maxCompletionTokens: (): number => num('completion.maxTokens'),
+  keepModelOutput: (): boolean => bool('completion.keepModelOutput'),
   backendTimeoutMs: (): number => num('completion.timeoutMs'),
   /** Hypothetical-code expansion (HyDE) with a model backend; off by default (not measured with a real model). */
   hydeEnabled: (): boolean => bool('hyde.enabled'),

@@ -3,11 +3,12 @@ interface Metrics { r1: number; r3: number; r5: number; r10: number; mrr10: numb
 interface CMetrics { id_recall: number; new_id_recall: number; n: number; n_new: number; latency_ms?: { p50: number; p95: number; p99: number } }
 interface Pct { p50: number; p95: number; p99: number }
 interface SystemResult { A: Record<string, Metrics>; B: Record<string, Metrics>; C: Record<string, CMetrics>; C_budgets?: Record<string, Record<string, CMetrics>>; latency_ms: Pct; latency_a_ms: Pct; index_s: number }
-interface EGroup { em: number; es: number; offered: number; precision?: number; n: number }
+interface EGroup { em: number; es: number; offered: number; precision?: number; duplicated_suffix?: number; unbound_name?: number; n: number }
 interface Result {
   systems: Record<string, SystemResult>;
   repos: Record<string, Record<string, number>>;
   E?: Record<string, Record<string, EGroup> & { latency_ms: Pct }>;
+  E_suffix?: Record<string, Record<string, EGroup> & { latency_ms: Pct }>;
 }
 
 export function renderMarkdown(r: Result): string {
@@ -46,6 +47,13 @@ export function renderMarkdown(r: Result): string {
     for (const [src, e] of Object.entries(r.E)) for (const g of [...groups, 'api']) {
       const m = e[g] as EGroup | undefined;
       if (m) out.push(`| ${src} | ${g} | ${m.n} | ${m.em.toFixed(3)} | ${m.es.toFixed(3)} | ${m.offered.toFixed(3)} | ${m.precision?.toFixed(3) ?? '–'} | ${e.latency_ms.p50} | ${e.latency_ms.p95} |`);
+    }
+  }
+  if (r.E_suffix && Object.keys(r.E_suffix).length) {
+    out.push('\n### Protocol E with the text after the cursor (E_suffix; rates over offered suggestions)\n', '| source | subset | n | EM | ES | offered | precision | duplicated suffix | unbound name | p50 ms | p95 ms |', '|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const [src, e] of Object.entries(r.E_suffix)) for (const g of [...groups, 'api']) {
+      const m = e[g] as EGroup | undefined;
+      if (m) out.push(`| ${src} | ${g} | ${m.n} | ${m.em.toFixed(3)} | ${m.es.toFixed(3)} | ${m.offered.toFixed(3)} | ${m.precision?.toFixed(3) ?? '–'} | ${m.duplicated_suffix?.toFixed(3) ?? '–'} | ${m.unbound_name?.toFixed(3) ?? '–'} | ${e.latency_ms.p50} | ${e.latency_ms.p95} |`);
     }
   }
   const repos = Object.keys(r.repos);

@@ -20,6 +20,7 @@ import { hypothesisProvider } from './hyde';
 import { renderR, runProtocolR } from './resolution/protocolR';
 import { N_SYSTEMS, renderN, runProtocolN, type NResult } from './naturalLanguage/protocolN';
 import { ProviderAcc, ProviderPath, renderProvider } from './provider';
+import { duplicatesSuffix, repositoryDefinitions, rightContextOf, unboundNames } from './suffixMetrics';
 
 interface Args {
   split: string;
@@ -89,20 +90,43 @@ interface CompletionAcc {
   em: Map<string, number[]>;
   es: Map<string, number[]>;
   offered: Map<string, number[]>;
+  /** E_suffix only, per offered suggestion: it re-inserts following text (1) or not; it uses an unbound name (1) or not. */
+  dup: Map<string, number[]>;
+  unbound: Map<string, number[]>;
   ms: number[];
 }
 
+/** The editor's text after the cursor (E_suffix) and what the checks of suffixMetrics.ts need. */
+interface SuffixCase {
+  suffix: string;
+  fileText: string;
+  repoDefs: ReadonlySet<string>;
+}
+
 /** Protocol E for one task: the system's completions scored against the target, under `groups`. */
-async function scoreCompletions(sys: BenchSystem, task: Task, groups: string[], completionAcc: Map<string, CompletionAcc>, timed: boolean): Promise<void> {
-  for (const [o, c] of Object.entries(await sys.complete!(task))) {
+async function scoreCompletions(sys: BenchSystem, task: Task, groups: string[], completionAcc: Map<string, CompletionAcc>, timed: boolean, withSuffix?: SuffixCase): Promise<void> {
+  for (const [o, c] of Object.entries(await sys.complete!(task, withSuffix?.suffix))) {
     let e = completionAcc.get(o);
-    if (!e) completionAcc.set(o, (e = { em: new Map(), es: new Map(), offered: new Map(), ms: [] }));
+    if (!e) completionAcc.set(o, (e = { em: new Map(), es: new Map(), offered: new Map(), dup: new Map(), unbound: new Map(), ms: [] }));
     const sc = scoreCompletion(completionForTarget(c.text, task.target), task.target);
     push(e.em, groups, sc.em);
     push(e.es, groups, sc.es);
-    push(e.offered, groups, c.text.trim() ? 1 : 0);
+    const offered = c.text.trim() ? 1 : 0;
+    push(e.offered, groups, offered);
+    if (withSuffix && offered) {
+      const prefix = task.left_context ?? '';
+      const typedLine = prefix.slice(prefix.lastIndexOf('\n') + 1);
+      push(e.dup, groups, duplicatesSuffix(c.text, prefix, withSuffix.suffix, task.language === 'python') ? 1 : 0);
+      push(e.unbound, groups, unboundNames(c.text, typedLine, withSuffix.fileText, withSuffix.repoDefs, task.language).length ? 1 : 0);
+    }
     if (timed) e.ms.push(c.ms);
   }
+}
+
+/** E_suffix's case for a task: its file's lines after the target, as the editor holds them. */
+function suffixCase(task: Task, fileLines: string[], repoDefs: ReadonlySet<string>): SuffixCase {
+  const suffix = rightContextOf(fileLines, task);
+  return { suffix, fileText: (task.left_context ?? '') + suffix, repoDefs };
 }
 
 /** API tasks (tasks_api.jsonl) with the left context the README derives: the file's first L lines. */
@@ -188,6 +212,7 @@ async function main(): Promise<void> {
   const systems = await createSystems(args.systems, args.factory);
   const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
   const completionAcc = new Map<string, CompletionAcc>();
+  const suffixAcc = new Map<string, CompletionAcc>();
   const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
     ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), byBudget: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0, perTask: {},
   }]));
@@ -212,6 +237,7 @@ async function main(): Promise<void> {
     for (const f of repo.files) gridByFile.set(f.relPath, docsFor(f.relPath, f.lines, gridFragments(f.relPath, f.lines.length), nextId));
     const allGrid = [...gridByFile.values()].flat();
     const byId = new Map<number, FragmentDoc>(allGrid.map((d) => [d.id, d]));
+    const repoDefs = args.protocols.has('E') ? repositoryDefinitions(repo) : new Set<string>();
 
     for (const sys of systems) {
       const t0 = performance.now();
@@ -241,7 +267,10 @@ async function main(): Promise<void> {
       const lookup = (id: number) => byId.get(id) ?? local.get(id)!;
       for (const sys of systems) {
         if (args.onlyE) {
-          if (sys.complete) await scoreCompletions(sys, task, groups, completionAcc, true);
+          if (sys.complete) {
+            await scoreCompletions(sys, task, groups, completionAcc, true);
+            await scoreCompletions(sys, task, groups, suffixAcc, true, suffixCase(task, fileLines, repoDefs));
+          }
           continue;
         }
         const ranks = sys.ranksFragments !== false;
@@ -318,8 +347,11 @@ async function main(): Promise<void> {
           }
         }
         await sys.addDocs(taskGrid);
-        // Protocol E: the built-in completion (leak-free state, like C).
-        if (sys.complete) await scoreCompletions(sys, task, groups, completionAcc, true);
+        // Protocol E: the built-in completion (leak-free state, like C); E_suffix: the same with the text after the cursor.
+        if (sys.complete) {
+          await scoreCompletions(sys, task, groups, completionAcc, true);
+          await scoreCompletions(sys, task, groups, suffixAcc, true, suffixCase(task, fileLines, repoDefs));
+        }
       }
     }
     // Protocol E on the API tasks (multi-line targets), reported under `api` apart from the line
@@ -328,7 +360,11 @@ async function main(): Promise<void> {
     for (const task of repoApi) {
       const fileLines = repo.byPath.get(task.file)!.lines;
       const t: Task = { ...task, left_context: task.left_context ?? apiLeftContext(fileLines, task.cursor.line) };
-      for (const sys of systems) if (sys.complete) await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], completionAcc, false);
+      for (const sys of systems) {
+        if (!sys.complete) continue;
+        await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], completionAcc, false);
+        await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], suffixAcc, false, suffixCase(t, fileLines, repoDefs));
+      }
     }
     console.log(`  ${repoName}: ${repoTasks.length} tasks${repoApi.length ? ` + ${repoApi.length} API tasks` : ''} done`);
   }
@@ -366,18 +402,23 @@ async function main(): Promise<void> {
   }
   for (const sys of systems) await sys.close?.();
   if (dump !== undefined) fs.closeSync(dump);
-  const E: Record<string, unknown> = {};
-  for (const [name, e] of completionAcc) {
-    const groups: Record<string, unknown> = {};
-    for (const g of e.em.keys()) {
-      const em = e.em.get(g)!, offered = e.offered.get(g)!;
-      const emOffered = em.filter((_, i) => offered[i] === 1);
-      // precision: exact matches among the tasks where something was offered.
-      groups[g] = { em: mean(em), es: mean(e.es.get(g)), offered: mean(offered), precision: mean(emOffered), n: em.length };
+  const summarise = (accs: Map<string, CompletionAcc>, withSuffix: boolean): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [name, e] of accs) {
+      const groups: Record<string, unknown> = {};
+      for (const g of e.em.keys()) {
+        const em = e.em.get(g)!, offered = e.offered.get(g)!;
+        const emOffered = em.filter((_, i) => offered[i] === 1);
+        // precision: exact matches among the tasks where something was offered; the E_suffix rates are over offered suggestions too.
+        groups[g] = { em: mean(em), es: mean(e.es.get(g)), offered: mean(offered), precision: mean(emOffered),
+          ...(withSuffix ? { duplicated_suffix: mean(e.dup.get(g)), unbound_name: mean(e.unbound.get(g)) } : {}), n: em.length };
+      }
+      out[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
     }
-    E[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
-  }
-  result.E = E;
+    return out;
+  };
+  result.E = summarise(completionAcc, false);
+  if (suffixAcc.size) result.E_suffix = summarise(suffixAcc, true);
   if (provider) {
     result.provider = providerAcc.result();
     await provider.close();

@@ -56,6 +56,7 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'completion.contextTokens', read: () => config.contextTokens() },
   { key: 'completion.prefixTokens', read: () => config.prefixTokens() },
   { key: 'completion.maxTokens', read: () => config.maxCompletionTokens() },
+  { key: 'completion.keepModelOutput', read: () => config.keepModelOutput() },
   { key: 'completion.timeoutMs', read: () => config.backendTimeoutMs() },
   { key: 'hyde.enabled', read: () => config.hydeEnabled() },
   { key: 'hyde.budgetMs', read: () => config.hydeBudgetMs() },

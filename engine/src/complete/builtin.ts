@@ -16,6 +16,8 @@ import { groupMatches, MIN_RESEMBLING_CONFIDENCE, rankGroups, type Group } from 
 import { render } from './render';
 import { guessCloser } from './closer';
 import { guessUsualLine, nextLines } from './shapes';
+import { guessRepeatedLine } from './repeated';
+import type { Vetted } from './scopeCheck';
 
 export { MAX_LINES, type CompletionSource };
 
@@ -47,6 +49,8 @@ export interface CompleteOptions {
   minConfidence?: number;
   /** Receives the ranked candidates (benchmarks and tests look at them). */
   explain?: (ranked: Group[]) => void;
+  /** Cuts a suggestion to what may be shown at the cursor ('' withdraws it): scopeCheck.ts's checks. */
+  vet?: (text: string) => Vetted;
 }
 
 /**
@@ -57,14 +61,21 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const user = userContext(state);
   if (!user) return null;
   const before = state.prefix.split('\n').slice(0, -1);
+  const vet = (text: string) => (opts.vet ? opts.vet(text).text : text);
   const found = completeMatches(state, sources, opts, user);
   if (found?.text.trim()) return found;
   // Nothing copied fits: a closing line where the file's bracket structure calls for one (closer.ts).
   const closer = guessCloser(before, user.typed, user.python);
-  if (closer) return { text: closer.text, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 };
+  const closerText = closer && vet(closer.text);
+  if (closer && closerText) return { text: closerText, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 };
   // …or the line that followed the same two line shapes earlier in the file and in the chunks (shapes.ts).
   const usual = guessUsualLine(before, user.typed, nextLines(before, sources.filter((src) => src.file !== state.file)));
-  if (usual) return { text: usual.text, confidence: Math.round(usual.share * 1000) / 1000, evidence: 0 };
+  const usualText = usual && vet(usual.text);
+  if (usual && usualText) return { text: usualText, confidence: Math.round(usual.share * 1000) / 1000, evidence: 0 };
+  // …or the rest of an earlier line of the file that begins as the cursor's line does (repeated.ts).
+  const repeated = guessRepeatedLine(before, user.typed);
+  const repeatedText = repeated && vet(repeated.text);
+  if (repeated && repeatedText) return { text: repeatedText, confidence: 0, evidence: 0 };
   return found;
 }
 
@@ -95,7 +106,7 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
     return { text: '', confidence: 0, abstained: why };
   }
   // Alternatives (shown when the user cycles) need the evidence, not the agreement.
-  const items: CompletionAlternative[] = ranked.slice(0, MAX_ALTERNATIVES).filter((g, i) => i === 0 || g.evidence >= minEvidence).map((g) => {
+  let items: CompletionAlternative[] = ranked.slice(0, MAX_ALTERNATIVES).filter((g, i) => i === 0 || g.evidence >= minEvidence).map((g) => {
     // The most common rendering among the group's strongest members (their statements may end differently).
     const texts = new Map<string, { n: number; evidence: number; m: Match; end: number }>();
     for (const m of [...g.members].sort((a, b) => b.evidence - a.evidence).slice(0, 8)) {
@@ -112,7 +123,14 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
       evidence: Math.round(g.evidence * 100) / 100,
     };
   }).filter((x) => x.text.trim().length > 0);
-  if (!items.length) return null;
+  // The best continuation withdrawn by the checks (its first line uses a name unbound here, or is already below): no copy is offered.
+  const checks = items.map((x) => (opts.vet ? opts.vet(x.text) : { text: x.text }));
+  const vetted = items.map((x, i) => ({ ...x, text: checks[i].text }));
+  const withdrawn = checks[0]?.cut;
+  if (!vetted[0]?.text.trim()) {
+    return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
+  }
+  items = vetted.filter((x, i) => x.text.trim().length > 0 && vetted.findIndex((y) => y.text === x.text) === i);
   const [best, ...alternatives] = items;
   return { ...best, ...(alternatives.length ? { alternatives } : {}) };
 }

@@ -75,6 +75,25 @@ export class LocalScopes {
     return undefined;
   }
 
+  /** Every name bound in the scopes around `node` (as bindingOf would find them), for checking code inserted there. */
+  visibleAt(node: Node): Set<string> {
+    const out = new Set<string>();
+    let crossedFunction = false;
+    for (let p: Node | null = node; p; p = p.parent) {
+      if (!this.scopes.has(p.id)) continue;
+      if (!(this.python && p.type === 'class_definition' && crossedFunction)) for (const name of this.defs.get(p.id)?.keys() ?? []) out.add(name);
+      if (this.python && PY_FUNCTION_SCOPES.has(p.type)) crossedFunction = true;
+    }
+    return out;
+  }
+
+  /** Every name the file binds in some scope. */
+  definedNames(): Set<string> {
+    const out = new Set<string>();
+    for (const m of this.defs.values()) for (const name of m.keys()) out.add(name);
+    return out;
+  }
+
   isScope(node: Node): boolean {
     return this.scopes.has(node.id);
   }

@@ -6,6 +6,7 @@ import { spawnEngineHost, type EngineTransport } from './transport';
 import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../retrieve/symbols';
+import type { Vetted } from '../complete/scopeCheck';
 import { ClientEvents } from './clientEvents';
 import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker } from './protocol';
@@ -93,6 +94,10 @@ export class EngineClient extends ClientEvents {
   }
   complete(state: EditorState, opts: { signal?: AbortSignal } = {}): Promise<CompletionResult | null> {
     return this.call('complete', [state], { signal: opts.signal });
+  }
+  /** `text` for the cursor of `state`, cut where it repeats the text after the cursor or uses a name unbound there (complete/scopeCheck.ts). */
+  vet(state: EditorState, text: string, opts: { signal?: AbortSignal } = {}): Promise<Vetted> {
+    return this.call('vet', [state, text], { signal: opts.signal });
   }
   /** The name at a 0-based position and what the index knows of it; null when not a known name. `content`: an unsaved buffer's text. */
   symbolAt(relPath: string, line: number, character: number, opts: { content?: string; signal?: AbortSignal } = {}): Promise<SymbolInfo | null> {

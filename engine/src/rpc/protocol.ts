@@ -6,6 +6,7 @@ import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, Complet
 import type { EditorState, RetrievedChunk } from '../types';
 import type { DefinitionAt, SymbolInfo } from '../retrieve/symbols';
 import type { AgentToolAnswer } from '../agentTools';
+import type { Vetted } from '../complete/scopeCheck';
 
 /** Engine options as they reach the worker (`log` is replaced by `log` events). */
 export type WorkerEngineOptions = Omit<EngineOptions, 'log' | 'onTeamState'> & {
@@ -25,6 +26,8 @@ export interface EngineMethods {
   removeFile: { args: [relPath: string]; result: void };
   retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
   complete: { args: [state: EditorState]; result: CompletionResult | null };
+  /** A suggestion (a model's) cut by the built-in source's checks: the text after the cursor, names unbound at it. */
+  vet: { args: [state: EditorState, text: string]; result: Vetted };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
   /** One of the agent tools (agentTools/: search_code, find_definition, ...) with its arguments as the model gave them. */

@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine';
 import type { SymbolRelatedQuery } from '../api';
+import type { EditorState } from '../types';
 import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
 import { INIT_ENV } from './transport';
 import { closeOnSignals } from '../util/termination';
@@ -92,6 +93,8 @@ async function invoke(engine: Engine, id: number, method: EngineMethod, args: un
     }
     case 'complete':
       return engine.complete(args[0] as Parameters<Engine['complete']>[0], { signal });
+    case 'vet':
+      return engine.vet(args[0] as EditorState, args[1] as string);
     case 'symbolAt':
       return engine.symbolAt(args[0] as string, args[1] as number, args[2] as number, args[3] as string | undefined);
     case 'symbolRelated':

@@ -35,6 +35,8 @@ export interface ModelCompletionInput {
   secretPatterns?: readonly string[];
   /** Name of the repository (workspace folder), for repo-level FIM layouts. */
   repoName?: string;
+  /** Cuts a multi-line answer as the built-in source's suggestions are (the engine's `vet`); absent: shown as the model wrote it. */
+  vet?: (text: string, signal: AbortSignal) => Promise<string>;
 }
 
 export interface ModelCompletion {
@@ -66,7 +68,9 @@ export async function modelCompletion(input: ModelCompletionInput): Promise<Mode
     timeoutMs: input.timeoutMs,
   });
   const linePrefix = input.state.prefix.slice(input.state.prefix.lastIndexOf('\n') + 1);
-  const text = cleanCompletion(raw, built.suffix, linePrefix);
+  const cleaned = cleanCompletion(raw, built.suffix, linePrefix);
+  // A multi-line answer passes the built-in source's checks (the text after the cursor, names unbound at it).
+  const text = cleaned.includes('\n') && input.vet ? await input.vet(cleaned, input.signal) : cleaned;
   // The completion shown is the best guess at what comes next: free for the next keystroke's expansion.
   if (text && hyde) hyde.source.remember(hyde.docKey, input.state.prefix, text);
   return text ? { text, built, hypothesis } : undefined;

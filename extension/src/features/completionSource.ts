@@ -83,6 +83,7 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
     maxTokens: config.maxCompletionTokens(),
     timeoutMs: config.backendTimeoutMs(),
     signal,
+    vet: config.keepModelOutput() ? undefined : async (text, sig) => (await fi.client.vet(state, text, { signal: sig })).text,
     hyde: config.hydeEnabled()
       ? { source: hypotheses, docKey: `${fi.folder.uri.toString()}|${state.file}`, budgetMs: config.hydeBudgetMs(), maxTokens: config.hydeMaxTokens(), weight: config.hydeWeight() }
       : undefined,

@@ -47,7 +47,8 @@ export interface BenchSystem {
    * Protocol E: the system's completion for the leak-free editor state, per output name, with
    * the time from request to answer (keystroke-to-items, without the editor's debounce).
    */
-  complete?(task: Task): Promise<Record<string, { text: string; ms: number }>>;
+  /** Protocol E: completions at the task's cursor; with `suffix`, the editor also holds that text after the cursor (E_suffix). */
+  complete?(task: Task, suffix?: string): Promise<Record<string, { text: string; ms: number }>>;
   /** Bytes the system's index would take on disk (0 when it keeps nothing). */
   indexBytes?(): number;
   close?(): Promise<void>;

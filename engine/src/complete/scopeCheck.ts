@@ -1,0 +1,207 @@
+// The checks every multi-line suggestion passes before it is shown (the built-in source's and a
+// model's alike): it stops where the text after the cursor resumes, closes no bracket that text
+// already closes, and introduces no name unbound at the cursor. A suggestion is cut to its last safe
+// line before the first line that fails, or withdrawn when its first line does.
+
+/** Names bound at the cursor (scopes, imports, the module, the repository's definitions, builtins). */
+export interface NameScope {
+  has(name: string): boolean;
+}
+
+export interface SuggestionContext {
+  /** Text before the cursor (its last line is what is typed on the cursor's line). */
+  prefix: string;
+  /** Text after the cursor, as the editor holds it ('' or undefined when unknown). */
+  suffix?: string;
+  python: boolean;
+  /** Undefined: names are not checked (a language the check cannot bind names for). */
+  names?: NameScope;
+  /** JSX or TSX: a lowercase `<tag` is an element, not a name. */
+  jsx?: boolean;
+}
+
+export interface Vetted {
+  text: string;
+  /** Why the suggestion was cut (absent when it is shown whole). */
+  cut?: { line: number; reason: 'suffix' | 'closer' | 'unbound'; name?: string };
+}
+
+const CLOSE_OF: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+
+/** Code without string literals and comments (same length, line breaks kept), so brackets and names are counted in code only. */
+export function maskNonCode(text: string, python: boolean): string {
+  const re = python
+    ? /("""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|[rbfuRBFU]{0,2}"(?:\\.|[^"\\\n])*"?|[rbfuRBFU]{0,2}'(?:\\.|[^'\\\n])*'?|#[^\n]*)/g
+    : /(`(?:\\.|[^`\\])*`?|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))/g;
+  return text.replace(re, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** Brackets open at the end of `code`, innermost last (closers without an opener are ignored). */
+function openBrackets(code: string): string[] {
+  const st: string[] = [];
+  for (const ch of code) {
+    if (ch === '(' || ch === '[' || ch === '{') st.push(ch);
+    else if ((ch === ')' || ch === ']' || ch === '}') && st.length && CLOSE_OF[st[st.length - 1]] === ch) st.pop();
+  }
+  return st;
+}
+
+/** Closers of `code` with no opener in it, in order. */
+function unmatchedClosers(code: string, max = 64): string[] {
+  let depth = 0;
+  const out: string[] = [];
+  for (const ch of code) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth > 0) depth--;
+      else if (out.push(ch) >= max) break;
+    }
+  }
+  return out;
+}
+
+/**
+ * How many of the brackets open at the cursor (innermost first) the text after it leaves unclosed:
+ * in a file balanced but for what the user is inserting, the text after the cursor closes the outer
+ * ones. Counted, not matched by kind: removing an inner `}` leaves the next outer `}` below.
+ */
+function unclosedBySuffix(prefix: string, suffix: string, python: boolean): number {
+  const open = openBrackets(maskNonCode(prefix.slice(-16_000), python)).length;
+  return Math.max(0, open - unmatchedClosers(maskNonCode(suffix, python), open + 1).length);
+}
+
+/** Where (line, column) the suggestion closes its `k`-th bracket opened before the cursor (1-based), or undefined. */
+function outerCloserAt(lines: string[], k: number): { line: number; col: number } | undefined {
+  let depth = 0, seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    for (let c = 0; c < lines[i].length; c++) {
+      const ch = lines[i][c];
+      if (ch === '(' || ch === '[' || ch === '{') depth++;
+      else if (ch === ')' || ch === ']' || ch === '}') {
+        if (depth > 0) depth--;
+        else if (++seen === k) return { line: i, col: c };
+      }
+    }
+  }
+  return undefined;
+}
+
+const NAME = /[A-Za-z_$][\w$]*/g;
+const KEYWORDS = new Set(('and as assert async await break case catch class const continue debugger def default del delete do elif else enum ' +
+  'except export extends false finally for from function global if import in instanceof is lambda let match new nonlocal not null or ' +
+  'pass raise return static super switch this throw true try typeof undefined var void while with yield of get set type interface ' +
+  'implements keyof readonly declare namespace abstract private protected public satisfies infer asserts override ' +
+  'fn impl mut pub use mod struct trait where loop move ref dyn unsafe crate self Self extern func go defer chan map range package ' +
+  'select fallthrough goto None True False nil using out unique global is asserts accessor constructor').split(' '));
+/** Names a line binds itself: assignments, loop and `with`/`except` targets, parameters, declarations, closure and lambda parameters. */
+const BINDS = [
+  /\b(?:const|let|var|def|class|function|interface|type|enum|fn|struct|trait|mod|static|mut|ref|func|namespace)\s+([A-Za-z_$][\w$]*)/g,
+  /\b(?:for|as|except\s+[\w.]+\s+as)\s+\(?([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)/g,
+  /^\s*([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*(?::[^=]*)?(?:=|:=)(?!=)/g,
+  /\blambda\s+([^:]*):/g,
+  /\|([^|]*)\|/g,
+];
+
+/** Names `code` (one line, strings and comments masked) binds; parameters of a declaration on the line too. */
+function lineBindings(code: string, out: Set<string>): void {
+  for (const re of BINDS) for (const m of code.matchAll(re)) for (const n of m[1].match(NAME) ?? []) out.add(n);
+  // Parameters: `def f(a, b=1)`, `function f(a: T)`, `(a, b) =>`, `fn f(a: T)`, `func f(a T)`.
+  const lists = [...code.matchAll(/\b(?:def|function|fn|func)\s*[\w$]*\s*(?:<[^>]*>)?\s*\(([^)]*)\)?/g), ...code.matchAll(/\(([^()]*)\)\s*(?::\s*[^=]+)?=>/g), ...code.matchAll(/(?:^|[=(,:]\s*)(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/g)];
+  for (const params of lists) for (const p of params[1].split(',')) { const n = p.trim().replace(/^[*.&]+|^(?:mut|readonly|public|private|protected)\s+/g, '').match(/^[A-Za-z_$][\w$]*/)?.[0]; if (n) out.add(n); }
+  // Destructuring: `const { a, b: c } = …`, `let [x, y] = …`, `(a, b) = …`.
+  const destructure = code.match(/^\s*(?:const|let|var)?\s*[{[(]([^=]*)[}\])]\s*(?::[^=]*)?=(?!=)/);
+  if (destructure) for (const part of destructure[1].split(',')) { const n = part.split(':').pop()!.trim().replace(/^\.\.\./, '').match(/^[A-Za-z_$][\w$]*/)?.[0]; if (n) out.add(n); }
+}
+
+/** Names the suggestion's lines bind, a parameter list or destructuring pattern spread over lines included. */
+function ownBindings(codes: string[]): Set<string> {
+  const own = new Set<string>();
+  let open = 0; // depth of a parameter list or pattern still open from an earlier line
+  for (const code of codes) {
+    lineBindings(code, own);
+    if (open > 0) {
+      const first = code.match(/^\s*(?:\*{1,2}|\.\.\.)?([A-Za-z_$][\w$]*)/)?.[1];
+      if (first) own.add(first);
+    }
+    const opens = (code.match(/[([{]/g) ?? []).length - (code.match(/[)\]}]/g) ?? []).length;
+    if (open > 0) open = Math.max(0, open + opens);
+    else if (opens > 0 && /\b(?:def|function|fn|func)\b[^(]*\([^)]*$|^\s*(?:const|let|var)\s*[{[]\s*$|^\s*(?:async\s+)?\(\s*$/.test(code)) open = opens;
+  }
+  return own;
+}
+
+/** The first name of `code` (one line) that nothing binds, from column `from` on; undefined when every name is bound. */
+function firstUnbound(code: string, from: number, own: Set<string>, ctx: SuggestionContext): string | undefined {
+  for (const m of code.matchAll(NAME)) {
+    const at = m.index!, name = m[0];
+    if (at + name.length <= from) continue; // typed by the user
+    const before = code.slice(0, at);
+    if (/[\w$]$/.test(before) || /(?:\.|\?\.|::|->)\s*$/.test(before)) continue; // a member or a path segment
+    if (/^\s*!/.test(code.slice(at + name.length)) && !/^\s*!=/.test(code.slice(at + name.length))) continue; // a macro (`name!`)
+    const after = code.slice(at + name.length).match(/^\s*(\S\S?)/)?.[1] ?? '';
+    if ((after[0] === '=' && after !== '==' && after !== '=>') || (after[0] === ':' && after !== '::')) continue; // keyword argument, key, annotated target
+    if (ctx.jsx && /<\/?\s*$/.test(before) && /^[a-z]/.test(name)) continue; // an intrinsic element
+    if (/^\d/.test(name) || KEYWORDS.has(name) || own.has(name) || ctx.names!.has(name)) continue;
+    return name;
+  }
+  return undefined;
+}
+
+/** The suggestion cut where it fails a check (`Vetted.cut` says where and why); '' when its first line fails. */
+export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
+  const lines = text.split('\n');
+  const suffix = ctx.suffix ?? '';
+  let cut: Vetted['cut'];
+  const cutAt = (line: number, reason: NonNullable<Vetted['cut']>['reason'], name?: string) => {
+    if (!cut || line < cut.line) cut = { line, reason, ...(name ? { name } : {}) };
+  };
+  // 1. Where the following text resumes: a line after the first that is the next line after the cursor's.
+  const following = suffix.split('\n').slice(1).find((l) => l.trim())?.trim();
+  if (following && /[\w$]/.test(following)) {
+    const i = lines.findIndex((l, k) => k > 0 && l.trim() === following);
+    if (i > 0) cutAt(i, 'suffix');
+  }
+  // 2. A closer for a bracket opened before the cursor that the text after it already closes.
+  const masked = maskNonCode(text, ctx.python).split('\n');
+  let trimmedLine: { line: number; col: number } | undefined;
+  if (suffix.trim()) {
+    const at = outerCloserAt(masked, unclosedBySuffix(ctx.prefix, suffix, ctx.python) + 1);
+    if (at) {
+      if (masked[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
+      cutAt(trimmedLine ? at.line + 1 : at.line, 'closer');
+    }
+  }
+  // 3. Names: the first line that uses a name nothing binds at the cursor (nor the suggestion before it).
+  if (ctx.names) {
+    const typed = ctx.prefix.slice(ctx.prefix.lastIndexOf('\n') + 1);
+    const typedMasked = maskNonCode(ctx.prefix.slice(-4000), ctx.python);
+    const codeOf = (i: number) => (i === 0 ? typedMasked.slice(typedMasked.lastIndexOf('\n') + 1) + masked[0] : masked[i]);
+    // What the suggestion binds anywhere in it (a comprehension's `for` may follow its use).
+    const own = ownBindings(lines.map((_, i) => codeOf(i)));
+    for (let i = 0; i < lines.length && (!cut || i < cut.line); i++) {
+      const code = codeOf(i);
+      const name = firstUnbound(code, i === 0 ? typed.length : 0, own, ctx);
+      if (name) { cutAt(i, 'unbound', name); break; }
+    }
+  }
+  if (!cut) return { text };
+  if (cut.line === 0 && cut.reason !== 'closer') return { text: '', cut };
+  const kept = lines.slice(0, cut.line);
+  if (trimmedLine && trimmedLine.line === cut.line - 1) kept[trimmedLine.line] = kept[trimmedLine.line].slice(0, trimmedLine.col).trimEnd();
+  return { text: lastSafe(kept, masked, ctx.python).join('\n').trimEnd(), cut };
+}
+
+/** The kept lines up to the last one that leaves no bracket of the suggestion's own open and, in Python, no header without its body. */
+function lastSafe(kept: string[], masked: string[], python: boolean): string[] {
+  let depth = 0, first = 0, end = 0;
+  for (let i = 0; i < kept.length; i++) {
+    for (const ch of masked[i].slice(0, kept[i].length)) {
+      if (ch === '(' || ch === '[' || ch === '{') depth++;
+      else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    }
+    if (i === 0) first = depth;
+    const header = python && /:\s*$/.test(masked[i].slice(0, kept[i].length));
+    if (i === 0 || (depth <= first && !header && !/\\\s*$/.test(kept[i]))) end = i;
+  }
+  return kept.slice(0, end + 1);
+}

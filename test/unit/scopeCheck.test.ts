@@ -7,6 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { EditorState } from '../../engine/src/types';
 import { vetSuggestion } from '../../engine/src/complete/scopeCheck';
+import { namesAtCursor } from '../../engine/src/complete/cursorNames';
+import type { LoadedGrammar } from '../../engine/src/chunk/grammar';
 import { indexedWorkspace, type IndexedWorkspace } from './workspace.helpers';
 import { LlamaCppInfillBackend } from '../../extension/src/backends/llamacpp';
 import { modelCompletion, type ModelCompletionInput } from '../../extension/src/backends/pipeline';
@@ -161,5 +163,14 @@ describe('scopeCheck (text rules)', () => {
     const v = vetSuggestion('for item in items:\n    total += item\nreturn total', ctx('def f(items):\n    total = 0\n    ', '\n    return total\n', true));
     assert.strictEqual(v.text, 'for item in items:\n    total += item');
     assert.strictEqual(v.cut?.reason, 'suffix');
+  });
+
+  it('by text (a parse past its deadline), binds the function\'s locals above a `for (` line', () => {
+    // Under load the editor's text misses its parse deadline; a `for (…)` line was taken for a C-like function header.
+    const prefix = "import { Point } from './point';\n\nexport function probe(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
+    const grammar = { name: 'typescript', locals: {} } as unknown as LoadedGrammar;
+    const names = namesAtCursor({ prefix, suffix: '\n  }\n  return lower;\n}\n', language: 'typescript', grammar, parse: () => null, defined: () => false })!;
+    assert.deepStrictEqual(['lower', 'p', 'sorted', 'Point'].map((n) => names.has(n)), [true, true, true, true]);
+    assert.strictEqual(names.has('crossProduct'), false);
   });
 });

@@ -78,6 +78,16 @@ function cursorNodes(tree: Tree, prefix: string): Node[] {
  * cursor (every name it mentions there, not as a member) and every name on the file's top-level
  * declaration and import lines.
  */
+/** Words that open a statement with a parenthesis, never a function of C-like syntax (`for (`, `if (`). */
+const CONTROL = /^(?:if|for|while|switch|catch|return|else|do|new|await|yield|throw|typeof|case|sizeof|elif|with|match|loop|select|defer|go)$/;
+
+/** A line that starts a function: `fn`/`func`/`def`/`function`, or a C-like `Type name(` whose name is not a control word. */
+function isFunctionHeader(line: string): boolean {
+  if (/\b(?:fn|func|def|function)\b[^(]*\(/.test(line)) return true;
+  const m = /^\s*(?:public|private|protected|static|\w+\s+)*[\w<>\[\],\s]+\s+(\w+)\s*\([^;]*$/.exec(line);
+  return !!m && !CONTROL.test(m[1]) && !CONTROL.test(line.trim().split(/\W/)[0]);
+}
+
 function lexicalNamesAt(code: string, cursor: number): Set<string> {
   const out = new Set<string>();
   const before = code.slice(0, cursor);
@@ -87,7 +97,7 @@ function lexicalNamesAt(code: string, cursor: number): Set<string> {
   for (let i = lines.length - 2; i >= 0; i--) {
     const l = lines[i];
     const indent = l.match(/^\s*/)![0].length;
-    if (/\b(?:fn|func|def|function)\b[^(]*\(|^\s*(?:public|private|protected|static|\w+\s+)*[\w<>\[\],\s]+\s+\w+\s*\([^;]*$/.test(l) && (indent < cursorIndent || l.trim() === lines[lines.length - 1].trim() || cursorIndent === 0)) { start = i; break; }
+    if (isFunctionHeader(l) && (indent < cursorIndent || l.trim() === lines[lines.length - 1].trim() || cursorIndent === 0)) { start = i; break; }
   }
   const addNames = (text: string) => {
     for (const m of text.matchAll(NAME)) if (!/[.]\s*$|::\s*$/.test(text.slice(Math.max(0, m.index! - 3), m.index!))) out.add(m[0]);

@@ -260,6 +260,11 @@ describe('RepoRecall editor surface', () => {
       await setting('completion.languages', undefined);
       await setting('completion.enabled', undefined);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Its empty loop body, indexed, would be the closest copy for a later probe of this shape
+      // (Copilot suite): delete it and wait until the index has dropped it.
+      const uri = fileUri(HULL);
+      await vscode.workspace.fs.delete(uri);
+      await eventually('the index to drop the probe file', async () => ((await api.retrieve(uri, 'upperHull upper sorted', 20)).some((h) => h.file === HULL) ? undefined : true));
     });
 
     it('labels the build phases in the status bar (parsing n/N, embedding n/N)', async () => {

@@ -28,7 +28,7 @@ export interface DocumentItem {
  */
 export function* documentItems(rel: string, lines: readonly string[], chunked: ChunkedFile, defs: DefinitionTable, nextId: () => number): Generator<DocumentItem> {
   const selfNames = new Set(chunked.definitions.map((d) => d.name));
-  const secrets = redactionContext(lines.join('\n'), rel);
+  const secrets = redactionContext(() => lines.join('\n'), rel);
   for (const raw of chunked.chunks) {
     const plain = lines.slice(raw.startLine, raw.endLine + 1).join('\n');
     if (!plain.trim()) continue;

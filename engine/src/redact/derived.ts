@@ -58,13 +58,20 @@ function basicFrom(value: string, literals: ReadonlySet<string>): boolean {
 }
 
 /**
- * The context of `text`: its findings (`findingsOf`, called at most once and only when a value is
- * asked about) exclude literals that are secrets themselves.
+ * The context of the text `textOf` gives: its findings (`findingsOf`) exclude literals that are
+ * secrets themselves. Both are asked for at most once, and only when a value is asked about: most
+ * files hold no candidate, so indexing them never builds their whole text.
  */
-export function secretContext(text: string, findingsOf: (text: string) => Array<{ start: number; end: number }>): SecretContext {
+export function secretContext(textOf: () => string, findingsOf: (text: string) => Array<{ start: number; end: number }>): SecretContext {
   let literals: Set<string> | undefined;
   let keys: Array<string | Buffer> | undefined;
-  const known = (): Set<string> => (literals ??= new Set(literalsOf(text, findingsOf(text))));
+  const known = (): Set<string> => {
+    if (!literals) {
+      const text = textOf();
+      literals = new Set(literalsOf(text, findingsOf(text)));
+    }
+    return literals;
+  };
   const hmacKeys = (): Array<string | Buffer> =>
     (keys ??= [...known()].flatMap((l) => (HEX_KEY.test(l) ? [l, Buffer.from(l, 'hex')] : [l])));
   return {

@@ -129,15 +129,16 @@ function findAll(text: string, path: string | undefined): Finding[] {
 export function findSecrets(text: string, path?: string, context?: SecretContext): Finding[] {
   const found = findAll(text, path);
   if (!found.some((f) => mayBeDerived(text.slice(f.start, f.end)))) return found;
-  const judge = context ?? secretContext(text, () => found);
+  const judge = context ?? secretContext(() => text, () => found);
   return found.filter((f) => {
     const value = text.slice(f.start, f.end);
     return !mayBeDerived(value) || !judge.derives(value);
   });
 }
 
-/** The context for redacting the parts of `text` (a file) one by one. */
-export const redactionContext = (text: string, path?: string): SecretContext => secretContext(text, (t) => findAll(t, path));
+/** The context for redacting the parts of a file (its text, `string` or built on first need) one by one. */
+export const redactionContext = (text: string | (() => string), path?: string): SecretContext =>
+  secretContext(typeof text === 'string' ? () => text : text, (t) => findAll(t, path));
 
 /** Spans sorted and merged (overlapping findings become one, named by the first). */
 function merged(findings: Finding[]): Finding[] {

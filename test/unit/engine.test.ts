@@ -201,7 +201,7 @@ describe('Engine', function () {
   });
 
   it('the engine that writes the index has its writer thread from the open, not from a save beside a query; a reader has none', async () => {
-    // Started at a save (after an idle end), the thread's start made a query beside it wait (PARAMS.md, IDLE_MS).
+    // Started at a save (after an idle end), the thread's start made a query beside it wait (docs/investigations/first-edit-query-wait.md).
     const storeOf = (e: Engine) => (e as unknown as { ws: { store: { writerStarted: boolean } } }).ws.store;
     const { engine: writer } = await open(root, indexDir);
     assert.strictEqual(storeOf(writer).writerStarted, true, 'started at open');

@@ -364,7 +364,7 @@ describe('team index on PostgreSQL', function () {
     }
   });
 
-  it('the CLI writes and queries as the README shows, with the password in PGPASSWORD', () => {
+  it('the CLI writes and queries as docs/operations.md shows, with the password in PGPASSWORD', () => {
     const url = `postgres://postgres@127.0.0.1:${pg.port}/postgres`;
     const env = { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD };
     const w = spawnSync(process.execPath, [CLI, 'index', root, '--to', url, '--repo', 'cli', '--no-dense', '--json'], { encoding: 'utf8', env });

@@ -281,7 +281,7 @@ export class IndexStore {
     if (rebaseTables) {
       const name = baseFileName('tables', seq);
       // Streamed from the tables' columns now, as a lexical base is: handed to the writer thread it
-      // had to be one buffer, a copy of the whole tables (PARAMS.md, cold build).
+      // had to be one buffer, a copy of the whole tables (docs/investigations/cold-build-memory.md).
       digests[name] = writePartsAtomic(path.join(this.dir, name), tablesParts(tables)).sha256;
       bases.tables = { file: name, from: seq };
     } else {

@@ -4,8 +4,7 @@
 //   path pool, name pool (stringPool.ts), file table (fileTable.ts), chunk rows (chunkTable.ts),
 //   definitions: signature pool and per-file rows (definitionTable.ts).
 // Not compressed since layout 2: the sections are written from the tables' own columns, with no
-// copy of the file in memory (deflating needed the body, its output and their concatenation at
-// once: ~130 MB of RSS per tables save late in a 100k-file build, for ~27 MB of disk; PARAMS.md).
+// copy of the file in memory (docs/investigations/cold-build-memory.md).
 // The manifest's sha256 vouches for the whole file; the layout version is checked again here.
 import { DefinitionTable } from '../enrich/definitionTable';
 import { ChunkTable } from '../store/chunkTable';

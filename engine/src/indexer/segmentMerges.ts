@@ -30,7 +30,7 @@ export class SegmentMerges {
   /**
    * Whether a lexical field was merged into a base that is only in memory. A full index saves
    * then, so the base is written and its postings read from the file: the build's memory holds no
-   * whole base (PARAMS.md, Indexing: cold build).
+   * whole base (docs/investigations/cold-build-memory.md).
    */
   static baseUnwritten(index: HybridIndex): boolean {
     return index.lexicalFields.some((f) => f.baseUnwritten);

@@ -22,12 +22,8 @@ export interface Bm25Options {
   /**
    * Work budget of one search, in postings: query terms are taken in decreasing idf order, and
    * once the terms taken so far hold this many postings the remaining, more common ones are
-   * dropped (at least MIN_QUERY_TERMS are always kept). Below the budget results are exact (on the DEV
-   * split it never binds: same A and C numbers, 420 tasks); at
-   * 100k files a 60-line query window's common words would otherwise cost hundreds of ms per
-   * keystroke, for the terms that separate documents least (their effect on ranking at that scale
-   * is not measured: the generated repository has no relevance labels). Default 250,000: 100k generated files, fresh process, 200 queries:
-   * p50/p95 274/394 ms exhaustive, 66/92 ms at 1M, 42/63 at 500k, 25/41 at 250k. Infinity = exhaustive.
+   * dropped (at least MIN_QUERY_TERMS are always kept); below it results are exact. Default
+   * 250,000, Infinity = exhaustive (why: docs/investigations/query-latency-at-scale.md).
    */
   maxQueryPostings?: number;
 }

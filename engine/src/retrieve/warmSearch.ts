@@ -1,10 +1,5 @@
-// Searches of a throwaway index at open, so the first query after the first edit runs optimised
-// code. A built or loaded index holds only merged bases, so until an edit the search's code never
-// met an unmerged segment or a deleted base document: the first query after one ran those paths
-// unoptimised while V8 recompiled beside it (20k files: BM25 43 ms against 6 ms for the same
-// query again, 33 ms of it waiting for the CPU). The throwaway index holds all three; V8's type
-// feedback is per function, not per index, so what it learns here serves the real one.
-// Evidence: PARAMS.md (Engine process, warm-up after open).
+// Searches of a throwaway index (merged base, unmerged and deleted documents) at open, so the first
+// query after the first edit runs optimised code (docs/investigations/first-edit-query-wait.md).
 import { HybridIndex } from './hybrid';
 import type { RetrievalQuery } from './query';
 

@@ -27,11 +27,7 @@ export interface EngineClientOptions {
   maxBackoffMs?: number;
   /** Consecutive crashes (without a successful open in between) after which the client gives up. */
   maxRestarts?: number;
-  /**
-   * Cap on the worker's young generation (MB). V8's default lets it grow to ~48 MB under the
-   * allocation rate of queries and keeps it; 6 MB takes ~30 MB off a 100k-file engine's RSS at
-   * the same query latency (test/bench/scale/reopen.ts). 0 leaves V8's default.
-   */
+  /** Cap on the worker's young generation (MB): less RSS at the same latency (PARAMS.md#engine-process). 0 leaves V8's default. */
   youngGenerationMb?: number;
   /**
    * How far V8 lets the worker's old generation grow past what survived the last full GC before
@@ -42,10 +38,8 @@ export interface EngineClientOptions {
   heapGrowingPercent?: number;
   /**
    * After an indexAll that (re)indexed at least this many files, the worker is replaced by a fresh
-   * one on the saved index: a cold build's high-water mark (V8 heap, allocator arenas: ~1.2 GB at
-   * 100k files) would otherwise stay with the editor for the session, while a fresh worker holds
-   * what querying needs (~300 MB); at 2k files the build leaves ~125 MB behind. The replacement
-   * loads the index (0.1 s at 2k files, 3.5 s at 100k) while requests wait. Default 2,000; 0 never.
+   * one on the saved index, returning a cold build's high-water mark while requests wait for the
+   * reload. Default 2,000; 0 never (PARAMS.md#engine-process).
    */
   recycleAfterFiles?: number;
   /** glibc allocator settings for an engine process (transport.ts ALLOCATOR_ENV); default true. */

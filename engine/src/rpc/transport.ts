@@ -1,11 +1,7 @@
 // How EngineClient reaches the engine: a child process (default) or a worker thread, behind one
 // small interface so supervision, timeouts and cancellation are the same for both.
-//
-// The child process is the default because it is isolated for real: a native crash (onnxruntime,
-// the allocator) or an out-of-memory kill takes a worker thread's whole process with it, that is
-// the extension host; a child only loses itself. Its memory is also its own: replacing it after a
-// large build returns everything to the system, where a terminated thread leaves ~60 MB behind in
-// the shared allocator (2.5k files, test/bench/scale/run.ts).
+// A child process by default: a native crash or OOM kill loses only it, and replacing it returns
+// its memory (docs/investigations/engine-process-memory.md).
 import { fork, type ChildProcess } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { ORT_TELEMETRY_OFF } from '../embed/onnxRuntime';
@@ -37,13 +33,7 @@ export interface TransportOptions {
   allocatorTuning?: boolean;
 }
 
-/**
- * glibc malloc settings for the engine process (other C libraries ignore them; a value the user
- * set wins). With the default dynamic mmap threshold, freed buffers of up to 32 MB (index loads,
- * query scratch) stay in the heap, and each thread may get its own arena. Fixed at 128 KB and two
- * arenas, the engine at 100k files holds 215 MB instead of 231 MB while querying and peaks at
- * 286 MB instead of 292 MB (reopen.js, same index, back to back), at the same latency.
- */
+/** glibc malloc settings for the engine process (a value the user set wins; docs/investigations/engine-process-memory.md). */
 const ALLOCATOR_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** PostgreSQL client variables that answer a password request (node-postgres reads them on its own). */

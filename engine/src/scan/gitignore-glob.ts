@@ -1,13 +1,9 @@
 // One gitignore line, parsed as git does (dir.c) and matched in time linear in the path's length
 // times the pattern's: git's wildmatch semantics (WM_PATHNAME) without its backtracking.
 //
-// Why not the `ignore` package's regexes: they backtrack. `**/` repeated 12 times against a
-// 20-deep path took 14 s for one path, `*a*a*a*b` against a 255-character name 8 s, and
-// `**/x/**/y` against a 1000-deep path 1.7 s (each parent is tested too); no sanitising short of
-// refusing ordinary patterns bounds that. Here a path is matched segment by segment with the
-// classic two-pointer wildcard algorithm, which only ever resumes at the last star: `*` within a
-// segment, `**` over whole segments. That is exact for globs (every token but a star matches a
-// fixed length), so no input can make it worse than O(path × pattern).
+// Why not the `ignore` package's regexes: they backtrack (docs/investigations/ignore-rules-scale.md).
+// A path is matched segment by segment with the two-pointer wildcard algorithm (`*` within a
+// segment, `**` over whole segments): exact for globs, never worse than O(path × pattern).
 
 /** Lines longer than this are not applied (git has no limit; no real ignore line comes close). */
 export const MAX_PATTERN_CHARS = 1024;

@@ -1,9 +1,7 @@
 // The workspace walk: which files get indexed and why the others do not.
 //
-// The walk is iterative and uses synchronous fs calls, yielding to the event loop every few
-// milliseconds (so cancellation and worker messages still get through). Measured on a 100k-file tree:
-// a bare sync walk with 64 KiB head reads took 0.5 s, the same with promise-based calls (4-64 in
-// flight) 7.5-12 s — each async fs call costs ~25 µs of thread-pool and promise overhead. Symbolic links are
+// The walk is iterative and uses synchronous fs calls (measured faster than promise-based ones:
+// docs/investigations/ignore-rules-scale.md), yielding to the event loop every few milliseconds. Symbolic links are
 // resolved after the plain tree has been walked, so a link to a directory that is also reachable
 // directly is reported once as a duplicate instead of shadowing the real path; a realpath
 // visited-set makes link loops terminate.

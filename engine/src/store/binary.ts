@@ -60,7 +60,7 @@ export class BinaryWriter {
  * A whole number stored as a double (BinaryWriter.f64), as V8's small integer when it fits. V8
  * keeps a number read as a double boxed, and numbers counted up from it stay boxed: chunk ids
  * allocated from a loaded `nextChunkId` deoptimized the search's hot functions at the first query
- * after the first update of a reopened index (PARAMS.md, Index segments, `save_one_edit`).
+ * after the first update of a reopened index (docs/investigations/first-edit-query-wait.md).
  */
 export function smallInteger(v: number): number {
   return v === (v | 0) ? v | 0 : v;

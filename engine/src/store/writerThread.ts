@@ -1,11 +1,6 @@
-// A save's small files written by one thread beside the engine's event loop, as writeAllAtomic
-// does (temp file, fsync, rename, folder fsync, in order): a query arriving during a single-file
-// save waited for its ~4-10 ms of fsyncs at 100k files; now the event loop only stages the save
-// and waits once for the thread's answer. (Written with libuv's fs callbacks instead, every wait
-// queued behind a running query: a 20k-file flush took 50-90 ms instead of 4-20; PARAMS.md.)
-// The thread is started by the process that holds the index (prepare, at open) and lives until
-// close: starting it (a Node environment, ~20 ms of CPU) beside a query, at a save after the idle
-// end it used to have, made that query wait (PARAMS.md, writer thread lifetime row). A process that only reads has none.
+// A save's small files written in order by one thread (as writeAllAtomic: temp file, fsync, rename,
+// folder fsync), so a query during a save does not wait for the fsyncs; it lives from the writer's
+// open to its close (why, measured: docs/investigations/first-edit-query-wait.md).
 import { Worker } from 'node:worker_threads';
 import type { AtomicWrite } from './atomic';
 

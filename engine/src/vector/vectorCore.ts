@@ -1,6 +1,6 @@
 // The vector index in memory: a flat store of recent int8 vectors and, past flatThreshold, IVF
 // lists (built and rebuilt here, in slices when asked); search and updates. Saving and loading:
-// vectorIndex.ts; the design and its measurements are described there.
+// vectorIndex.ts; the design and its measurements: docs/investigations/vector-index-design.md.
 import { FlatStore, type ScoredId } from './flatStore';
 import { TopK } from '../util/topK';
 import { Int8Scorer, readRecord, recordBytes } from './int8Kernel';
@@ -25,17 +25,12 @@ export interface VectorIndexOptions {
   /**
    * Up to this many vectors the index stays flat (exact int8 scan, no training); beyond it,
    * inverted lists are built. It is also the least number of recently added vectors kept in the
-   * exactly-searched pending store before the lists are rebuilt. Default 4096: a flat scan of
-   * 4096 × dim 256 costs ~0.4 ms with the SIMD kernel.
+   * exactly-searched pending store before the lists are rebuilt. Default 4096 (PARAMS.md#vector-index).
    */
   flatThreshold?: number;
   /** Number of inverted lists when (re)trained; default round(√N). */
   lists?: number;
-  /**
-   * Lists read per query (default 24): recall vs latency. With √N lists, at 470k × dim 256
-   * recall@10 is 0.955 / 0.958 / 0.960 at 16 / 24 / 32 for 1.9 / 2.2 / 2.6 ms CPU per query
-   * (test/bench/vectorScale.ts, header above).
-   */
+  /** Lists read per query (default 24): recall vs latency (PARAMS.md#vector-index, nprobe). */
   nprobe?: number;
   /** Seed for k-means sampling, so rebuilds are reproducible (default 100). */
   seed?: number;

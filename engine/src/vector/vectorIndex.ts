@@ -1,42 +1,7 @@
 // Nearest-neighbour index over unit vectors, stored as int8: exact flat search while small, an
 // IVF (inverted file) once large, persisted with checksums so a damaged or stale index is noticed
 // at load time instead of returning wrong neighbours.
-//
-// Layout (format 2). Every vector is one int8 record (u32 id, f32 scale, dim × i8: dim + 8 bytes;
-// cosine within ~1e-3 of float). Small indexes (≤ flatThreshold) are a flat store scanned exactly.
-// Larger ones are inverted lists: k-means centroids (~√N, in memory) and the records grouped by
-// nearest centroid in vectors.ivf, read per query with fs.readSync into a fixed ~1 MB buffer (the
-// OS page cache holds the file, not this process), scored by a wasm SIMD kernel. Vectors added
-// since the lists were built sit in an exactly searched pending store, removed or replaced ones
-// are tombstones; both are folded into the lists when they pass a share of them (on add, and at
-// save at a lower share), retraining the centroids only when N has doubled or halved since.
-//
-// Why not HNSW (format 1: hnswlib graph + int8 copy) any more. test/bench/vectorScale.ts, one run,
-// clustered synthetic unit vectors (2000 gaussian clusters), dim 256, 200 queries, busy 2-core
-// machine (load ~10: wall-clock p95 is mostly preemption, so CPU time per query is given too):
-//   N = 50k          build   disk     RSS*    p50/p95 ms   CPU p95   recall@10 vs float
-//   HNSW M16 ef128   43 s    69 MB    65 MB   0.39/4.5     0.55 ms   0.991
-//   IVF nprobe 24    4.8 s   12.6 MB  8 MB    0.46/0.57    0.56 ms   0.951 (int8 exact 0.991)
-//   N = 470k
-//   HNSW M16 ef128   530 s   644 MB   582 MB  0.45/5.0     0.73 ms   0.991
-//   IVF nprobe 16    50 s    118.5 MB 11.5 MB 1.35/9.2     1.8 ms    0.955 (int8 exact 0.970)
-//   IVF nprobe 24                            1.87/10.0    2.2 ms    0.958
-//   (* RSS delta of a fresh process after loading the saved index and running the queries, gc'd;
-//   heap + external is ~6.4 MB: 4-byte sorted ids, centroids, the read buffer. The 470k IVF rows
-//   are a second run, after load stopped allocating a buffer per chunk (first run: 38 MB RSS,
-//   59 s build, same recall and latency); the HNSW rows are from the first run.)
-// So recall costs: int8 quantisation 0.01–0.03 (exact int8 scan vs float), the lists another
-// 0.01–0.04 at nprobe 24. HNSW answers faster per query and recalls more, but its float graph is
-// ~1.3 KB per vector on disk and in RSS (0.6 GB at 470k) and takes 9 minutes to build; rebuilding it
-// from the int8 copy at load (to avoid the second copy on disk) would cost those minutes at every
-// start. The IVF's disk is 1.002x the int8 payload. Mid-size indexes gain little from HNSW either:
-// at 50k the IVF query costs the same CPU, so a threshold between the two was not kept.
-// Real embeddings (shipped model, 46.9k chunks of a generated 10k-file repository, 170 lists;
-// test/bench/vectorRealRecall.ts): recall@10 against an exact int8 scan 0.89 / 0.95 / 0.97 / 0.98
-// at nprobe 8 / 16 / 24 / 32, for 0.8 / 0.9 / 1.1 / 1.3 ms CPU p95.
-// Updates at 470k (same bench): remove 0.5% + add 2.5% 0.3 s, the save that folds them into the
-// lists 1.7–2.6 s, a save with a few pending changes 0.02 s, load (sha256 of 118 MB) 0.3–0.4 s,
-// a full retrain (only when N doubles or halves, or on request) 35 s.
+// Layout, and why IVF rather than HNSW (measured): docs/investigations/vector-index-design.md.
 import * as fs from 'fs';
 import * as path from 'path';
 import { IvfLists } from './ivfLists';

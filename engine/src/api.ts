@@ -1,5 +1,5 @@
 // The engine's public face: what the CLI, the benchmark and the extension's worker call.
-import type { EditorState, RetrievedChunk, SkipReason } from './types';
+import type { SkipReason } from './types';
 import type { FileFilter } from './retrieve/fileFilter';
 
 export interface EngineOptions {

@@ -24,6 +24,7 @@ const USAGE = `usage:
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'bench') {
     process.argv = [process.argv[0], 'bench', ...argv.slice(1)];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bench ships beside the CLI only in a checkout
     require(path.join(__dirname, '../../test/bench/run.js'));
     return new Promise(() => undefined); // the bench exits by itself
   }

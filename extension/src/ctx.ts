@@ -44,6 +44,11 @@ export class Ctx implements vscode.Disposable {
   /** Per-request timings (completion, hover, Find Related Code); see timings.ts. */
   readonly timings = new Timings();
 
+  /** Team index passwords by URL, read from the secret storage before the engines that need them open. */
+  private teamPasswords = new Map<string, string>();
+  /** Settles once the folders are open (a team index's password is read first). */
+  private started: Promise<void> = Promise.resolve();
+
   constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('RepoRecall', { log: true });
     this.push(this.log, this.foldersChanged);
@@ -54,11 +59,6 @@ export class Ctx implements vscode.Disposable {
   push(...disposables: vscode.Disposable[]): void {
     this.subscriptions.push(...disposables);
   }
-
-  /** Team index passwords by URL, read from the secret storage before the engines that need them open. */
-  private teamPasswords = new Map<string, string>();
-  /** Settles once the folders are open (a team index's password is read first). */
-  private started: Promise<void> = Promise.resolve();
 
   /** Reopens the engines reading the team index at `url` (its password was set or cleared). */
   async reopenTeamFolders(url: string): Promise<void> {

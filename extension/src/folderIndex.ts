@@ -38,20 +38,15 @@ export class FolderIndex implements vscode.Disposable {
   private indexing: AbortController | undefined;
   private indexRun: Promise<void> | undefined;
   private paused = false;
-  /** Updates that arrived while paused: relPath -> 'update' | 'remove'. */
-  private readonly pendingWhilePaused = new Map<string, 'update' | 'remove'>();
   private readonly disposables: vscode.Disposable[] = [];
   /** Settles once the first indexing run has ended (successfully or not). */
   readonly firstIndexDone: Promise<void>;
   private markFirstIndexDone!: () => void;
 
+  private modelWarningShown = false;
+
   /** The settings the engine was opened with (engineSettings), to tell when they change. */
   private readonly openedWith: string;
-
-  /** Whether the settings the engine was opened with have changed since (it must be reopened). */
-  settingsChanged(): boolean {
-    return JSON.stringify(engineSettings(this.folder)) !== this.openedWith;
-  }
 
   constructor(readonly folder: vscode.WorkspaceFolder, paths: FolderIndexPaths, private readonly log: vscode.LogOutputChannel, team?: TeamIndexOptions) {
     const hash = crypto.createHash('sha1').update(folder.uri.toString()).digest('hex').slice(0, 10);
@@ -92,7 +87,10 @@ export class FolderIndex implements vscode.Disposable {
     );
   }
 
-  private modelWarningShown = false;
+  /** Whether the settings the engine was opened with have changed since (it must be reopened). */
+  settingsChanged(): boolean {
+    return JSON.stringify(engineSettings(this.folder)) !== this.openedWith;
+  }
 
   /**
    * A configured model that could not be loaded, or an ONNX runtime that cannot be loaded on this
@@ -197,9 +195,8 @@ export class FolderIndex implements vscode.Disposable {
   async resume(): Promise<void> {
     if (!this.paused) return;
     this.paused = false;
-    // Queued edits are covered by the incremental run (it re-reads changed files from disk);
-    // unsaved buffers are re-sent by their next change.
-    this.pendingWhilePaused.clear();
+    // Edits made while paused are covered by the incremental run (it re-reads changed files from
+    // disk); unsaved buffers are re-sent by their next change.
     await this.index({ notify: false });
   }
 
@@ -221,10 +218,7 @@ export class FolderIndex implements vscode.Disposable {
 
   /** Re-indexes one file: from `content` (an unsaved buffer) or from disk. */
   async updateFile(relPath: string, content?: string): Promise<void> {
-    if (this.paused) {
-      this.pendingWhilePaused.set(relPath, 'update');
-      return;
-    }
+    if (this.paused) return; // the incremental run on resume catches it up
     try {
       await this.client.updateFile(relPath, content);
       this.stats = await this.client.stats();
@@ -235,10 +229,7 @@ export class FolderIndex implements vscode.Disposable {
   }
 
   async removeFile(relPath: string): Promise<void> {
-    if (this.paused) {
-      this.pendingWhilePaused.set(relPath, 'remove');
-      return;
-    }
+    if (this.paused) return; // likewise
     try {
       await this.client.removeFile(relPath);
       this.stats = await this.client.stats();

@@ -56,6 +56,7 @@ async function vscodeExecutable(): Promise<string> {
         '  It downloads one from update.code.visualstudio.com into .vscode-test/ (needs internet access),\n' +
         '  or set REPORECALL_VSCODE_EXECUTABLE to an installed VS Code binary.\n' +
         '  Offline, run the same suites in code-server instead: npm run test:integration',
+      { cause: e },
     );
   }
 }
@@ -96,7 +97,7 @@ async function main(): Promise<number> {
     code = 1;
   }
   let pass = 0;
-  let fail = 0;
+  let fail: number;
   try {
     const r = JSON.parse(fs.readFileSync(results, 'utf8')) as { passed: string[]; failed: Array<{ title: string; error: string }> };
     pass = r.passed.length;

@@ -18,7 +18,7 @@ describe('agent tools over an index', function () {
   before(async () => {
     const long = Array.from({ length: 300 }, (_, i) => `  total += ledger_entry_${i}(rows)`).join('\n');
     const files: Record<string, string> = {
-      'src/ledger.py': `def reconcile_ledger(rows):\n    total = 0\n${long.replace(/^  /gm, '    ')}\n    return total\n`,
+      'src/ledger.py': `def reconcile_ledger(rows):\n    total = 0\n${long.replace(/^ {2}/gm, '    ')}\n    return total\n`,
       'tests/test_ledger.py': 'def test_reconcile_ledger():\n    assert reconcile_ledger([]) == 0\n',
     };
     // Many same-worded functions elsewhere: only filtering inside retrieval still fills `limit` from tests/.

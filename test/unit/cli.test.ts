@@ -2,11 +2,10 @@
 // rejects a missing or invalid one with exit code 2 and a message naming it, `--skipped` lists the
 // skipped files with their reasons, and SIGTERM / SIGINT leave no writer lock behind.
 import * as assert from 'assert';
-import { spawn, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LOCK_FILE_NAME } from '../../engine/src/store/lock';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');

@@ -10,7 +10,7 @@ describe('copies', () => {
       { id: 'copy1', text: ['# Copied from a.retrieve_timesteps', ...body].join('\n') },
       { id: 'other', text: 'def unrelated(x):\n    return x * 2\n' },
       { id: 'orig', text: body.join('\n') },
-      { id: 'copy2', text: ['# Copied from a.retrieve_timesteps', ...body.map((l) => l.replace(/    /, '  '))].join('\n') },
+      { id: 'copy2', text: ['# Copied from a.retrieve_timesteps', ...body.map((l) => l.replace(/ {4}/, '  '))].join('\n') },
     ];
     const groups = groupCopies(items, (i) => i.text);
     assert.deepStrictEqual(groups.map((g) => [g.first.id, g.copies.map((c) => c.id)]), [['orig', ['copy1', 'copy2']], ['other', []]]);

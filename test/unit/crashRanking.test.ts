@@ -270,7 +270,7 @@ function vectorDiffs(got: Map<string, Buffer>, clean: Map<string, Buffer>): { st
     if (!x) { stale.push(`${key}: no vector`); continue; }
     const [sx, sy] = [x.readFloatLE(0), y.readFloatLE(0)];
     let n = 0, steps = 0;
-    for (let i = 4; i < x.length; i++) if (x[i] !== y[i]) n++, steps = Math.max(steps, Math.abs(((x[i] << 24) >> 24) - ((y[i] << 24) >> 24)));
+    for (let i = 4; i < x.length; i++) if (x[i] !== y[i]) { n++; steps = Math.max(steps, Math.abs(((x[i] << 24) >> 24) - ((y[i] << 24) >> 24))); }
     if (n) flipped++;
     if (Math.abs(sx - sy) > 1e-5 * sy || steps > 1) stale.push(`${key}: scale ${sx} / ${sy}, ${n} components differ, by ${steps} steps at most`);
   }

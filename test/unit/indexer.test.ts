@@ -2,6 +2,10 @@
 // reusing vectors across updates, the save delay, what a large repository leaves out, the buffers
 // and line cache, and context packing.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ParsedSpill } from '../../engine/src/indexer/parsedSpill';
 import { sha1 } from '../../engine/src/index/indexStore';
 import { contentChange, statUnchanged } from '../../engine/src/indexer/changes';
 import { definitionRefs, documentItems } from '../../engine/src/indexer/documents';
@@ -129,10 +133,6 @@ describe('retrieve: context packing', () => {
 });
 
 describe('indexer: parsed files spilled to disk during a full index', () => {
-  const fs = require('fs') as typeof import('fs');
-  const os = require('os') as typeof import('os');
-  const path = require('path') as typeof import('path');
-  const { ParsedSpill } = require('../../engine/src/indexer/parsedSpill') as typeof import('../../engine/src/indexer/parsedSpill');
   const parsed = (i: number): ChunkedFile => ({
     language: 'python',
     chunks: [{ kind: 'function', startLine: i, endLine: i + 3, name: `f${i}`, signature: `def f${i}(x):`, doc: i % 2 ? 'Doc.' : undefined, calls: ['g', `h${i}`] }],

@@ -33,6 +33,7 @@ describe('third-party notices', function () {
     assert.ok(inBundle.size >= 3, `the bundle names ${[...inBundle].join(', ')}`);
     const text = notices.thirdPartyNotices(ROOT, notices.bundledPackageDirs(built.metafile!));
     for (const dir of inBundle) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a package.json chosen at run time
       const { name, version } = require(path.join(ROOT, dir, 'package.json')) as { name: string; version: string };
       assert.ok(text.includes(`\n${name} ${version} — `), `no notice for ${name} ${version}`);
     }

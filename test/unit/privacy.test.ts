@@ -81,7 +81,7 @@ function needles(): string[] {
   const out: string[] = [];
   for (const s of Object.values(SECRETS)) {
     out.push(s);
-    for (const part of s.split(/[_\-]/)) if (part.length >= 6 && !/^(planted|client|secret|internal|signing|password)$/i.test(part)) out.push(part);
+    for (const part of s.split(/[_-]/)) if (part.length >= 6 && !/^(planted|client|secret|internal|signing|password)$/i.test(part)) out.push(part);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // stand-in for the vscode module whose configuration answers as VS Code's does: the user's value
 // when set, else the contributed default.
 import * as assert from 'assert';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the real module object: its _load is patched below
 import Module = require('module');
 import { DECLARED } from '../../extension/src/settings';
 
@@ -37,6 +38,7 @@ function loadConfig(): Config {
     return request === 'vscode' ? fakeVscode : original.call(this, request, parent, isMain);
   };
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded while `vscode` resolves to the fake
     return require('../../extension/src/config') as Config;
   } finally {
     loader._load = original;

@@ -2,7 +2,7 @@
 // definitions (with their full line range, doc and signature), call sites and import bindings.
 // Capture conventions are documented in grammars/README.md.
 import type { Node, Query } from 'web-tree-sitter';
-import type { ChunkKind, ImportBinding } from '../types';
+import type { ImportBinding } from '../types';
 import type { GrammarSpec } from './languages';
 import type { LineIndex } from './lines';
 
@@ -85,7 +85,7 @@ export function extract(
     }
     if (defNode && role && name && !seenDefinitionNodes.has(defNode.id)) {
       seenDefinitionNodes.add(defNode.id);
-      definitions.push(describeDefinition(defNode, role, name, container, spec, content, lines));
+      definitions.push(describeDefinition({ node: defNode, role, name, container }, spec, { content, lines }));
     }
     const binding = importBinding(importParts);
     if (binding) imports.push(binding);
@@ -93,14 +93,18 @@ export function extract(
   return { definitions, calls, imports };
 }
 
+/** A definition as the query captured it, before its lines and signature are known. */
+interface CapturedDefinition {
+  node: Node;
+  role: DefinitionRole;
+  name: string;
+  container: string | undefined;
+}
+
 function describeDefinition(
-  node: Node,
-  role: DefinitionRole,
-  name: string,
-  container: string | undefined,
+  { node, role, name, container }: CapturedDefinition,
   spec: GrammarSpec,
-  content: string,
-  lines: LineIndex,
+  { content, lines }: { content: string; lines: LineIndex },
 ): FoundDefinition {
   // Grow to wrappers (export, decorators, template<>), remembering where the signature starts.
   let outer = node;

@@ -30,6 +30,7 @@ export function defaultGrammarDir(): string | undefined {
 }
 
 type TreeSitter = typeof import('web-tree-sitter');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- reassigned by reloadTreeSitter, so not an import binding
 let treeSitter: TreeSitter = require('web-tree-sitter');
 let runtimeReady: Promise<void> | undefined;
 
@@ -42,6 +43,7 @@ function reloadTreeSitter(): void {
   const id = require.resolve('web-tree-sitter');
   if (require.cache[id]) {
     delete require.cache[id];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy after the cache entry is dropped
     treeSitter = require(id) as TreeSitter;
   }
 }

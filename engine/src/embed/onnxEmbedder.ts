@@ -30,6 +30,27 @@ const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids', '
 
 type IntTensorType = 'int64' | 'int32';
 
+/** A loaded graph and what it takes to feed and read it. */
+interface LoadedGraph {
+  ort: OnnxRuntime;
+  session: Ort.InferenceSession;
+  tokenizer: TextTokenizer;
+  inputTypes: ReadonlyMap<string, IntTensorType>;
+  /** Output read: `sentence_embedding` when the graph has it, else a [batch, seq, dim] token output. */
+  outputName: string;
+  /** Set when the output holds token vectors that still need pooling. */
+  pooling: PoolingMode | undefined;
+  padId: number;
+  batchSize: number;
+  /**
+   * `query_embedding` when the graph has it next to `sentence_embedding`: an asymmetric model
+   * embeds what the user is writing with its own weights, pointing at what follows it.
+   */
+  queryOutputName: string | undefined;
+  /** sha256 (hex, 32 chars) of model.onnx + tokenizer.json + pooling mode; keys cached vectors. */
+  modelId: string;
+}
+
 export class OnnxEmbedder {
   /**
    * Serialises inference (concurrent runs would each claim `threads` cores), one batch at a time,
@@ -43,27 +64,16 @@ export class OnnxEmbedder {
   private inFlight = new Set<Promise<unknown>>();
   private disposed = false;
 
+  /** sha256 (hex, 32 chars) of model.onnx + tokenizer.json + pooling mode; keys cached vectors. */
+  readonly modelId: string;
+
   private constructor(
-    private readonly ort: OnnxRuntime,
-    private readonly session: Ort.InferenceSession,
-    private readonly tokenizer: TextTokenizer,
-    private readonly inputTypes: ReadonlyMap<string, IntTensorType>,
-    /** Output read: `sentence_embedding` when the graph has it, else a [batch, seq, dim] token output. */
-    private readonly outputName: string,
-    /** Set when the output holds token vectors that still need pooling. */
-    private readonly pooling: PoolingMode | undefined,
-    private readonly padId: number,
-    private readonly batchSize: number,
+    private readonly graph: LoadedGraph,
     /** Width of the vectors `embed` returns. */
     readonly dim: number,
-    /**
-     * `query_embedding` when the graph has it next to `sentence_embedding`: an asymmetric model
-     * embeds what the user is writing with its own weights, pointing at what follows it.
-     */
-    private readonly queryOutputName: string | undefined,
-    /** sha256 (hex, 32 chars) of model.onnx + tokenizer.json + pooling mode; keys cached vectors. */
-    readonly modelId: string,
-  ) {}
+  ) {
+    this.modelId = graph.modelId;
+  }
 
   static async load(modelDir: string, opts: EmbedderOptions = {}): Promise<OnnxEmbedder> {
     const threads = opts.threads ?? 1;
@@ -116,7 +126,8 @@ export class OnnxEmbedder {
 
       const modelId = await computeModelId(files);
       const queryOutputName = outputName === 'sentence_embedding' && outputs.includes('query_embedding') ? 'query_embedding' : undefined;
-      const embedder = new OnnxEmbedder(ort, session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, 0, queryOutputName, modelId);
+      const graph: LoadedGraph = { ort, session, tokenizer, inputTypes, outputName, pooling, padId: files.padId, batchSize, queryOutputName, modelId };
+      const embedder = new OnnxEmbedder(graph, 0);
       // One probe run learns the output width and proves the graph actually runs with our feeds.
       let probe: Float32Array[];
       try {
@@ -132,7 +143,7 @@ export class OnnxEmbedder {
         });
         if (q[0].length !== dim) throw new ModelLoadError(`${files.modelPath}: query_embedding has width ${q[0].length}, sentence_embedding ${dim}`);
       }
-      return new OnnxEmbedder(ort, session, tokenizer, inputTypes, outputName, pooling, files.padId, batchSize, dim, queryOutputName, modelId);
+      return new OnnxEmbedder(graph, dim);
     } catch (err) {
       await session.release().catch(() => undefined);
       throw err;
@@ -145,7 +156,7 @@ export class OnnxEmbedder {
    * (checked between batches).
    */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    return this.enqueue(texts, this.outputName, signal);
+    return this.enqueue(texts, this.graph.outputName, signal);
   }
 
   /**
@@ -153,12 +164,12 @@ export class OnnxEmbedder {
    * vectors. The same as `embed` unless the model has a separate query output.
    */
   embedQueries(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
-    return this.enqueue(texts, this.queryOutputName ?? this.outputName, signal, true);
+    return this.enqueue(texts, this.graph.queryOutputName ?? this.graph.outputName, signal, true);
   }
 
   /** Whether queries are embedded by their own output (an asymmetric model). */
   get asymmetric(): boolean {
-    return this.queryOutputName !== undefined;
+    return this.graph.queryOutputName !== undefined;
   }
 
   private enqueue(texts: string[], output: string, signal?: AbortSignal, query = false): Promise<Float32Array[]> {
@@ -184,19 +195,19 @@ export class OnnxEmbedder {
     if (this.disposed) return;
     this.disposed = true;
     while (this.inFlight.size) await Promise.all([...this.inFlight]);
-    await this.session.release();
+    await this.graph.session.release();
   }
 
   private async embedNow(texts: string[], output: string, signal?: AbortSignal, query = false): Promise<Float32Array[]> {
     if (this.disposed) throw new Error('OnnxEmbedder.embed called after dispose()');
     signal?.throwIfAborted();
-    const encoded = texts.map((t) => this.tokenizer.encode(t));
+    const encoded = texts.map((t) => this.graph.tokenizer.encode(t));
     // Group by length so a batch pads to similar lengths; stable order keeps results deterministic.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a].ids.length - encoded[b].ids.length || a - b);
     const result: Float32Array[] = new Array(texts.length);
-    for (let start = 0; start < order.length; start += this.batchSize) {
+    for (let start = 0; start < order.length; start += this.graph.batchSize) {
       signal?.throwIfAborted();
-      const idx = order.slice(start, start + this.batchSize);
+      const idx = order.slice(start, start + this.graph.batchSize);
       const release = await this.turn(query);
       let vectors: Float32Array[];
       try {
@@ -210,11 +221,11 @@ export class OnnxEmbedder {
     return result;
   }
 
-  private async runBatch(batch: TokenizedText[], output = this.outputName): Promise<Float32Array[]> {
+  private async runBatch(batch: TokenizedText[], output = this.graph.outputName): Promise<Float32Array[]> {
     // At least one position, so a token-less text still makes a valid (fully masked) row.
     const seq = Math.max(1, ...batch.map((t) => t.ids.length));
     const n = batch.length;
-    const ids = new Array<number>(n * seq).fill(this.padId);
+    const ids = new Array<number>(n * seq).fill(this.graph.padId);
     const mask = new Array<number>(n * seq).fill(0);
     const typeIds = new Array<number>(n * seq).fill(0);
     batch.forEach((t, b) => {
@@ -231,24 +242,24 @@ export class OnnxEmbedder {
       position_ids: Array.from({ length: n * seq }, (_, k) => k % seq),
     };
     const feeds: Record<string, Ort.Tensor> = {};
-    for (const [name, type] of this.inputTypes) {
+    for (const [name, type] of this.graph.inputTypes) {
       const values = columns[name];
       const data = type === 'int64' ? BigInt64Array.from(values, (v) => BigInt(v)) : Int32Array.from(values);
-      feeds[name] = new this.ort.Tensor(type, data, [n, seq]);
+      feeds[name] = new this.graph.ort.Tensor(type, data, [n, seq]);
     }
-    const out = (await this.session.run(feeds, [output]))[output];
+    const out = (await this.graph.session.run(feeds, [output]))[output];
     try {
       const data = out.data as Float32Array;
       if (out.type !== 'float32') throw new Error(`output ${output} has type ${out.type}; expected float32`);
       const vectors: Float32Array[] = [];
-      if (this.pooling === undefined) {
+      if (this.graph.pooling === undefined) {
         if (out.dims.length !== 2) throw new Error(`output ${output} has shape [${out.dims}]; expected [batch, dim]`);
         const dim = out.dims[1];
         for (let b = 0; b < n; b++) vectors.push(l2Normalise(data.slice(b * dim, (b + 1) * dim)));
       } else {
         if (out.dims.length !== 3) throw new Error(`output ${output} has shape [${out.dims}]; expected [batch, seq, dim]`);
         const dim = out.dims[2];
-        for (let b = 0; b < n; b++) vectors.push(l2Normalise(poolTokens(data, seq, dim, b, mask, this.pooling)));
+        for (let b = 0; b < n; b++) vectors.push(l2Normalise(poolTokens(data, seq, dim, b, mask, this.graph.pooling)));
       }
       return vectors;
     } finally {

@@ -1,5 +1,5 @@
 // The indexer's scan of its workspace: the engine's scan options, and the per-directory ignore
-// decisions kept beside the index (scan/ignore-cache.ts), so a reopen does not match every path again.
+// decisions kept beside the index (scan/ignoreCache.ts), so a reopen does not match every path again.
 import type { EngineOptions } from '../api';
 import { SavedIgnoreDecisions, scanWorkspace, type ScanResult } from '../scan';
 

@@ -122,6 +122,9 @@ export abstract class Bm25Segments {
   protected blockSlots = new Int32Array(BLOCK);
   protected blockTfs = new Uint16Array(BLOCK);
 
+  /** Merges the backstop ran inside add or remove (blocking), since this index was created. */
+  syncMerges = 0;
+
   constructor(opts: Bm25Options = {}) {
     this.k1 = opts.k1 ?? BM25_K1;
     this.b = opts.b ?? BM25_B;
@@ -257,9 +260,6 @@ export abstract class Bm25Segments {
       this.compact();
     }
   }
-
-  /** Merges the backstop ran inside add or remove (blocking), since this index was created. */
-  syncMerges = 0;
 
   /** Whether adding `more` documents would make `add` merge at once (the caller can merge in slices first). */
   wouldMergeOnAdd(more: number): boolean {

@@ -7,6 +7,7 @@
 // term). Everything else (block table, bounds, ids, lengths, dense terms) is always in memory.
 import { FileBytes, MemoryBytes, type PostingBytes } from './postingBytes';
 import { MAX_SLOTS, putPosting } from './postingCodec';
+import type { SegmentTables } from './segmentTables';
 
 /** Postings per skip block. */
 export const BLOCK = 128;
@@ -22,32 +23,34 @@ const DENSE_MIN_DOCS = 1024;
 /** Bytes copied at a time when a file-backed segment is written out again. */
 const COPY_CHUNK = 1 << 20;
 
-export class PackedSegment {
+export class PackedSegment implements SegmentTables {
+  readonly ids: Int32Array;
+  readonly lens: Uint32Array;
+  readonly df: Int32Array;
+  readonly blockStart: Uint32Array;
+  readonly blockLast: Uint32Array;
+  readonly blockByte: Uint32Array;
+  readonly maxTf: Uint16Array;
+  readonly minLen: Uint16Array;
+  // The bytes of the term decodeBlock last read: byte p of the postings is cur[p - curBase].
+  private curTerm = -1;
+  private cur: Uint8Array = new Uint8Array(0);
+  private curBase = 0;
+
   private constructor(
-    /** External ids by slot, strictly ascending (so lookups are a binary search, not a Map). */
-    readonly ids: Int32Array,
-    /** Document length (tokens) by slot. */
-    readonly lens: Uint32Array,
-    /** Postings per term (dead slots included: deletions are tracked outside the segment). */
-    readonly df: Int32Array,
-    /** First block of each term; blockStart[t + 1] is one past its last. */
-    readonly blockStart: Uint32Array,
-    /** Last slot of each block. */
-    readonly blockLast: Uint32Array,
-    /** Byte offset of each block in `source`. */
-    readonly blockByte: Uint32Array,
-    /** Largest tf and smallest document length (capped at 65535) of each term: a per-term score bound. */
-    readonly maxTf: Uint16Array,
-    readonly minLen: Uint16Array,
+    tables: SegmentTables,
     /**
      * Postings bytes. In memory: those of the packed terms only, a dense term's blocks all point at
      * an empty range. In a file: every term's, as encodedParts() writes them.
      */
     private readonly source: PostingBytes,
     /** Dense terms: tf by slot (0 = absent, 255 = see denseLargeTf). */
-    readonly dense: Map<number, Uint8Array>,
-    readonly denseLargeTf: Map<number, Map<number, number>>,
-  ) {}
+    readonly dense: Map<number, Uint8Array> = new Map(),
+    readonly denseLargeTf: Map<number, Map<number, number>> = new Map(),
+  ) {
+    ({ ids: this.ids, lens: this.lens, df: this.df, blockStart: this.blockStart, blockLast: this.blockLast,
+      blockByte: this.blockByte, maxTf: this.maxTf, minLen: this.minLen } = tables);
+  }
 
   get nDocs(): number {
     return this.ids.length;
@@ -57,10 +60,10 @@ export class PackedSegment {
     return this.df.length;
   }
 
-  // The bytes of the term decodeBlock last read: byte p of the postings is cur[p - curBase].
-  private curTerm = -1;
-  private cur: Uint8Array = new Uint8Array(0);
-  private curBase = 0;
+  private tables(): SegmentTables {
+    const { ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen } = this;
+    return { ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen };
+  }
 
   /** Whether the postings are read from a file. */
   get onDisk(): boolean {
@@ -80,18 +83,13 @@ export class PackedSegment {
    */
   withSource(source: PostingBytes, blockByte: Uint32Array): PackedSegment {
     if (blockByte.length !== this.blockByte.length) throw new Error('lexical index inconsistent: block table of another segment');
-    return new PackedSegment(
-      this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, source, this.dense, this.denseLargeTf,
-    );
+    return new PackedSegment({ ...this.tables(), blockByte }, source, this.dense, this.denseLargeTf);
   }
 
   /** A segment from parts the caller built consistently (SegmentWriter); no validation pass. Postings in memory or in a file (every term's, as encodedParts writes them). */
-  static trusted(
-    ids: Int32Array, lens: Uint32Array, df: Int32Array, blockStart: Uint32Array, blockLast: Uint32Array,
-    blockByte: Uint32Array, maxTf: Uint16Array, minLen: Uint16Array, bytes: Uint8Array | FileBytes,
-  ): PackedSegment {
+  static trusted(tables: SegmentTables, bytes: Uint8Array | FileBytes): PackedSegment {
     const source = bytes instanceof FileBytes ? bytes : new MemoryBytes(bytes);
-    const seg = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, source, new Map(), new Map());
+    const seg = new PackedSegment(tables, source);
     return source instanceof FileBytes ? seg.densified(() => source) : seg.densified();
   }
 
@@ -124,7 +122,7 @@ export class PackedSegment {
       dense.set(t, d);
     }
     const make = (blockByte: Uint32Array, source: PostingBytes) =>
-      new PackedSegment(this.ids, this.lens, this.df, this.blockStart, this.blockLast, blockByte, this.maxTf, this.minLen, source, dense, large);
+      new PackedSegment({ ...this.tables(), blockByte }, source, dense, large);
     if (onDisk) return make(this.blockByte, onDisk());
     if (dense.size === 0) return this;
     // Sized exactly (the packed terms' bytes) rather than allocated at full size and sliced: at
@@ -264,7 +262,7 @@ export class PackedSegment {
       let prev = -1, mt = 0, ml = 0xffffffff;
       for (let i = 0; i < n; i++) {
         if (i % BLOCK === 0) blockByte[blk] = p;
-        let v = 0, shift = 0, c = 0;
+        let v = 0, shift = 0, c: number;
         do {
           if (p >= end || shift > 28) throw new Error(`lexical index corrupt: postings of term ${t} run past their bytes`);
           c = bytes[p++];
@@ -295,14 +293,15 @@ export class PackedSegment {
     }
     blockStart[nTerms] = blk;
     if (p !== end) throw new Error(`lexical index corrupt: ${end - p} postings bytes left over`);
-    const whole = new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(bytes), new Map(), new Map());
+    const tables = { ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen };
+    const whole = new PackedSegment(tables, new MemoryBytes(bytes));
     const file = opts.file;
     if (file) return whole.densified(() => new FileBytes(file.fd, file.path, file.offset, bytes.length));
     const seg = whole.densified();
     if (!opts.borrowed || seg !== whole) return seg;
     // Borrowed bytes (a view on a whole file's buffer) are copied only if densified() kept them
     // (`new Uint8Array`, not `slice`: on a Buffer, slice is another view).
-    return new PackedSegment(ids, lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new MemoryBytes(new Uint8Array(bytes)), seg.dense, seg.denseLargeTf);
+    return new PackedSegment(tables, new MemoryBytes(new Uint8Array(bytes)), seg.dense, seg.denseLargeTf);
   }
 
   /** Binary search for an external id; -1 when absent. */

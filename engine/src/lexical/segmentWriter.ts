@@ -99,12 +99,12 @@ export class SegmentWriter {
     this.blockStart[n] = this.nBlocks;
     const df = this.df.slice(0, n), blockStart = this.blockStart.slice(0, n + 1), blockLast = this.blockLast.slice(0, this.nBlocks);
     const blockByte = this.blockByte.slice(0, this.nBlocks), maxTf = this.maxTf.slice(0, n), minLen = this.minLen.slice(0, n);
-    if (!this.spill && this.length <= this.spillAbove) return PackedSegment.trusted(ids, this.lens, df, blockStart, blockLast, blockByte, maxTf, minLen, this.bytes.slice(0, this.length));
+    if (!this.spill && this.length <= this.spillAbove) return PackedSegment.trusted({ ids, lens: this.lens, df, blockStart, blockLast, blockByte, maxTf, minLen }, this.bytes.slice(0, this.length));
     if (this.length) this.writeOut();
     const spill = this.spill!;
     this.spill = undefined;
     this.bytes = new Uint8Array(0);
     // The segment owns the descriptor from here (closing it removes the name where it remains).
-    return PackedSegment.trusted(ids, this.lens, df, blockStart, blockLast, blockByte, maxTf, minLen, new FileBytes(spill.fd, spill.path, 0, this.flushed, true));
+    return PackedSegment.trusted({ ids, lens: this.lens, df, blockStart, blockLast, blockByte, maxTf, minLen }, new FileBytes(spill.fd, spill.path, 0, this.flushed, true));
   }
 }

@@ -169,9 +169,9 @@ export function goRegexToJs(go: string): string {
     const ch = go[i];
     if (ch === '\\') {
       const c = go[i + 1];
-      if (c === 'z') (out += '(?![\\s\\S])'), (i += 2);
-      else if (c === 'A') (out += flags.multiLine ? '(?<![\\s\\S])' : '^'), (i += 2);
-      else if (c === 'b' || c === 'B') (out += `\\${c}`), (i += 2);
+      if (c === 'z') { out += '(?![\\s\\S])'; i += 2; }
+      else if (c === 'A') { out += flags.multiLine ? '(?<![\\s\\S])' : '^'; i += 2; }
+      else if (c === 'b' || c === 'B') { out += `\\${c}`; i += 2; }
       else {
         const e = readEscape(go, i);
         out += e.raw ?? (flags.ci && isLetter(e.code!) ? caseClass(e.code!) : charText(e.code!, false));

@@ -83,8 +83,8 @@ function stripLead(go: string): { go: string; lead: number } {
   const flags = go.startsWith('(?i)') ? '(?i)' : '';
   let rest = go.slice(flags.length);
   let lead = 0;
-  if (rest.startsWith(LEAD)) (rest = rest.slice(LEAD.length)), (lead += 50);
-  if (rest.startsWith(`(?i:${LEAD}`)) (rest = `(?i:${rest.slice(4 + LEAD.length)}`), (lead += 50);
+  if (rest.startsWith(LEAD)) { rest = rest.slice(LEAD.length); lead += 50; }
+  if (rest.startsWith(`(?i:${LEAD}`)) { rest = `(?i:${rest.slice(4 + LEAD.length)}`; lead += 50; }
   return { go: flags + rest, lead };
 }
 

@@ -2,7 +2,7 @@
 // language (the agent tools' search_code filters). Applied inside the signals' top-k (their
 // `accept`), so a narrow filter still fills k, which filtering the ranked list afterwards does not.
 import { languageOfPath } from '../chunk/languages';
-import { createMatcher } from '../scan/ignore-rules';
+import { createMatcher } from '../scan/ignoreRules';
 
 export interface FileFilter {
   /** gitignore-style pattern (`src/**\/*.ts`, `tests/`, `*.py`), matched against workspace-relative paths. */

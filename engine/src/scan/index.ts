@@ -4,8 +4,8 @@ export { classifyContent, classifyPath } from './classify';
 // How the scanner's files are read as text (BOMs, invalid bytes, lone CRs), for every reader of them.
 export { decodeSource, readSourceText } from '../util/sourceText';
 export { isSecretPath, BUILTIN_SECRET_PATTERNS } from './secrets';
-export { IgnoreRules, IGNORE_FILE_NAMES } from './ignore-rules';
-export { IgnoreDecisionCache, IGNORE_CACHE_FILE, SavedIgnoreDecisions } from './ignore-cache';
+export { IgnoreRules, IGNORE_FILE_NAMES } from './ignoreRules';
+export { IgnoreDecisionCache, IGNORE_CACHE_FILE, SavedIgnoreDecisions } from './ignoreCache';
 export {
   DEFAULT_EXCLUDED_DIRS,
   DEFAULT_MAX_FILE_BYTES,

@@ -1,5 +1,5 @@
 // Options of the workspace scanner, with their defaults in one place.
-import type { IgnoreDecisionCache } from './ignore-cache';
+import type { IgnoreDecisionCache } from './ignoreCache';
 
 /**
  * Directory names skipped wherever they appear (exact basename match, directories only).

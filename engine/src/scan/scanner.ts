@@ -1,7 +1,7 @@
 // The workspace walk: which files get indexed and why the others do not.
 //
 // The walk is iterative and uses synchronous fs calls (measured faster than promise-based ones:
-// docs/investigations/ignore-rules-scale.md), yielding to the event loop every few milliseconds. Symbolic links are
+// docs/investigations/ignoreRules-scale.md), yielding to the event loop every few milliseconds. Symbolic links are
 // resolved after the plain tree has been walked, so a link to a directory that is also reachable
 // directly is reported once as a duplicate instead of shadowing the real path; a realpath
 // visited-set makes link loops terminate.
@@ -11,7 +11,7 @@ import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { ScannedFile, SkippedFile, SkipReason } from '../types';
 import { classifyContent, classifyPath } from './classify';
-import { IGNORE_FILE_NAMES, IgnoreRules, type IgnoreDecision } from './ignore-rules';
+import { IGNORE_FILE_NAMES, IgnoreRules, type IgnoreDecision } from './ignoreRules';
 import { CONTENT_SAMPLE_BYTES, resolveScanOptions, type ResolvedScanOptions, type ScanOptions } from './options';
 import { isSecretPath } from './secrets';
 import { Breather } from '../util/breathe';
@@ -107,7 +107,7 @@ class Walker {
       rootReal = fs.realpathSync(rootAbs);
       if (!fs.statSync(rootReal).isDirectory()) throw new Error('not a directory');
     } catch (err) {
-      throw new Error(`scanWorkspace: cannot scan ${rootAbs}: ${describeError(err)}`);
+      throw new Error(`scanWorkspace: cannot scan ${rootAbs}: ${describeError(err)}`, { cause: err });
     }
     return new Walker(rootAbs, rootReal, opts, callbacks);
   }

@@ -1,7 +1,7 @@
 // The secret deny-list: files that must never be read, indexed or sent to a model backend.
 // Deliberately broad (e.g. `.env.example`, `secrets.py`): losing one harmless file from the index
 // costs little, leaking a credential costs a lot.
-import { createMatcher, type RuleList } from './ignore-rules';
+import { createMatcher, type RuleList } from './ignoreRules';
 
 /** Built-in secret patterns (gitignore syntax, matched against workspace-relative paths). */
 export const BUILTIN_SECRET_PATTERNS: readonly string[] = [

@@ -47,10 +47,10 @@ export function infillBody(req: BackendRequest, temperature: number): Record<str
 
 export class LlamaCppInfillBackend implements CompletionBackend {
   readonly name = 'llamacpp';
+  constructor(private readonly opts: LlamaCppBackendOptions) {}
   get endpoint(): string {
     return this.opts.baseUrl;
   }
-  constructor(private readonly opts: LlamaCppBackendOptions) {}
 
   async complete(req: BackendRequest): Promise<string> {
     const url = `${this.opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/infill`;

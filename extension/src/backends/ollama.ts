@@ -17,10 +17,10 @@ export interface OllamaBackendOptions {
 
 export class OllamaGenerateBackend implements CompletionBackend {
   readonly name = 'ollama';
+  constructor(private readonly opts: OllamaBackendOptions) {}
   get endpoint(): string {
     return this.opts.baseUrl;
   }
-  constructor(private readonly opts: OllamaBackendOptions) {}
 
   async complete(req: BackendRequest): Promise<string> {
     if (!this.opts.model) throw new BackendError('reporecall.ollama.model is empty');

@@ -29,15 +29,16 @@ export interface OpenAiBackendOptions {
 
 export class OpenAiCompletionsBackend implements CompletionBackend {
   readonly name = 'openai';
-  get endpoint(): string {
-    return this.opts.baseUrl;
-  }
   /** The raw FIM template in use, if any. */
   readonly template: FimTemplate | undefined;
   constructor(private readonly opts: OpenAiBackendOptions) {
     const fim = opts.fim ?? 'none';
     const family = fim === 'auto' ? familyOfModel(opts.model) : fim === 'none' ? undefined : fim;
     this.template = family ? FIM_TEMPLATES[family] : undefined;
+  }
+
+  get endpoint(): string {
+    return this.opts.baseUrl;
   }
 
   async complete(req: BackendRequest): Promise<string> {

@@ -7,10 +7,10 @@
 //   <repo>/.git/info/exclude  <  .gitignore (root ... deepest)  — within one directory, .reporecallignore
 //   beats .gitignore (as ripgrep's .ignore does)  <  ScanOptions.excludePatterns.
 // .gitignore files are honoured whether or not the folder is a git repository.
-// Lines are parsed and matched by gitignore-glob.ts (linear time: a repository's ignore file is
+// Lines are parsed and matched by gitignoreGlob.ts (linear time: a repository's ignore file is
 // untrusted input); a line or file beyond the matching budget is not applied, with a warning.
 import { createHash } from 'node:crypto';
-import { literalKeys, parseGitignoreLine, ruleMatches, type GlobRule } from './gitignore-glob';
+import { literalKeys, parseGitignoreLine, ruleMatches, type GlobRule } from './gitignoreGlob';
 
 /** Ignore files read in every directory, in increasing precedence. */
 export const IGNORE_FILE_NAMES = ['.gitignore', '.reporecallignore'] as const;
@@ -22,7 +22,7 @@ export const MAX_SOURCE_CHARS = 4 * 1024 * 1024;
 // git matches case-insensitively where the filesystem does (core.ignorecase).
 const IGNORE_CASE = process.platform === 'win32' || process.platform === 'darwin';
 /** Bump when matching semantics change: persisted per-directory decisions keyed by it go stale. */
-const RULES_VERSION = 'gitignore-glob-1';
+const RULES_VERSION = 'gitignoreGlob-1';
 
 export interface RuleTest {
   ignored: boolean;
@@ -35,6 +35,12 @@ export class RuleList {
   readonly rules: GlobRule[] = [];
   /** Lines or the whole source not applied, and why (`sub/.gitignore:3: ...`). */
   readonly warnings: string[] = [];
+
+  // As ripgrep's globset: a rule that needs a literal path segment, or a literal extension of the
+  // name, is tried only for paths that have it (a 5,000-line .gitignore is mostly such rules).
+  private readonly bySegment = new Map<string, number[]>();
+  private readonly byExtension = new Map<string, number[]>();
+  private readonly general: number[] = [];
 
   constructor(patterns: string | readonly string[], readonly source = 'patterns') {
     const text = typeof patterns === 'string' ? patterns.replace(/^\uFEFF/, '') : patterns.join('\n');
@@ -49,12 +55,6 @@ export class RuleList {
       else if (parsed) this.add(parsed);
     });
   }
-
-  // As ripgrep's globset: a rule that needs a literal path segment, or a literal extension of the
-  // name, is tried only for paths that have it (a 5,000-line .gitignore is mostly such rules).
-  private readonly bySegment = new Map<string, number[]>();
-  private readonly byExtension = new Map<string, number[]>();
-  private readonly general: number[] = [];
 
   private add(rule: GlobRule): void {
     const index = this.rules.push(rule) - 1;

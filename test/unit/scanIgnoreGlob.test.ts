@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createMatcher } from '../../engine/src/scan/ignore-rules';
-import { parseGitignoreLine, ruleMatches } from '../../engine/src/scan/gitignore-glob';
+import { createMatcher } from '../../engine/src/scan/ignoreRules';
+import { parseGitignoreLine, ruleMatches } from '../../engine/src/scan/gitignoreGlob';
 
 const A255 = 'a'.repeat(255);
 const deep = (n: number, leaf = 'f.txt') => [...Array.from({ length: n }, (_, i) => `d${i}`), leaf].join('/');

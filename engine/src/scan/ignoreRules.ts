@@ -22,7 +22,7 @@ export const MAX_SOURCE_CHARS = 4 * 1024 * 1024;
 // git matches case-insensitively where the filesystem does (core.ignorecase).
 const IGNORE_CASE = process.platform === 'win32' || process.platform === 'darwin';
 /** Bump when matching semantics change: persisted per-directory decisions keyed by it go stale. */
-const RULES_VERSION = 'gitignoreGlob-1';
+const RULES_VERSION = 'gitignore-glob-1'; // a cache key: unchanged by the file's rename
 
 export interface RuleTest {
   ignored: boolean;

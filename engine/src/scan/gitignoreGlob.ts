@@ -1,7 +1,7 @@
 // One gitignore line, parsed as git does (dir.c) and matched in time linear in the path's length
 // times the pattern's: git's wildmatch semantics (WM_PATHNAME) without its backtracking.
 //
-// Why not the `ignore` package's regexes: they backtrack (docs/investigations/ignoreRules-scale.md).
+// Why not the `ignore` package's regexes: they backtrack (docs/investigations/ignore-rules-scale.md).
 // A path is matched segment by segment with the two-pointer wildcard algorithm (`*` within a
 // segment, `**` over whole segments): exact for globs, never worse than O(path × pattern).
 

@@ -1,7 +1,7 @@
 // The workspace walk: which files get indexed and why the others do not.
 //
 // The walk is iterative and uses synchronous fs calls (measured faster than promise-based ones:
-// docs/investigations/ignoreRules-scale.md), yielding to the event loop every few milliseconds. Symbolic links are
+// docs/investigations/ignore-rules-scale.md), yielding to the event loop every few milliseconds. Symbolic links are
 // resolved after the plain tree has been walked, so a link to a directory that is also reachable
 // directly is reported once as a duplicate instead of shadowing the real path; a realpath
 // visited-set makes link loops terminate.

@@ -9,10 +9,11 @@ import { deflateRawSync, inflateRawSync } from 'zlib';
 import type { LexicalDelta } from '../lexical/bm25Delta';
 import { BinaryReader, BinaryWriter, owned } from '../store/binary';
 import type { TablesDelta } from './tablesDelta';
+import { FORMAT_VERSIONS } from '../store/formatVersions';
 
 const MAGIC = Buffer.from('RRDELTA1');
 /** Bumped with any change below (the store's format version is bumped with it). */
-const DELTA_LAYOUT = 1;
+const DELTA_LAYOUT = FORMAT_VERSIONS.delta;
 const DEFLATE_LEVEL = 1;
 
 export interface DeltaSegment {

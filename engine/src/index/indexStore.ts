@@ -24,6 +24,7 @@ import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
 import { readAt } from '../store/readAt';
 import { ensurePrivateDir } from '../store/privateDir';
+import { MAX_DELTAS, TABLES_REBASE_MIN_FILES, foldDeltas, tablesRebaseDue } from '../store/mergePolicy';
 import { decodeTables, tablesParts, type IndexTables } from './tables';
 import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta, tablesDelta } from './tablesDelta';
@@ -36,13 +37,6 @@ import {
 export { STORE_FORMAT_VERSION, LEXICAL_FILES } from './manifest';
 export type LexicalFields = Record<LexicalField, Bm25Index>;
 
-// Merge policy: PARAMS.md (Index segments).
-/** More delta segments than this are folded into one (each component's changes since its base). */
-export const MAX_DELTAS = 16;
-/** The tables base is rewritten once files changed since it exceed this share of the files... */
-export const TABLES_REBASE_FRACTION = 0.125;
-/** ...and this many. */
-export const TABLES_REBASE_MIN_FILES = 1024;
 
 export interface StorePolicy {
   maxDeltas?: number;
@@ -263,7 +257,7 @@ export class IndexStore {
     const writes: AtomicWrite[] = [];
     const prev = this.committed;
     const seq = (prev?.seq ?? 0) + 1;
-    const fold = (prev?.deltas.length ?? 0) + 1 > this.maxDeltas;
+    const fold = foldDeltas(prev?.deltas.length ?? 0, this.maxDeltas);
     const digests: Record<string, string> = {};
     const bases = {} as Record<Component, BaseRef>;
     const delta: DeltaSegment = { seq, lexical: {} };
@@ -277,7 +271,7 @@ export class IndexStore {
 
     const changedSinceBase = new Set(this.tablesSinceBase);
     for (const rel of tables.files.changed) changedSinceBase.delete(rel), changedSinceBase.add(rel);
-    const rebaseTables = !prev || rewriteAll || this.rebaseTables || changedSinceBase.size > Math.max(this.tablesRebaseMinFiles, TABLES_REBASE_FRACTION * tables.files.count);
+    const rebaseTables = !prev || rewriteAll || this.rebaseTables || tablesRebaseDue({ changedSinceBase: changedSinceBase.size, files: tables.files.count, minFiles: this.tablesRebaseMinFiles });
     if (rebaseTables) {
       const name = baseFileName('tables', seq);
       // Streamed from the tables' columns now, as a lexical base is: handed to the writer thread it

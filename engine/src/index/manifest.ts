@@ -6,17 +6,10 @@
 // longer lists are deleted after it is written (index/indexStore.ts). Layout, merge policy and the
 // reasons: ARCHITECTURE.md (Storage) and PARAMS.md (Index segments).
 import type { VectorCommit } from '../vector/persist';
+import { FORMAT_VERSIONS } from '../store/formatVersions';
 
-/**
- * Bump when the layout of any index file or of the manifest changes; older indexes are rebuilt.
- * 4: tables.bin (binary columns) replaces chunks.json.
- * 5: chunk rows lose the unused 8-byte content hash (3.5 MB of memory at 100k files).
- * 6: segments — base files per component plus delta segments, listed by the manifest.
- * 7: tables bases are not deflated (tables.ts layout 2), so a save streams them from the columns.
- * 8: indexed text, signatures and docs have secrets replaced by `<redacted:rule>` (redact/).
- * 9: the vectors' files are named by sequence and listed here (`vectors`), not by their own header.
- */
-export const STORE_FORMAT_VERSION = 9;
+/** The index's format (its history: formatVersions.ts); older indexes are rebuilt. */
+export const STORE_FORMAT_VERSION = FORMAT_VERSIONS.store;
 export const MANIFEST_FILE = 'manifest.json';
 
 /** The lexical fields and the prefix of their base files. */

@@ -11,11 +11,12 @@ import { ChunkTable } from '../store/chunkTable';
 import { BinaryReader, BinaryWriter, smallInteger } from '../store/binary';
 import { FileTable } from '../store/fileTable';
 import { StringPool } from '../store/stringPool';
+import { FORMAT_VERSIONS } from '../store/formatVersions';
 
 export const TABLES_FILE = 'tables.bin';
 const MAGIC = Buffer.from('RRTABLES');
 /** Bumped with any change below (the store's format version is bumped with it). */
-const TABLES_LAYOUT = 2;
+const TABLES_LAYOUT = FORMAT_VERSIONS.tables;
 
 /** Everything the engine keeps per file and per chunk; the pools are shared by the tables. */
 export interface IndexTables {

@@ -5,6 +5,7 @@
 // BM25 statistics are summed over the base and the mutable segment alike (bm25Segments.ts).
 import { Bm25Merging } from './bm25Merge';
 import type { FileDigest } from '../store/atomic';
+import { lexicalMergeDue } from '../store/mergePolicy';
 
 export interface LexicalDelta {
   /** Ids removed (from the base or from earlier deltas); replay ignores ids not present. */
@@ -46,7 +47,7 @@ export abstract class Bm25Deltas extends Bm25Merging {
    * index searches mostly a packed base.
    */
   get saveMergeDue(): boolean {
-    return this.pendingDocs > this.mergeMinDocs;
+    return lexicalMergeDue({ baseDocs: this.base.nDocs, pendingDocs: this.pendingDocs, minDocs: this.mergeMinDocs });
   }
 
   /**

@@ -14,10 +14,11 @@
 // section rather than holding them (postingBytes.ts).
 import { PackedSegment } from './packedPostings';
 import { TermDictionary } from './termDictionary';
+import { FORMAT_VERSIONS } from '../store/formatVersions';
 
 const FORMAT_MAGIC = 0x4d425252; // "RRBM"
 /** Bump when the binary layout changes; older files are rejected and rebuilt. */
-export const BM25_FORMAT_VERSION = 2;
+export const BM25_FORMAT_VERSION = FORMAT_VERSIONS.bm25;
 const HEADER_BYTES = 60;
 const SECTIONS = 6;
 

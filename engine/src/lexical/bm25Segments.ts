@@ -7,6 +7,7 @@
 import { PackedSegment, BLOCK } from './packedPostings';
 import { TermDictionary } from './termDictionary';
 import { grow } from '../store/columns';
+import { LEXICAL_MERGE_MIN_DOCS, lexicalMergeForced } from '../store/mergePolicy';
 
 export interface Bm25Options {
   /** Term-frequency saturation (Okapi k1). */
@@ -35,11 +36,7 @@ export const BM25_B = 0.75;
 /** BM25's idf of a term in `df` of `docs` documents: the one formula of the local and the team index, so their scores are equal to the bit. */
 export const bm25Idf = (docs: number, df: number): number => Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 
-// Merge policy and query budget: PARAMS.md (Lexical index).
-/** Merge when mutable documents plus dead base slots exceed this fraction of the base... */
-const MERGE_FRACTION = 0.125;
-/** ...and this many (so that small indexes and a fresh build do not merge all the time). */
-const DEFAULT_MERGE_MIN = 4096;
+// Query budget: PARAMS.md (Lexical index); when to merge: store/mergePolicy.ts.
 export const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
 /** A merge writes its new base's postings to a scratch file beyond this many bytes (segmentWriter.ts). */
 const MERGE_SPILL_BYTES = 4 << 20;
@@ -128,7 +125,7 @@ export abstract class Bm25Segments {
   constructor(opts: Bm25Options = {}) {
     this.k1 = opts.k1 ?? BM25_K1;
     this.b = opts.b ?? BM25_B;
-    this.mergeMinDocs = opts.mergeMinDocs ?? DEFAULT_MERGE_MIN;
+    this.mergeMinDocs = opts.mergeMinDocs ?? LEXICAL_MERGE_MIN_DOCS;
     this.maxQueryPostings = opts.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS;
   }
 
@@ -252,9 +249,7 @@ export abstract class Bm25Segments {
 
   protected maybeMerge(): void {
     if (this.replaying || this.merging) return;
-    // A backstop at twice the background merge's minimum (saveMergeDue): after single-file saves
-    // the background merge comes first, and a cold build merges in slices before it gets here
-    // (wouldMergeOnAdd); merged here, queries wait for the whole merge (1-2 s at 100k files).
+    // The backstop (mergePolicy.ts lexicalMergeForced): queries wait for the whole merge (1-2 s at 100k files).
     if (this.mergeDueAt(0)) {
       this.syncMerges++;
       this.compact();
@@ -267,8 +262,8 @@ export abstract class Bm25Segments {
   }
 
   private mergeDueAt(more: number): boolean {
-    const pending = this.mutIds.length + this.deadLog.length + more;
-    return pending > 2 * this.mergeMinDocs && pending > MERGE_FRACTION * this.base.nDocs;
+    const pendingDocs = this.mutIds.length + this.deadLog.length + more;
+    return lexicalMergeForced({ baseDocs: this.base.nDocs, pendingDocs, minDocs: this.mergeMinDocs });
   }
 
   /** Live documents containing term `tid`. */

@@ -1,9 +1,10 @@
 // On-disk pieces of a vector index: file names, format version and the header that vouches for
 // the files (crash-safe writes and digests are store/atomic.ts).
 import type { FileDigest } from '../store/atomic';
+import { FORMAT_VERSIONS } from '../store/formatVersions';
 
 /** Bumped whenever the layout of any file below changes; older files are rebuilt, not migrated. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = FORMAT_VERSIONS.vectors;
 export const HEADER_FILE = 'vectors.json';
 /** Inverted lists (ivfLists.ts layout); absent while the index is flat. */
 export const LISTS_FILE = 'vectors.ivf';

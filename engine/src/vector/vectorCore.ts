@@ -10,6 +10,7 @@ import { ListAssigner, toRecords, trainLists } from './kmeans';
 import { mulberry32 } from '../util/prng';
 import type { FileDigest } from '../store/atomic';
 import { l2Normalise } from '../embed/pooling';
+import { vectorPendingLimit, vectorRebuildOnRemove, type VectorStats } from '../store/mergePolicy';
 
 export interface VectorIndexOptions {
   /** Vector width; every added and queried vector must have it. */
@@ -40,13 +41,6 @@ export interface VectorIndexOptions {
 export type VectorIndexTuning = Pick<VectorIndexOptions, 'nprobe' | 'flatThreshold'>;
 
 const MAX_ID = 0xffffffff;
-// Rebuild thresholds below: PARAMS.md (Vector index).
-/** Pending vectors trigger a rebuild beyond max(flatThreshold, this share of the listed ones)… */
-const PENDING_SHARE = 0.05;
-/** …but never beyond this many (an exact scan of 16k × dim 256 is ~1.5 ms). */
-const MAX_PENDING = 16384;
-/** Removed-but-listed vectors trigger a rebuild beyond this share of the lists. */
-const TOMBSTONE_SHARE = 0.2;
 /** k-means trains on this many sampled vectors per list (at most). */
 const SAMPLE_PER_LIST = 32;
 /** Rebuilt lists of at least this many vectors (~17 MB at dim 256) go to a scratch file, not the heap (PARAMS.md). */
@@ -136,8 +130,7 @@ export class VectorIndexCore {
     if (wasPending) return true; // a listed copy, if any, is already a tombstone
     if (!this.lists || !this.lists.has(id) || this.tombstones.has(id)) return false;
     this.tombstones.add(id);
-    // Back to flat at half the threshold, so add/remove around it does not flip-flop.
-    if (this.tombstones.size > TOMBSTONE_SHARE * this.lists.count || this.size <= this.flatThreshold / 2) this.rebuild();
+    if (vectorRebuildOnRemove({ ...this.policyStats(), size: this.size })) this.rebuild();
     return true;
   }
 
@@ -180,8 +173,12 @@ export class VectorIndexCore {
   }
 
   protected pendingLimit(): number {
-    if (!this.lists) return this.flatThreshold;
-    return Math.max(this.flatThreshold, Math.min(MAX_PENDING, Math.ceil(PENDING_SHARE * this.lists.count)));
+    return vectorPendingLimit(this.policyStats());
+  }
+
+  /** What the merge policy (store/mergePolicy.ts) decides on. */
+  protected policyStats(): VectorStats {
+    return { listed: this.lists?.count, pending: this.pending.size, tombstones: this.tombstones.size, flatThreshold: this.flatThreshold };
   }
 
   /**

@@ -18,16 +18,15 @@ import {
 import { sha256Buffer, sha256File, writeAllAtomic, writePartsAtomic, type AtomicWrite, type FileDigest } from '../store/atomic';
 import { VectorIndexCore, type VectorIndexTuning } from './vectorCore';
 import { ensurePrivateDir } from '../store/privateDir';
+import { vectorRebuildDueAtSave } from '../store/mergePolicy';
 
 export type { ScoredId } from './flatStore';
 export type { VectorIndexOptions, VectorIndexTuning } from './vectorCore';
 
-/** At save, lists are rebuilt when pending + tombstones exceed this share of them. */
-const SAVE_REBUILD_SHARE = 0.02;
 
 export class VectorIndex extends VectorIndexCore {
   /**
-   * Whether save() folds pending vectors into the lists when they exceed SAVE_REBUILD_SHARE. The
+   * Whether save() folds pending vectors into the lists when the merge policy says so. The
    * engine turns it off and rebuilds in the background instead (rebuildDueAtSave, rebuildAsync).
    */
   rebuildOnSave = true;
@@ -39,7 +38,7 @@ export class VectorIndex extends VectorIndexCore {
 
   /** Whether pending vectors and tombstones exceed the share a save folds into the lists. */
   get rebuildDueAtSave(): boolean {
-    return !!this.lists && this.pending.size + this.tombstones.size > SAVE_REBUILD_SHARE * this.lists.count;
+    return vectorRebuildDueAtSave(this.policyStats());
   }
 
   /**

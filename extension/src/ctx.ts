@@ -8,6 +8,7 @@ import type { IndexStats, TeamState } from '../../engine/src/public';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
 import type { CompletionSwitches, CopilotContextRecord, RetrievedContextRecord } from './completionState';
 import { Timings } from './timings';
+import { disposeEach, throwCollected } from './dispose';
 import { engineSettings } from './config';
 import { loadTeamPasswords, moveEmbeddedPasswords } from './teamSecrets';
 
@@ -171,12 +172,13 @@ export class Ctx implements vscode.Disposable {
     return this.allFolders().map((fi) => ({ folder: fi.folder.uri.fsPath, state: fi.state, stats: fi.stats, error: fi.error, enginePid: fi.client.enginePid, engineState: fi.client.state, ...(fi.client.teamState ? { team: fi.client.teamState } : {}) }));
   }
 
+  /** Disposes everything even when a part throws (engines first), then throws what failed. */
   async dispose(): Promise<void> {
-    await Promise.all(this.allFolders().map((fi) => fi.dispose()));
+    const closed = await Promise.allSettled(this.allFolders().map((fi) => fi.dispose()));
     this.folders.clear();
-    for (const d of this.subscriptions.reverse()) d.dispose();
-    this.subscriptions.length = 0;
-    this.timings.dispose();
+    const errors = closed.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    errors.push(...disposeEach([...this.subscriptions.splice(0).reverse(), this.timings]));
+    throwCollected(errors);
   }
 }
 

@@ -21,6 +21,8 @@ export default tseslint.config(
       // More than six positional parameters is an options object waiting to be named.
       'max-params': ['warn', 6],
       'no-unused-private-class-members': 'warn',
+      // A closure made before the one assignment reads the variable later: it cannot be a const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-unused-vars': ['warn', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },

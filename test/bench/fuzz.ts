@@ -6,6 +6,7 @@
 // other deep syntax, 100k-line files, unknown extensions, byte flips / truncation / splicing of the
 // real chunker fixtures; trees with files deleted mid-scan, symlink loops, dangling links, FIFOs and
 // names with spaces, newlines and non-ASCII characters.
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -283,7 +284,7 @@ export function buildBadTree(r: () => number, opts: { big: boolean; parent?: str
   expectSkip.set('links/outside', 'ignored');
   // A FIFO: opening it for reading would block forever.
   try {
-    require('child_process').execFileSync('mkfifo', [path.join(root, 'bad/pipe.ts')]);
+    execFileSync('mkfifo', [path.join(root, 'bad/pipe.ts')]);
     expectSkip.set('bad/pipe.ts', 'unsupported');
   } catch {
     // no mkfifo: skip this case

@@ -163,6 +163,7 @@ function measure(impl: string, make: () => LexicalIndex, load: (b: Buffer) => Le
   t = process.hrtime.bigint();
   const buf = idx.serialize();
   const serializeS = Number(process.hrtime.bigint() - t) / 1e9;
+  // eslint-disable-next-line no-useless-assignment -- dropped so that --expose-gc can collect it before the reload
   idx = null;
   const m2 = memory();
   t = process.hrtime.bigint();

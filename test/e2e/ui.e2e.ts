@@ -4,9 +4,9 @@
 // Usage: node out/test/e2e/ui.e2e.js URL SCREENSHOT_DIR [RESULTS_JSON]
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from './browser';
 
 const [url, shotDir, resultsPath] = process.argv.slice(2);
 if (!url || !shotDir) {
@@ -39,14 +39,7 @@ async function runCommand(page: Page, title: string): Promise<void> {
 
 async function main(): Promise<number> {
   fs.mkdirSync(shotDir, { recursive: true });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-e2e-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBrowser('e2e');
   const passed: string[] = [];
   const failed: Array<{ title: string; error: string }> = [];
   const step = async (title: string, fn: () => Promise<void>): Promise<void> => {
@@ -61,7 +54,7 @@ async function main(): Promise<number> {
   };
   const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(shotDir, name) });
   try {
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const page = browser.page;
     page.on('pageerror', (e) => log('pageerror', e.message));
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
@@ -271,7 +264,6 @@ async function main(): Promise<number> {
     log('ERROR', (err as Error).stack);
   } finally {
     await browser.close();
-    fs.rmSync(profile, { recursive: true, force: true });
   }
   if (resultsPath) fs.writeFileSync(resultsPath, JSON.stringify({ passed, failed }, null, 2));
   console.log(`e2e: ${passed.length} passed, ${failed.length} failed`);

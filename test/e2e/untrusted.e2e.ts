@@ -6,9 +6,8 @@
 // Usage: node untrusted.e2e.js RUN_DIR PORT WORKSPACE RESULTS_JSON (test-integration.sh runs it)
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from './browser';
 import { startFakePostgres } from '../unit/fakePostgres';
 
 const [run, port, ws, resultsPath] = process.argv.slice(2);
@@ -44,14 +43,9 @@ async function main(): Promise<void> {
   // A stand-in for GitHub Copilot, running in restricted mode too: no context provider may register with it.
   fs.cpSync(path.join(ROOT, 'test/fixtures/copilot-standin'), path.join(run, 'exts', 'github.copilot-0.0.1'), { recursive: true });
   execFileSync(path.join(HERE, 'start-code-server.sh'), [run, port, ws], { env: { ...process.env, WORKSPACE_TRUST: '1' }, stdio: 'inherit' });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-untrusted-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBrowser('untrusted');
   try {
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const page = browser.page;
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
     const deadline = Date.now() + 150_000;
     let text = '';
@@ -71,7 +65,6 @@ async function main(): Promise<void> {
     check('untrusted workspace: no connection to the team index its settings name', fake.connections === 0, `${fake.connections} connection(s), passwords ${JSON.stringify(fake.passwords)}`);
   } finally {
     await browser.close();
-    fs.rmSync(profile, { recursive: true, force: true });
     execFileSync(path.join(HERE, 'stop-code-server.sh'), [run]);
     await fake.close();
   }

@@ -4,8 +4,11 @@
 import * as assert from 'node:assert';
 // `import x = require()` gives the modules themselves (not read-only namespace copies), so the
 // watchers below replace the functions every caller in this process uses.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
 import http = require('node:http');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
 import https = require('node:https');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
 import net = require('node:net');
 import * as vscode from 'vscode';
 import type { RepoRecallApi } from '../../extension/src/extension';

@@ -17,6 +17,7 @@ export async function runMcp(args: McpArgs, signal: AbortSignal): Promise<number
 function packageVersion(): string {
   for (const rel of ['../../../../package.json', '../package.json']) {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is beside the bundle or the source, decided at run time
       return (require(path.join(__dirname, rel)) as { version: string }).version;
     } catch {
       // the other layout

@@ -81,7 +81,7 @@ export async function candidates(repo: Repo, chunker: Chunker): Promise<Map<Synt
         for (let i = n.namedChildCount - 1; i >= 0; i--) stack.push(n.namedChild(i)!);
         if (n.namedChildCount > 0 || n.text.length < MIN_NAME || keywords?.has(n.text)) continue;
         const line = f.lines[n.startPosition.row];
-        if (line === undefined || /[^\x00-\x7f]/.test(line)) continue; // columns agree only on ASCII lines
+        if (line === undefined || /\P{ASCII}/u.test(line)) continue; // columns agree only on ASCII lines
         const kind = syntaxKind(n, python);
         if (kind) out.get(kind)!.push({ file: f.relPath, line: n.startPosition.row, column: n.startPosition.column, name: n.text, syntax: kind });
       }

@@ -16,7 +16,6 @@
 // the figures too.
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Engine } from '../../../engine/src/engine';
 import { EngineClient, ENGINE_YOUNG_GENERATION_MB } from '../../../engine/src/rpc/client';
 import { procMemory } from './procMemory';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/types';

@@ -220,8 +220,7 @@ export class FolderIndex implements vscode.Disposable {
   async updateFile(relPath: string, content?: string): Promise<void> {
     if (this.paused) return; // the incremental run on resume catches it up
     try {
-      await this.client.updateFile(relPath, content);
-      this.stats = await this.client.stats();
+      this.stats = await this.client.updateFile(relPath, content);
       this.changed.fire();
     } catch (err) {
       if (!isAbortError(err)) this.log.warn(`[${this.folder.name}] update ${relPath}: ${(err as Error).message}`);
@@ -231,8 +230,7 @@ export class FolderIndex implements vscode.Disposable {
   async removeFile(relPath: string): Promise<void> {
     if (this.paused) return; // likewise
     try {
-      await this.client.removeFile(relPath);
-      this.stats = await this.client.stats();
+      this.stats = await this.client.removeFile(relPath);
       this.changed.fire();
     } catch (err) {
       this.log.warn(`[${this.folder.name}] remove ${relPath}: ${(err as Error).message}`);

@@ -298,6 +298,27 @@ describe('EngineClient with the real engine worker', function () {
     }
   });
 
+  it('an update and a removal answer with the index\'s stats after them (no second request for the status bar)', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-update-stats-'));
+    fs.cpSync(FIXTURE, root, { recursive: true });
+    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-update-stats-index-'));
+    const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } } });
+    try {
+      await c.whenReady();
+      const before = await c.indexAll();
+      fs.writeFileSync(path.join(root, 'src', 'added.ts'), 'export function added(): number { return 2; }\n');
+      const afterAdd = await c.updateFile('src/added.ts');
+      assert.strictEqual(afterAdd.files, before.files + 1);
+      const afterRemove = await c.removeFile('src/added.ts');
+      assert.strictEqual(afterRemove.files, before.files);
+      assert.deepStrictEqual(afterRemove.files, (await c.stats()).files);
+    } finally {
+      await c.close();
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(indexDir, { recursive: true, force: true });
+    }
+  });
+
   it('a request sent while the worker is being replaced waits for the fresh one', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-'));
     fs.cpSync(FIXTURE, root, { recursive: true });

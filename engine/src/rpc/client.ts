@@ -81,11 +81,11 @@ export class EngineClient extends ClientEvents {
     if (limit > 0 && stats.changedFiles >= limit) await this.recycle(`${stats.changedFiles} files were indexed`);
     return stats;
   }
-  updateFile(relPath: string, content?: string, signal?: AbortSignal): Promise<void> {
+  updateFile(relPath: string, content?: string, signal?: AbortSignal): Promise<IndexStats> {
     // Queued behind a possibly long indexAll in the worker, so no short timeout.
     return this.call('updateFile', content === undefined ? [relPath] : [relPath, content], { signal, timeoutMs: 0 });
   }
-  removeFile(relPath: string): Promise<void> {
+  removeFile(relPath: string): Promise<IndexStats> {
     return this.call('removeFile', [relPath], { timeoutMs: 0 });
   }
   retrieve(query: EditorState | string, opts: RetrieveOptions = {}): Promise<RetrievedChunk[]> {

@@ -22,8 +22,9 @@ export interface WorkerInit {
 /** Engine methods served by the worker: argument tuples (signals removed) and results. */
 export interface EngineMethods {
   indexAll: { args: []; result: IndexStats };
-  updateFile: { args: [relPath: string, content?: string]; result: void };
-  removeFile: { args: [relPath: string]; result: void };
+  /** Results: the index's stats after the change (for the status bar, without a second request). */
+  updateFile: { args: [relPath: string, content?: string]; result: IndexStats };
+  removeFile: { args: [relPath: string]; result: IndexStats };
   retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
   complete: { args: [state: EditorState]; result: CompletionResult | null };
   /** A suggestion (a model's) cut by the built-in source's checks: the text after the cursor, names unbound at it. */

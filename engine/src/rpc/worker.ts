@@ -8,12 +8,10 @@
 // AbortSignal handed to the engine for that request.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine';
-import type { SymbolRelatedQuery } from '../api';
-import type { EditorState } from '../types';
 import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
 import { INIT_ENV } from './transport';
 import { closeOnSignals } from '../util/termination';
-import { runAgentTool } from '../agentTools';
+import { invoke } from './handlers';
 
 interface Port {
   post(msg: FromWorker): void;
@@ -79,39 +77,6 @@ opened.catch(() => undefined);
 const controllers = new Map<number, AbortController>();
 let mutationQueue: Promise<unknown> = Promise.resolve();
 
-async function invoke(engine: Engine, id: number, method: EngineMethod, args: unknown[], signal: AbortSignal): Promise<unknown> {
-  switch (method) {
-    case 'indexAll':
-      return engine.indexAll((progress) => post({ type: 'progress', id, progress }), signal);
-    case 'updateFile':
-      return engine.updateFile(args[0] as string, args[1] as string | undefined);
-    case 'removeFile':
-      return engine.removeFile(args[0] as string);
-    case 'retrieve': {
-      const opts = (args[1] ?? {}) as object;
-      return engine.retrieve(args[0] as Parameters<Engine['retrieve']>[0], { ...opts, signal });
-    }
-    case 'complete':
-      return engine.complete(args[0] as Parameters<Engine['complete']>[0], { signal });
-    case 'vet':
-      return engine.vet(args[0] as EditorState, args[1] as string);
-    case 'symbolAt':
-      return engine.symbolAt(args[0] as string, args[1] as number, args[2] as number, args[3] as string | undefined);
-    case 'symbolRelated':
-      return engine.symbolRelated(args[0] as string, args[1] as number, args[2] as number, args[3] as SymbolRelatedQuery, args[4] as string | undefined, signal);
-    case 'agentTool':
-      return runAgentTool(engine, args[0] as string, args[1], signal);
-    case 'definitionAt':
-      return engine.definitionAt(args[0] as string, args[1] as number, args[2] as number, args[3] as number | undefined);
-    case 'stats':
-      return engine.stats();
-    case 'flush':
-      return engine.flush();
-    case 'close':
-      return engine.close();
-  }
-}
-
 async function serve(id: number, method: EngineMethod, args: unknown[]): Promise<void> {
   const t0 = performance.now();
   const controller = new AbortController();
@@ -119,7 +84,7 @@ async function serve(id: number, method: EngineMethod, args: unknown[]): Promise
   const run = async (): Promise<unknown> => {
     const engine = await opened;
     if (controller.signal.aborted) throw abortError();
-    return invoke(engine, id, method, args, controller.signal);
+    return invoke(engine, method, args, { signal: controller.signal, progress: (progress) => post({ type: 'progress', id, progress }) });
   };
   let task: Promise<unknown>;
   if (MUTATING_METHODS.has(method)) {

@@ -17,7 +17,7 @@ import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
 interface Probed {
   indexAll(): Promise<IndexStats>;
   retrieve(state: EditorState, opts: RetrieveOptions): Promise<RetrievedChunk[]>;
-  updateFile(relPath: string): Promise<void>;
+  updateFile(relPath: string): Promise<unknown>;
   flush(): void | Promise<void>;
   close(): Promise<void>;
 }

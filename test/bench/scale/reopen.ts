@@ -99,7 +99,7 @@ type Mode = 'process' | 'thread' | 'in-process';
 interface Queryable {
   readonly enginePid?: number;
   retrieve(state: EditorState, opts: RetrieveOptions): Promise<RetrievedChunk[]>;
-  updateFile(relPath: string, content?: string): Promise<void>;
+  updateFile(relPath: string, content?: string): Promise<unknown>;
   indexAll(): Promise<IndexStats>;
   stats(): Promise<IndexStats> | IndexStats;
   close(): Promise<void>;

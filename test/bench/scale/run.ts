@@ -41,7 +41,7 @@ interface EngineHost {
   readonly enginePid?: number;
   indexAll(onProgress?: (p: IndexProgress) => void): Promise<IndexStats>;
   retrieve(state: EditorState, opts: RetrieveOptions): Promise<RetrievedChunk[]>;
-  updateFile(relPath: string): Promise<void>;
+  updateFile(relPath: string): Promise<unknown>;
   /** Writes what the updates changed now, instead of after the save delay. */
   flush(): void | Promise<void>;
   close(): Promise<void>;

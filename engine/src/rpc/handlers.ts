@@ -1,0 +1,48 @@
+// The engine methods the worker serves, as one table typed by the protocol: each handler gets the
+// argument tuple EngineMethods declares and must return its result type, so a method added to the
+// protocol does not compile until it is served here (no casts per request).
+import type { Engine } from '../engine';
+import { runAgentTool } from '../agentTools';
+import type { EngineMethod, EngineMethods } from './protocol';
+import type { IndexProgress } from '../api';
+
+/** What a handler may use besides the engine: the request's cancellation and its progress events. */
+export interface RequestContext {
+  signal: AbortSignal;
+  progress(progress: IndexProgress): void;
+}
+
+type Handler<M extends EngineMethod> = (
+  engine: Engine,
+  args: EngineMethods[M]['args'],
+  request: RequestContext,
+) => EngineMethods[M]['result'] | Promise<EngineMethods[M]['result']>;
+
+export const HANDLERS: { [M in EngineMethod]: Handler<M> } = {
+  indexAll: (engine, _args, { progress, signal }) => engine.indexAll(progress, signal),
+  // The stats come with the answer, so the status bar needs no second request per saved file.
+  updateFile: async (engine, [relPath, content]) => {
+    await engine.updateFile(relPath, content);
+    return engine.stats();
+  },
+  removeFile: async (engine, [relPath]) => {
+    await engine.removeFile(relPath);
+    return engine.stats();
+  },
+  retrieve: (engine, [query, opts], { signal }) => engine.retrieve(query, { ...opts, signal }),
+  complete: (engine, [state], { signal }) => engine.complete(state, { signal }),
+  vet: (engine, [state, text]) => engine.vet(state, text),
+  symbolAt: (engine, [relPath, line, character, content]) => engine.symbolAt(relPath, line, character, content),
+  symbolRelated: (engine, [relPath, line, character, query, content], { signal }) => engine.symbolRelated(relPath, line, character, query, content, signal),
+  agentTool: (engine, [name, input], { signal }) => runAgentTool(engine, name, input, signal),
+  definitionAt: (engine, [relPath, line, character, siblings]) => engine.definitionAt(relPath, line, character, siblings),
+  stats: (engine) => engine.stats(),
+  flush: (engine) => engine.flush(),
+  close: (engine) => engine.close(),
+};
+
+/** Serves one request: `args` as they arrived (the client sends the tuple its typed call built). */
+export function invoke(engine: Engine, method: EngineMethod, args: unknown[], request: RequestContext): unknown {
+  const handler = HANDLERS[method] as Handler<EngineMethod>;
+  return handler(engine, args as EngineMethods[EngineMethod]['args'], request);
+}

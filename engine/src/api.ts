@@ -34,7 +34,10 @@ export interface EngineOptions {
    * query terms beyond it are dropped); default 250,000. Only large repositories reach it.
    */
   maxQueryPostings?: number;
-  /** Retrieval from a team index on PostgreSQL, with the local index answering for changed files (team/overlay.ts). */
+  /**
+   * A team index on PostgreSQL to sync from (team/sync.ts): the index published for HEAD or its
+   * newest published ancestor is downloaded and installed as this engine's local index.
+   */
   team?: TeamIndexOptions;
   /** Receives the team index's state when it changes (the worker forwards it to the extension). */
   onTeamState?: (state: TeamState) => void;
@@ -55,29 +58,32 @@ export interface TeamIndexOptions {
   urlOrigin?: 'user' | 'workspace';
   /** A user URL's opt-in (reporecall.teamIndex.passwordFromEnvironment): PGPASSWORD or the pgpass file answer when no password is stored. */
   passwordFromEnvironment?: boolean;
-  /** The repository's name in the team index (the writer's --repo; default the folder's name). */
+  /** The repository's name in the team index (the publisher's --repo; default the folder's name). */
   repo: string;
-  /** A team request that has not answered after this long is abandoned for the local index (ms). */
-  timeoutMs: number;
-  /** After a failure, the server is tried again after this long (ms). */
-  retryMs: number;
 }
 
-export type TeamStateName = 'connecting' | 'team' | 'slow' | 'unreachable' | 'error';
+/**
+ * checking: looking for a published commit; downloading: fetching its files (done/total bytes);
+ * synced: the local index came from it; local: none to sync, built locally; ignored: one was
+ * published with another model or format; unreachable, error: the sync failed (the local index
+ * answers, the sync resumes at the next start).
+ */
+export type TeamStateName = 'checking' | 'downloading' | 'synced' | 'local' | 'ignored' | 'unreachable' | 'error';
 
 export interface TeamState {
   state: TeamStateName;
   /** What happened, for the status bar's tooltip (never a password). */
   message?: string;
-  /** The committed generation served, while serving. */
-  generation?: number;
-  /** Files answered from the local index instead of the team's rows. */
-  overlayFiles?: number;
+  /** The published commit synced, being downloaded or ignored. */
+  commit?: string;
+  /** While downloading: bytes fetched and to fetch. */
+  done?: number;
+  total?: number;
 }
 
-
 export interface IndexProgress {
-  phase: 'scan' | 'parse' | 'embed' | 'save';
+  /** download: the team index's files (done and total in bytes). */
+  phase: 'download' | 'scan' | 'parse' | 'embed' | 'save';
   done: number;
   total: number;
   file?: string;

@@ -1,14 +1,14 @@
 // `reporecall index DIR [--index-dir D] [--skipped]`, `reporecall query DIR --file F --line L [--k N] [--json]`,
-// `reporecall mcp [DIR]` (an MCP server over stdio: mcp/server.ts), `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
+// `reporecall publish DIR --to postgres://…` (team/cli.ts), `reporecall mcp [DIR]` (an MCP server over stdio: mcp/server.ts), `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
 // per-user cache directory, never inside DIR. A command line it cannot run as written exits with 2;
 // SIGTERM / SIGINT close the engine (saving, releasing the writer lock) and end the process by that signal.
 import * as path from 'path';
 import { Engine } from './engine';
 import { defaultIndexDir } from './indexLocation';
-import { teamMain } from './team/cli';
+import { publishMain } from './team/cli';
 import type { IndexStats } from './api';
 import type { SkippedFile } from './types';
-import { parseCommand, parseMcp, queryFromArgs, UsageError, type IndexArgs, type QueryArgs } from './util/cliArgs';
+import { parseCommand, parseMcp, queryFromArgs, UsageError, type IndexArgs, type PublishArgs, type QueryArgs } from './util/cliArgs';
 import { runMcp } from './mcp/main';
 import { closeOnSignals } from './util/termination';
 
@@ -16,8 +16,7 @@ const USAGE = `usage:
   reporecall index DIR [--index-dir D] [--model DIR] [--no-dense] [--skipped] [--json]
   reporecall query DIR --file F --line L [--k N] [--index-dir D] [--json]
   reporecall query DIR --text "free text" [--k N] [--json]
-  reporecall index DIR --to postgres://USER@HOST/DB [--repo NAME] [--wait SECONDS] [--local-index D] [--no-dense] [--json]
-  reporecall query DIR --from postgres://USER@HOST/DB [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
+  reporecall publish DIR --to postgres://USER@HOST/DB [--repo NAME] [--commit SHA] [--local-index D] [--keep-commits N] [--no-dense] [--json]
   reporecall mcp [DIR] [--index-dir D] [--model DIR] [--no-dense] [--exclude GLOB]... [--deny GLOB]...
   reporecall bench [--split DIR] [--out FILE.json] [--limit N] [--systems a,b,...]`;
 
@@ -42,9 +41,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function run(args: IndexArgs | QueryArgs, signal: AbortSignal): Promise<number> {
-  const team = await teamMain(args);
-  if (team !== undefined) return team;
+async function run(args: IndexArgs | QueryArgs | PublishArgs, signal: AbortSignal): Promise<number> {
+  if (args.cmd === 'publish') return publishMain(args);
   // Read before anything is opened: a bad --file or --line is a usage error.
   const asked = args.cmd === 'query' ? queryFromArgs(args.ask, args.root) : undefined;
   const indexDir = args.indexDir ?? defaultIndexDir(args.root);

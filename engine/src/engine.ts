@@ -33,7 +33,7 @@ import { openForWriting } from './store/writeAccess';
 import { NameLookups } from './retrieve/nameLookups';
 import type { DefinitionAt, SymbolInfo } from './retrieve/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
-import { TeamOverlay } from './team/overlay';
+import { SyncedIndex } from './team/syncedIndex';
 
 /** Options beyond the public EngineOptions that the benchmark and tests tune. */
 export interface EngineTuning extends IndexTuning {
@@ -89,17 +89,16 @@ export class Engine {
     engine.ws.loadOrReset();
     // The process that writes the index starts its writer thread now, not beside a query at a save (store/writerThread.ts).
     if (engine.ws.writable) engine.ws.store.prepareWriter();
-    if (opts.team) {
-      engine.team = new TeamOverlay(opts.team, () => engine.tables.files, opts.onTeamState, log);
-      // Connect now (in the background), so the first query can already be answered by the team index.
-      opts.onTeamState?.(engine.team.state);
-      void engine.team.settled();
+    // Only the engine that writes the index syncs it (another window's engine reads what that one installs).
+    if (opts.team && engine.ws.writable) {
+      const expect = { modelId: model?.embedder.modelId ?? null, dim: model?.embedder.dim ?? 0, fields: [...engine.ws.wantedFields] };
+      engine.team = new SyncedIndex({ team: opts.team, root: opts.root, indexDir: opts.indexDir, expect, onState: opts.onTeamState, log }, engine.ws);
     }
     return engine;
   }
 
-  /** The team index with the local index's changed files over it, when configured. */
-  team: TeamOverlay | undefined;
+  /** The team index being synced into this index, when configured (team/syncedIndex.ts). */
+  team: SyncedIndex | undefined;
 
   /** The embedding model in use (undefined: dense off). */
   private model: LoadedModel | undefined;
@@ -126,7 +125,7 @@ export class Engine {
     };
   }
 
-  /** Every indexed file's content hash and language (the team index writer compares them with the team's). */
+  /** Every indexed file's content hash and language (tests compare indexes by them). */
   fileHashes(): Map<string, { hash: string; language: string }> {
     const files = this.tables.files;
     return new Map(files.relPaths().map((rel) => { const f = files.get(rel)!; return [rel, { hash: f.hash, language: f.language ?? '' }]; }));
@@ -139,8 +138,9 @@ export class Engine {
 
   /** Brings the index up to date with the workspace: only new or changed files are parsed and embedded. */
   async indexAll(onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<IndexStats> {
+    // A synced team index is installed first; the scan then catches up with the workspace.
+    for (const [rel, text] of (await this.team?.install(onProgress, signal)) ?? []) await this.updateFile(rel, text);
     await this.ws.indexAll(onProgress, signal);
-    this.team?.localIndexed();
     return this.stats();
   }
 
@@ -161,18 +161,11 @@ export class Engine {
   async updateFile(relPath: string, content?: string): Promise<void> {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
-    this.team?.localChanged(relPath);
   }
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
-  /** Indexes `relPaths` again as they are, though unchanged (the team writer: their stored callee signatures are stale). */
-  async reindexFiles(relPaths: readonly string[]): Promise<void> {
-    await this.ws.reindexDependents(new Set(relPaths), [], relPaths);
-  }
-
   async removeFile(relPath: string): Promise<void> {
     await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
-    this.team?.localChanged(relPath);
   }
 
   /** Updates and removals of one path, in the order they arrived (indexer/pathQueue.ts). */
@@ -213,10 +206,8 @@ export class Engine {
     const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
     opts.signal?.throwIfAborted();
-    // The team index (with this index's changed files over it) when configured and answering in time; else this index.
-    const fromTeam = this.team && !q.hypothetical ? await this.team.search(this.index, { q, vec, k: Math.max(k, 10) * 3, weights, accept, exclude: state.file ? { file: state.file, from: windowStart, to: state.line } : undefined, signal: opts.signal }) : undefined;
     // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).
-    const hits = fromTeam ?? this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
+    const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
     // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts),
     // comments carrying new names kept, and the best hits continued (retrieve/continuation.ts).
@@ -379,7 +370,6 @@ export class Engine {
 
   async close(): Promise<void> {
     await this.team?.close();
-    await this.ws.flush();
     this.nameLookups?.dispose();
     this.completionTrees.dispose();
     await this.ws.close();

@@ -133,8 +133,6 @@ export const config = {
   },
   /** The repository's name in the team index; '' : the folder's name. */
   teamIndexRepository: (scope?: vscode.ConfigurationScope): string => str('teamIndex.repository', scope).trim(),
-  /** How long a retrieval waits for the team index before the local index answers. */
-  teamIndexTimeoutMs: (scope?: vscode.ConfigurationScope): number => num('teamIndex.timeoutMs', scope),
   /** Delay after the last edit before an unsaved buffer is re-indexed. */
   liveUpdateDelayMs: (): number => num('index.liveUpdateDelayMs'),
   /** `files.exclude` globs that are switched on, as gitignore-style patterns. */
@@ -154,7 +152,7 @@ export interface EngineSettings {
   maxFileBytes: number;
   dense: boolean;
   /** The team index (URL without a password, who chose it, repository, deadline), when configured. */
-  team: { url: string; urlOrigin: 'user' | 'workspace'; passwordFromEnvironment: boolean; repo: string; timeoutMs: number } | undefined;
+  team: { url: string; urlOrigin: 'user' | 'workspace'; passwordFromEnvironment: boolean; repo: string } | undefined;
 }
 
 export function engineSettings(folder: vscode.WorkspaceFolder): EngineSettings {
@@ -176,5 +174,5 @@ function teamSettings(folder: vscode.WorkspaceFolder): EngineSettings['team'] {
   if (!url) return undefined;
   const urlOrigin = config.teamIndexUrlOrigin(folder);
   const passwordFromEnvironment = urlOrigin === 'user' && config.teamPasswordFromEnvironment();
-  return { url, urlOrigin, passwordFromEnvironment, repo: config.teamIndexRepository(folder) || folder.name, timeoutMs: config.teamIndexTimeoutMs(folder) };
+  return { url, urlOrigin, passwordFromEnvironment, repo: config.teamIndexRepository(folder) || folder.name };
 }

@@ -24,9 +24,6 @@ export interface FolderReport {
   team?: TeamState;
 }
 
-/** After the team index failed or was slow, the engine tries it again after this long. */
-const TEAM_RETRY_MS = 15_000;
-
 export class Ctx implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -120,7 +117,7 @@ export class Ctx implements vscode.Disposable {
   private addFolder(folder: vscode.WorkspaceFolder): void {
     if (folder.uri.scheme !== 'file' || this.folders.has(folder.uri.toString())) return;
     const team = engineSettings(folder).team;
-    const fi = new FolderIndex(folder, this.paths, this.log, team && { ...team, password: this.teamPasswords.get(team.url), retryMs: TEAM_RETRY_MS });
+    const fi = new FolderIndex(folder, this.paths, this.log, team && { ...team, password: this.teamPasswords.get(team.url) });
     this.folders.set(folder.uri.toString(), fi);
     fi.onDidChange(() => this.foldersChanged.fire());
     fi.client.onTiming(this.timings.onEngineCall);

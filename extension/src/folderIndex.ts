@@ -17,12 +17,14 @@ export interface FolderIndexPaths {
   grammarDir?: string;
 }
 
-const PHASE: Record<IndexProgress['phase'], string> = { scan: 'scanning', parse: 'parsing', embed: 'embedding', save: 'saving' };
+const PHASE: Record<IndexProgress['phase'], string> = { download: 'downloading the team index', scan: 'scanning', parse: 'parsing', embed: 'embedding', save: 'saving' };
 
 /** `parsing 1228/1548`: what the running build does, with its own counter. */
 export function progressLabel(p: IndexProgress | undefined): string {
   if (!p) return 'indexing';
   const phase = PHASE[p.phase] ?? p.phase;
+  // The team index's download counts bytes.
+  if (p.phase === 'download') return p.total > 0 ? `${phase} ${(p.done / 1e6).toFixed(1)}/${(p.total / 1e6).toFixed(1)} MB` : phase;
   return p.total > 0 ? `${phase} ${p.done}/${p.total}` : phase;
 }
 

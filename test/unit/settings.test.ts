@@ -87,7 +87,6 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'index.liveUpdateDelayMs', read: () => config.liveUpdateDelayMs() },
   { key: 'teamIndex.url', read: () => config.teamIndexUrl(folder) },
   { key: 'teamIndex.repository', read: () => config.teamIndexRepository(folder) },
-  { key: 'teamIndex.timeoutMs', read: () => config.teamIndexTimeoutMs(folder) },
   { key: 'teamIndex.passwordFromEnvironment', read: () => config.teamPasswordFromEnvironment() },
 ];
 
@@ -170,8 +169,8 @@ describe('settings: package.json is the one place of defaults and bounds', () =>
     // The team index: its URL reaches the engine without a password, with the folder's name as the repository by default.
     user.clear();
     user.set('reporecall.teamIndex.url', 'postgres://dev:pw@db.example.com:5432/code');
-    assert.deepStrictEqual(engineSettings(folder).team, { url: 'postgres://dev@db.example.com:5432/code', urlOrigin: 'user', passwordFromEnvironment: false, repo: 'space', timeoutMs: DECLARED['reporecall.teamIndex.timeoutMs'].default });
-    for (const [key, value] of [['teamIndex.repository', 'web'], ['teamIndex.timeoutMs', 900]] as const) {
+    assert.deepStrictEqual(engineSettings(folder).team, { url: 'postgres://dev@db.example.com:5432/code', urlOrigin: 'user', passwordFromEnvironment: false, repo: 'space' });
+    for (const [key, value] of [['teamIndex.repository', 'web']] as const) {
       const withUrl = JSON.stringify(engineSettings(folder));
       user.set(`reporecall.${key}`, value);
       assert.notStrictEqual(JSON.stringify(engineSettings(folder)), withUrl, key);
@@ -191,7 +190,7 @@ describe('settings: package.json is the one place of defaults and bounds', () =>
     it('is marked as the workspace\'s, so the engine answers it with no password from the environment, even where the user opted in', () => {
       user.set('reporecall.teamIndex.passwordFromEnvironment', true);
       user.set('reporecall.teamIndex.url', 'postgres://me@db.example.com/code');
-      assert.deepStrictEqual(engineSettings(folder).team && { ...engineSettings(folder).team }, { url: 'postgres://me@db.example.com/code', urlOrigin: 'user', passwordFromEnvironment: true, repo: 'space', timeoutMs: DECLARED['reporecall.teamIndex.timeoutMs'].default });
+      assert.deepStrictEqual(engineSettings(folder).team && { ...engineSettings(folder).team }, { url: 'postgres://me@db.example.com/code', urlOrigin: 'user', passwordFromEnvironment: true, repo: 'space' });
       workspace.set('reporecall.teamIndex.url', 'postgres://victim@evil.example/db');
       assert.deepStrictEqual([engineSettings(folder).team?.url, engineSettings(folder).team?.urlOrigin, engineSettings(folder).team?.passwordFromEnvironment], ['postgres://victim@evil.example/db', 'workspace', false]);
       // The user's own URL repeated in the workspace is still the user's.

@@ -7,6 +7,9 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { Client } from 'pg';
+import type { Engine } from '../../engine/src/engine';
+import type { EditorState } from '../../engine/src/types';
 
 export const SUPERUSER_PASSWORD = 'rr-test-secret-4f1c';
 
@@ -142,3 +145,40 @@ export function copyEngineSources(...subs: string[]): string {
   for (const sub of subs) fs.cpSync(path.join(src, sub), path.join(dir, sub), { recursive: true });
   return dir;
 }
+
+/** git in a test repository (no user configuration needed). */
+export function git(root: string, ...args: string[]): string {
+  return execFileSync('git', ['-C', root, '-c', 'user.name=RepoRecall Test', '-c', 'user.email=test@reporecall.invalid', '-c', 'commit.gpgsign=false', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** Makes `root` a git repository with everything committed; returns HEAD. */
+export function commitAll(root: string, message = 'snapshot'): string {
+  if (!fs.existsSync(path.join(root, '.git'))) git(root, 'init', '-q', '-b', 'main');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '--allow-empty', '-m', message);
+  return git(root, 'rev-parse', 'HEAD');
+}
+
+/** A second checkout of `root` (as an editor's clone is: other paths, other mtimes). */
+export function cloneRepo(root: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-clone-'));
+  execFileSync('git', ['clone', '-q', root, dir], { stdio: 'pipe' });
+  return dir;
+}
+
+/** A ranking as comparable rows: place, lines, score and each signal's rank. */
+export async function ranking(engine: Engine, q: EditorState | string, k = 10): Promise<string[]> {
+  const hits = await engine.retrieve(q, { k });
+  return hits.map((h) => `${h.file}:${h.startLine}-${h.endLine} ${h.score.toPrecision(12)} ${Object.keys(h.signals).sort().map((s) => `${s}#${h.signals[s]}`).join(',')}`);
+}
+
+export async function adminQuery(url: string, sql: string, params: unknown[] = []) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await c.query(sql, params);
+  } finally {
+    await c.end();
+  }
+}
+

@@ -1,5 +1,6 @@
-// The team index against a real PostgreSQL server (Debian's package; no pgvector there, so these
-// run without vectors: team.pgvector.test.ts covers the vector path against real pgvector).
+// The team index against a real PostgreSQL server (Debian's package): CI publishes a repository's
+// index as segment files (team/publish.ts), an editor's engine syncs the one published for its
+// HEAD or an ancestor (team/sync.ts) and answers from it locally, ranked as a local build ranks.
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -7,15 +8,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { Client } from 'pg';
 import { Engine } from '../../engine/src/engine';
-import { sha1 } from '../../engine/src/index/indexStore';
+import type { TeamState } from '../../engine/src/api';
 import type { EditorState } from '../../engine/src/types';
 import { TeamIndexError } from '../../engine/src/team/connection';
-import { TeamIndexReader } from '../../engine/src/team/reader';
-import { bm25Tuning, pruningCounts } from '../../engine/src/team/bm25Sql';
-import { teamRetrieve } from '../../engine/src/team/retrieve';
+import { publishTeamIndex, type PublishOptions } from '../../engine/src/team/publish';
 import { migrate, SCHEMA } from '../../engine/src/team/schema';
-import { writeTeamIndex, type TeamWriteOptions } from '../../engine/src/team/writer';
-import { copyEngineSources, freePort, startPostgresOrSkip, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
+import { lexicalTerms } from '../../engine/src/lexical/tokenize';
+import { adminQuery, cloneRepo, commitAll, copyEngineSources, freePort, git, ranking, startPostgresOrSkip, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 
@@ -36,347 +35,237 @@ export function queriesFor(root: string): (EditorState | string)[] {
 }
 
 function listFiles(root: string, rel = ''): string[] {
-  return fs.readdirSync(path.join(root, rel), { withFileTypes: true }).flatMap((e) => {
+  return fs.readdirSync(path.join(root, rel), { withFileTypes: true }).filter((e) => e.name !== '.git').flatMap((e) => {
     const r = rel ? `${rel}/${e.name}` : e.name;
     return e.isDirectory() ? listFiles(root, r) : [r];
   });
 }
 
-type Row = string;
-/** Each signal's rank, in a fixed order. */
-function signalsOf(s: Record<string, number>): string {
-  return Object.keys(s).sort().map((k) => `${k}#${s[k]}`).join(',');
-}
-/** A ranking as comparable rows: place, then the score (equal to 1e-12: the same sums, computed twice). */
-export async function localRanking(engine: Engine, q: EditorState | string, k = 10): Promise<Row[]> {
-  const hits = await engine.retrieve(q, { k });
-  return hits.map((h) => `${h.file}:${h.startLine}-${h.endLine} ${h.score.toPrecision(12)} ${signalsOf(h.signals)}`);
+/** An editor's engine on `root` syncing repository `repo` from `url`: opened, caught up; the states it went through. */
+export async function syncedEngine(root: string, indexDir: string, url: string, repo: string, dense = false): Promise<{ engine: Engine; states: TeamState[]; downloaded: number }> {
+  const states: TeamState[] = [];
+  const engine = await Engine.open({ root, indexDir, dense, team: { url, repo, urlOrigin: 'user' }, onTeamState: (s) => states.push(s) });
+  let downloaded = 0;
+  await engine.indexAll((p) => { if (p.phase === 'download') downloaded = p.done; });
+  return { engine, states, downloaded };
 }
 
-export async function teamRanking(reader: TeamIndexReader, q: EditorState | string, opts: Parameters<typeof teamRetrieve>[2] = {}): Promise<Row[]> {
-  const hits = await teamRetrieve(reader, q, { k: 10, ...opts });
-  return hits.map((h) => `${h.file}:${h.startLine}-${h.endLine} ${h.score.toPrecision(12)} ${signalsOf(h.signals)}`);
-}
-
-async function adminQuery(url: string, sql: string, params: unknown[] = []) {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await c.query(sql, params);
-  } finally {
-    await c.end();
-  }
-}
-
-describe('team index on PostgreSQL', function () {
-  this.timeout(240_000);
+describe('team index on PostgreSQL: publish and sync', function () {
+  this.timeout(300_000);
   let pg: PgServer;
   let root: string;
-  let localIndex: string;
-  const write = (extra: Partial<TeamWriteOptions> = {}) => writeTeamIndex({ root, url: pg.url(), repo: 'engine', dense: false, ...extra });
+  let cache: string;
+  const tmpDirs: string[] = [];
+  const tmp = (prefix: string) => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    tmpDirs.push(d);
+    return d;
+  };
+  const publish = (extra: Partial<PublishOptions> = {}) => publishTeamIndex({ root, url: pg.url(), repo: 'engine', dense: false, localIndexDir: cache, ...extra });
 
   before(async function () {
     pg = await startPostgresOrSkip(this);
-    root = copyEngineSources();
-    localIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-local-'));
+    root = copyEngineSources('lexical', 'retrieve', 'store', 'util');
+    commitAll(root, 'first');
+    cache = tmp('rr-team-cache-');
   });
 
   after(() => {
     pg?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-    if (localIndex) fs.rmSync(localIndex, { recursive: true, force: true });
+    for (const d of [root, ...tmpDirs]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  it('writes files, chunks, postings, definitions and call edges; a re-run of an unchanged folder writes nothing', async () => {
-    // Dense asked for, but this server has no pgvector: written without vectors (nothing embedded), and said so.
-    const first = await write({ dense: true });
-    assert.ok(first.committed);
-    assert.strictEqual(first.generation, 1);
-    assert.ok(first.files > 50, `files ${first.files}`);
-    assert.strictEqual(first.vectors, false);
-    assert.match(first.vectorNote ?? '', /pgvector/);
-    const counts = (await adminQuery(pg.url(), `SELECT (SELECT count(*) FROM ${SCHEMA}.file) f, (SELECT count(*) FROM ${SCHEMA}.chunk) c, (SELECT count(*) FROM ${SCHEMA}.posting) p, (SELECT count(*) FROM ${SCHEMA}.definition) d, (SELECT count(*) FROM ${SCHEMA}.call_edge) e`)).rows[0];
-    assert.strictEqual(Number(counts.f), first.files);
-    assert.strictEqual(Number(counts.c), first.chunksWritten);
-    for (const k of ['p', 'd', 'e']) assert.ok(Number(counts[k]) > 0, `${k}: ${counts[k]}`);
-    // A definition this repository certainly has, linked to its chunk.
-    const def = (await adminQuery(pg.url(), `SELECT d.path, c.start_line FROM ${SCHEMA}.definition d JOIN ${SCHEMA}.chunk c ON c.id = d.chunk_id WHERE d.name = 'lexicalTerms'`)).rows;
-    assert.deepStrictEqual(def.map((r) => r.path), ['lexical/tokenize.ts']);
-    const again = await write();
-    assert.strictEqual(again.committed, false);
-    assert.strictEqual(again.chunksWritten, 0);
-    assert.strictEqual(again.generation, 1);
+  it('publishes once per commit; a second publish of it, or two at once, changes nothing', async () => {
+    const first = await publish();
+    assert.ok(first.published && first.uploadedSegments === first.segments && first.uploadedBytes === first.bytes, JSON.stringify(first));
+    const again = await publish();
+    assert.deepStrictEqual([again.published, again.uploadedSegments], [false, 0]);
+    // Two publishers of one new commit, each with its own local index: one records it, nothing twice.
+    fs.appendFileSync(path.join(root, 'util/extraHelper.ts'), '\nexport function clampToUnit(value: number): number {\n  return Math.min(1, Math.max(0, value));\n}\n');
+    const head = commitAll(root, 'second');
+    const [a, b] = await Promise.all([publish({ localIndexDir: tmp('rr-team-pubA-') }), publish({ localIndexDir: tmp('rr-team-pubB-') })]);
+    assert.deepStrictEqual([a.published, b.published].sort(), [false, true]);
+    const rows = await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.published p JOIN ${SCHEMA}.repo r ON r.id = p.repo WHERE r.name = 'engine' AND p.commit = $1`, [head]);
+    assert.strictEqual(Number(rows.rows[0].n), 1);
+    const orphans = await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.segment s WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.segment_part p WHERE p.repo = s.repo AND p.sha256 = s.sha256)`);
+    assert.strictEqual(Number(orphans.rows[0].n), 0);
   });
 
-  it('ranks exactly as the local engine, and still after an incremental update', async () => {
-    const engine = await Engine.open({ root, indexDir: localIndex, dense: false });
-    const reader = await TeamIndexReader.open(pg.url(), 'engine');
+  it('an editor syncs the commit published for its HEAD, ranks exactly as a local build, and catches up a changed file', async () => {
+    const clone = cloneRepo(root);
+    tmpDirs.push(clone);
+    const { engine, states, downloaded } = await syncedEngine(clone, tmp('rr-team-editor-'), pg.url(), 'engine');
+    const local = await Engine.open({ root: clone, indexDir: tmp('rr-team-local-'), dense: false });
     try {
+      await local.indexAll();
+      assert.deepStrictEqual(states.map((s) => s.state).filter((s, i, a) => a[i - 1] !== s), ['checking', 'downloading', 'synced'], JSON.stringify(states.slice(-1)));
+      assert.strictEqual(engine.stats().team?.commit, git(clone, 'rev-parse', 'HEAD'));
+      assert.ok(downloaded > 0);
+      // Nothing re-parsed after the install: every file matched the published commit by content.
+      assert.strictEqual(engine.stats().changedFiles, 0);
+      for (const q of queriesFor(clone)) assert.deepStrictEqual(await ranking(engine, q), await ranking(local, q), typeof q === 'string' ? q : `${q.file}:${q.line}`);
+      // A file changed locally (not committed) is indexed locally over the synced index.
+      fs.appendFileSync(path.join(clone, 'util/extraHelper.ts'), '\nexport function locallyAddedSquare(value: number): number {\n  return value * value;\n}\n');
       await engine.indexAll();
-      const queries = queriesFor(root);
-      assert.ok(queries.length >= 20, `${queries.length} queries`);
-      let nonEmpty = 0;
-      for (const q of queries) {
-        const local = await localRanking(engine, q);
-        if (local.length) nonEmpty++;
-        assert.deepStrictEqual(await teamRanking(reader, q), local, typeof q === 'string' ? q : `${q.file}:${q.line}`);
-      }
-      assert.ok(nonEmpty >= queries.length - 2, `${nonEmpty} of ${queries.length} queries found something`);
-      // Pruning (bm25Sql.ts) left most matched documents unsorted, and ranks as exhaustive scoring does, with MaxScore's split too.
-      assert.ok(pruningCounts.matched > 3 * pruningCounts.returned, JSON.stringify(pruningCounts));
-      for (const q of queries.slice(0, 12)) {
-        const exhaustive = await teamRanking(reader, q, { prune: false });
-        assert.deepStrictEqual(await teamRanking(reader, q), exhaustive, typeof q === 'string' ? q : `${q.file}:${q.line}`);
-        bm25Tuning.essentialTerms = true;
-        try {
-          assert.deepStrictEqual(await teamRanking(reader, q), exhaustive, typeof q === 'string' ? q : `${q.file}:${q.line}`);
-        } finally {
-          bm25Tuning.essentialTerms = false;
-        }
-      }
-      assert.ok(pruningCounts.restricted > 0, JSON.stringify(pruningCounts));
-
-      // Change one file, delete one, add one: only those are written.
-      const untouchedIds = (await adminQuery(pg.url(), `SELECT id FROM ${SCHEMA}.chunk WHERE path = 'lexical/bm25.ts' ORDER BY id`)).rows.map((r) => r.id);
-      fs.appendFileSync(path.join(root, 'lexical/tokenize.ts'), '\n/** Counts distinct sub tokens. */\nexport function distinctSubTokenCount(text: string): number {\n  return new Set(lexicalTerms(text)).size;\n}\n');
-      fs.rmSync(path.join(root, 'util/prng.ts'));
-      fs.writeFileSync(path.join(root, 'util/newHelper.ts'), 'export function clampToRange(value: number, low: number, high: number): number {\n  return Math.min(high, Math.max(low, value));\n}\n');
-      const inc = await write();
-      assert.ok(inc.committed);
-      assert.strictEqual(inc.generation, 2);
-      assert.strictEqual(inc.changedFiles, 2);
-      assert.strictEqual(inc.removedFiles, 1);
-      const after = (await adminQuery(pg.url(), `SELECT id FROM ${SCHEMA}.chunk WHERE path = 'lexical/bm25.ts' ORDER BY id`)).rows.map((r) => r.id);
-      assert.deepStrictEqual(after, untouchedIds, 'chunks of an unchanged file are not rewritten');
-      assert.strictEqual(Number((await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.file WHERE path = 'util/prng.ts'`)).rows[0].n), 0);
-      await engine.indexAll();
-      for (const q of [...queriesFor(root), 'distinct sub token count', 'clamp value to range']) {
-        assert.deepStrictEqual(await teamRanking(reader, q), await localRanking(engine, q), typeof q === 'string' ? q : `${q.file}:${q.line}`);
-      }
-      const top = await teamRetrieve(reader, 'clamp value to range low high', { k: 1 });
-      assert.strictEqual(top[0]?.file, 'util/newHelper.ts');
+      const hits = await engine.retrieve('locallyAddedSquare value times value', { k: 3 });
+      assert.strictEqual(hits[0]?.file, 'util/extraHelper.ts');
     } finally {
-      await reader.close();
+      await engine.close();
+      await local.close();
+    }
+  });
+
+  it('a one-file commit publishes and downloads its new segments only', async () => {
+    const oneCache = tmp('rr-team-onefile-');
+    const first = await publish({ repo: 'onefile', localIndexDir: oneCache });
+    assert.ok(first.published);
+    const editorIndex = tmp('rr-team-editor-');
+    const clone = cloneRepo(root);
+    tmpDirs.push(clone);
+    await (await syncedEngine(clone, editorIndex, pg.url(), 'onefile')).engine.close();
+    fs.appendFileSync(path.join(root, 'lexical/tokenize.ts'), '\nexport function oneFileCommitMarker(text: string): number {\n  return text.length;\n}\n');
+    commitAll(root, 'one file');
+    const s = await publish({ repo: 'onefile', localIndexDir: oneCache });
+    assert.ok(s.published && s.parsedFiles === 1, JSON.stringify(s));
+    assert.ok(s.uploadedBytes < s.bytes / 4, `uploaded ${s.uploadedBytes} of ${s.bytes}`);
+    git(clone, 'pull', '-q', '--ff-only');
+    const { engine, downloaded } = await syncedEngine(clone, editorIndex, pg.url(), 'onefile');
+    try {
+      assert.strictEqual(engine.stats().team?.state, 'synced');
+      assert.strictEqual(engine.stats().team?.commit, git(root, 'rev-parse', 'HEAD'));
+      assert.ok(downloaded > 0 && downloaded <= s.uploadedBytes, `downloaded ${downloaded}, the commit uploaded ${s.uploadedBytes}`);
+      assert.strictEqual((await engine.retrieve('oneFileCommitMarker', { k: 1 }))[0]?.file, 'lexical/tokenize.ts');
+    } finally {
       await engine.close();
     }
   });
 
-  it('a writer keeping its local index between runs parses only changed files and writes what a fresh writer writes', async () => {
-    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-cache-'));
+  it('a HEAD nobody published syncs its newest published ancestor; retention keeps the newest commits', async () => {
+    const published = (await publish()).commit;
+    fs.writeFileSync(path.join(root, 'util/unpublished.ts'), 'export const unpublishedAnswer = 42;\n');
+    const head = commitAll(root, 'not published');
+    const { engine } = await syncedEngine(root, tmp('rr-team-editor-'), pg.url(), 'engine');
     try {
-      const first = await write({ repo: 'engine-cached', localIndexDir: cache });
-      assert.strictEqual(first.parsedFiles, first.files);
-      const unchanged = await write({ repo: 'engine-cached', localIndexDir: cache });
-      assert.strictEqual(unchanged.parsedFiles, 0);
-      assert.strictEqual(unchanged.committed, false);
-      fs.appendFileSync(path.join(root, 'util/newHelper.ts'), '\nexport function clampToUnit(value: number): number {\n  return Math.min(1, Math.max(0, value));\n}\n');
-      const inc = await write({ repo: 'engine-cached', localIndexDir: cache });
-      assert.strictEqual(inc.parsedFiles, 1);
-      assert.strictEqual(inc.changedFiles, 1);
-      assert.ok(inc.committed);
-      // A writer that parses everything, into a repository of its own.
-      const fresh = await write({ repo: 'engine-fresh' });
-      assert.strictEqual(fresh.parsedFiles, fresh.files);
-      const [cached, full] = [await TeamIndexReader.open(pg.url(), 'engine-cached'), await TeamIndexReader.open(pg.url(), 'engine-fresh')];
-      try {
-        for (const q of [...queriesFor(root).slice(0, 10), 'clamp value to unit']) {
-          assert.deepStrictEqual(await teamRanking(cached, q), await teamRanking(full, q), typeof q === 'string' ? q : `${q.file}:${q.line}`);
-        }
-      } finally {
-        await cached.close();
-        await full.close();
-      }
+      assert.strictEqual(engine.stats().team?.commit, published);
+      assert.notStrictEqual(published, head);
+      assert.strictEqual((await engine.retrieve('unpublishedAnswer', { k: 1 }))[0]?.file, 'util/unpublished.ts');
     } finally {
-      fs.rmSync(cache, { recursive: true, force: true });
+      await engine.close();
     }
+    const kept = await publish({ keepCommits: 1 });
+    assert.ok(kept.collected && kept.collected.commits >= 3, JSON.stringify(kept.collected));
+    const n = await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.published p JOIN ${SCHEMA}.repo r ON r.id = p.repo WHERE r.name = 'engine'`);
+    assert.strictEqual(Number(n.rows[0].n), 1);
   });
 
-  it('two writers: the second fails cleanly or waits; readers during a write see the last commit', async () => {
-    const reader = await TeamIndexReader.open(pg.url(), 'engine');
-    const queries = queriesFor(root).slice(0, 8);
-    const before = await Promise.all(queries.map((q) => teamRanking(reader, q)));
-    const genBefore = (await reader.info()).generation;
-    fs.appendFileSync(path.join(root, 'retrieve/excerpt.ts'), '\nexport const EXCERPT_MARKER_FOR_WRITERS = 1;\n');
-    fs.appendFileSync(path.join(root, 'scan/scanner.ts'), '\nexport const SCANNER_MARKER_FOR_WRITERS = 2;\n');
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let paused!: () => void;
-    const isPaused = new Promise<void>((r) => (paused = r));
-    const first = write({
-      afterBatch: async (n) => {
-        if (n !== 1) return;
-        paused();
-        await held;
+  it('a publisher whose connection dies mid-upload leaves no commit; the next publish completes it', async () => {
+    fs.writeFileSync(path.join(root, 'util/killedPublish.ts'), 'export function killedPublishMarker() {\n  return 7;\n}\n');
+    const head = commitAll(root, 'killed');
+    let parts = 0;
+    await assert.rejects(publish({
+      applicationName: 'rr-killed-publisher',
+      afterPart: async () => {
+        if (++parts === 1) await adminQuery(pg.url(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rr-killed-publisher'`);
       },
-    });
+    }), (e: unknown) => e instanceof TeamIndexError && e.code === 'connection-lost');
+    const seen = await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.published WHERE commit = $1`, [head]);
+    assert.strictEqual(Number(seen.rows[0].n), 0);
+    const { engine } = await syncedEngine(root, tmp('rr-team-editor-'), pg.url(), 'engine');
+    assert.notStrictEqual(engine.stats().team?.commit, head);
+    await engine.close();
+    const done = await publish();
+    assert.ok(done.published && done.uploadedSegments > 0);
+  });
+
+  it('an index of another model is ignored with a message and built locally', async () => {
+    const { engine, states } = await syncedEngine(root, tmp('rr-team-editor-'), pg.url(), 'engine', true);
     try {
-      await isPaused;
-      // A second writer now: refused at once, having written nothing.
-      await assert.rejects(write(), (e: unknown) => e instanceof TeamIndexError && e.code === 'locked' && /another writer/.test(e.message));
-      // A third waits for the lock.
-      const third = write({ waitMs: 120_000 });
-      // Readers meanwhile (several at once, each its own connection) see the previous commit.
-      const readers = await Promise.all([0, 1, 2, 3].map(() => TeamIndexReader.open(pg.url(), 'engine')));
-      try {
-        const seen = await Promise.all(readers.map((r) => Promise.all(queries.map((q) => teamRanking(r, q)))));
-        for (const s of seen) assert.deepStrictEqual(s, before);
-        for (const r of readers) assert.strictEqual((await r.info()).generation, genBefore);
-      } finally {
-        await Promise.all(readers.map((r) => r.close()));
-      }
-      release();
-      const a = await first;
-      assert.ok(a.committed);
-      assert.strictEqual(a.generation, genBefore + 1);
-      const c = await third;
-      assert.strictEqual(c.committed, false, 'the waiting writer found the work done');
-      assert.strictEqual((await reader.info()).generation, genBefore + 1);
+      const last = states[states.length - 1];
+      assert.strictEqual(last.state, 'ignored');
+      assert.match(last.message ?? '', /built with model none, now .*built locally/);
+      assert.ok(engine.stats().files > 0 && engine.stats().changedFiles === engine.stats().files, 'built locally');
     } finally {
-      release();
-      await first.catch(() => undefined);
-      await reader.close();
+      await engine.close();
     }
   });
 
-  it('a server killed mid-write leaves the last commit intact, and the next run completes it', async () => {
-    {
-      const reader = await TeamIndexReader.open(pg.url(), 'engine');
-      const queries = queriesFor(root).slice(0, 10);
-      const before = await Promise.all(queries.map((q) => teamRanking(reader, q)));
-      const genBefore = (await reader.info()).generation;
-      await reader.close();
-      // Many files change, so the write spans several batches.
-      const changedFiles = listFiles(root).filter((f) => f.startsWith('chunk/') || f.startsWith('embed/'));
-      for (const f of changedFiles) fs.appendFileSync(path.join(root, f), '\nexport const ZQMARKER = 3;\n');
-      await assert.rejects(
-        write({ afterBatch: (n) => { if (n === 1) pg.crash(); } }),
-        (e: unknown) => e instanceof TeamIndexError && ['connection-lost', 'unreachable'].includes(e.code),
-      );
-      pg.start();
-      const orphans = Number((await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.chunk c JOIN ${SCHEMA}.repo r ON r.id = c.repo WHERE c.gen > r.generation`)).rows[0].n);
-      assert.ok(orphans > 0, 'the first batch was committed before the crash');
-      const reader2 = await TeamIndexReader.open(pg.url(), 'engine');
-      try {
-        assert.strictEqual((await reader2.info()).generation, genBefore);
-        assert.deepStrictEqual(await Promise.all(queries.map((q) => teamRanking(reader2, q))), before, 'no part of the killed write is visible');
-        const done = await write();
-        assert.ok(done.committed);
-        assert.strictEqual(done.generation, genBefore + 1);
-        const left = Number((await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.chunk c JOIN ${SCHEMA}.repo r ON r.id = c.repo WHERE c.gen > r.generation`)).rows[0].n);
-        assert.strictEqual(left, 0);
-        // The completed write holds the tree as it is now: every file's content hash, and the
-        // new text's terms in each file the killed run had started on.
-        // This repository's rows only: an earlier test's repository ('engine-cached') holds the same paths with older hashes.
-        const hashes = new Map((await adminQuery(pg.url(), `SELECT f.path, f.hash FROM ${SCHEMA}.file f JOIN ${SCHEMA}.repo r ON r.id = f.repo WHERE r.name = 'engine'`)).rows.map((r) => [r.path, r.hash]));
-        assert.ok(hashes.size >= listFiles(root).length - 2, `${hashes.size} files`);
-        for (const [f, h] of hashes) assert.strictEqual(h, sha1(fs.readFileSync(path.join(root, f), 'utf8')), f);
-        const marked = (await adminQuery(pg.url(), `SELECT DISTINCT c.path FROM ${SCHEMA}.posting p JOIN ${SCHEMA}.chunk c ON c.id = p.chunk_id WHERE p.term = 'zqmarker'`)).rows.map((r) => r.path).sort();
-        assert.deepStrictEqual(marked, changedFiles.sort());
-      } finally {
-        await reader2.close();
-      }
-    }
+  it('a read-only role syncs and cannot write; secrets never reach the store', async () => {
+    await adminQuery(pg.url(), `CREATE ROLE rr_editor LOGIN PASSWORD 'editor-pw-1'`);
+    await adminQuery(pg.url(), `GRANT USAGE ON SCHEMA ${SCHEMA} TO rr_editor; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO rr_editor`);
+    const editorUrl = pg.url('rr_editor', 'editor-pw-1');
+    const { engine } = await syncedEngine(root, tmp('rr-team-editor-'), editorUrl, 'engine');
+    assert.strictEqual(engine.stats().team?.state, 'synced');
+    await engine.close();
+    await assert.rejects(publish({ url: editorUrl }), (e: unknown) => e instanceof TeamIndexError && e.code === 'permission');
+    await assert.rejects(adminQuery(editorUrl, `DELETE FROM ${SCHEMA}.segment_part`), /permission denied/);
+
+    const secretRepo = tmp('rr-team-secret-');
+    fs.writeFileSync(path.join(secretRepo, 'app.ts'), 'export function loadSettings(path: string) {\n  const awsKey = "AKIAZ7QF3XK2LMNOPQ5W";\n  const token = "ghp_R8fK2mWq9LxT4vB7nY3cZ6pJ1sD5hG0aE2uI";\n  return readSettingsFile(path, awsKey, token);\n}\n');
+    fs.writeFileSync(path.join(secretRepo, '.env'), 'STRIPE_KEY=sk_live_verysecretvaluezz9\n');
+    commitAll(secretRepo);
+    const w = await publishTeamIndex({ root: secretRepo, url: pg.url(), repo: 'secrets', dense: false, localIndexDir: tmp('rr-team-secret-idx-') });
+    assert.ok(w.published);
+    const parts = await adminQuery(pg.url(), `SELECT p.data FROM ${SCHEMA}.segment_part p JOIN ${SCHEMA}.repo r ON r.id = p.repo WHERE r.name = 'secrets'`);
+    const bytes = Buffer.concat([...parts.rows.map((r) => r.data as Buffer), Buffer.from((await adminQuery(pg.url(), `SELECT manifest FROM ${SCHEMA}.published`)).rows.map((r) => r.manifest).join())]);
+    assert.ok(bytes.includes('loadSettings'), 'the published index holds the code');
+    // The secrets as written, and every longer term the index would make of them unredacted.
+    const secrets = ['AKIAZ7QF3XK2LMNOPQ5W', 'ghp_R8fK2mWq9LxT4vB7nY3cZ6pJ1sD5hG0aE2uI', 'sk_live_verysecretvaluezz9'];
+    const terms = secrets.flatMap((x) => lexicalTerms(x)).filter((t) => t.length >= 6 && !/^(sk|live|ghp)$/.test(t));
+    assert.ok(terms.length >= 3, JSON.stringify(terms));
+    for (const secret of [...secrets, ...terms]) assert.ok(!bytes.includes(secret), `${secret} was published`);
   });
 
-  it('bad URL, bad credentials and a server that is down give clear messages, never the password', async () => {
-    await assert.rejects(writeTeamIndex({ root, url: 'http://example.org/x', dense: false }), (e: unknown) => e instanceof TeamIndexError && e.code === 'bad-url');
-    await assert.rejects(TeamIndexReader.open('not a url', 'engine'), (e: unknown) => e instanceof TeamIndexError && e.code === 'bad-url');
+  it('bad URL, bad credentials, a server that is down and a newer schema give clear messages, never the password', async () => {
+    await assert.rejects(publish({ url: 'http://example.org/x' }), (e: unknown) => e instanceof TeamIndexError && e.code === 'bad-url');
     const wrong = pg.url('postgres', 'wrong-password-77');
-    await assert.rejects(writeTeamIndex({ root, url: wrong, dense: false }), (e: unknown) => {
-      assert.ok(e instanceof TeamIndexError);
-      assert.strictEqual(e.code, 'auth');
-      assert.ok(!e.message.includes('wrong-password-77'), e.message);
-      return true;
-    });
+    await assert.rejects(publish({ url: wrong }), (e: unknown) => e instanceof TeamIndexError && e.code === 'auth' && !e.message.includes('wrong-password-77'));
     const down = `postgres://postgres:pw@127.0.0.1:${await freePort()}/postgres`;
-    await assert.rejects(TeamIndexReader.open(down, 'engine'), (e: unknown) => e instanceof TeamIndexError && e.code === 'unreachable' && /connection refused/.test(e.message));
+    const { engine, states } = await syncedEngine(root, tmp('rr-team-editor-'), down, 'engine');
+    try {
+      assert.strictEqual(states[states.length - 1].state, 'unreachable');
+      assert.match(states[states.length - 1].message ?? '', /connection refused.*built locally/);
+      assert.ok(engine.stats().files > 0);
+    } finally {
+      await engine.close();
+    }
     // The CLI says the same and exits non-zero; the password stays out of its output.
-    const r = spawnSync(process.execPath, [CLI, 'index', root, '--to', wrong, '--no-dense'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'publish', root, '--to', wrong, '--no-dense'], { encoding: 'utf8' });
     assert.strictEqual(r.status, 1, r.stderr);
     assert.match(r.stderr, /refused the credentials/);
     assert.ok(!r.stderr.includes('wrong-password-77') && !r.stdout.includes('wrong-password-77'));
-    // Nothing was lost: the last commit still reads.
-    const reader = await TeamIndexReader.open(pg.url(), 'engine');
-    assert.ok((await reader.info()).generation >= 1);
-    await reader.close();
-  });
-
-  it('a dropped connection fails that query clearly, and the next one reconnects', async () => {
-    const reader = await TeamIndexReader.open(pg.url(), 'engine', { applicationName: 'rr-dropped-test' });
-    try {
-      const q = 'BM25 score of a document';
-      const before = await teamRanking(reader, q);
-      assert.ok(before.length > 0);
-      const killed = await adminQuery(pg.url(), `SELECT count(pg_terminate_backend(pid)) n FROM pg_stat_activity WHERE application_name = 'rr-dropped-test'`);
-      assert.strictEqual(Number(killed.rows[0].n), 1);
-      await assert.rejects(teamRanking(reader, q), (e: unknown) => e instanceof TeamIndexError && e.code === 'connection-lost');
-      assert.deepStrictEqual(await teamRanking(reader, q), before);
-    } finally {
-      await reader.close();
-    }
-  });
-
-  it('an old schema is refused by readers and migrated by the writer; a newer one is refused by both', async () => {
-    await adminQuery(pg.url(), 'CREATE DATABASE old_schema');
-    const url = pg.url('postgres', SUPERUSER_PASSWORD, 'old_schema');
-    const c = new Client({ connectionString: url });
+    await adminQuery(pg.url(), 'CREATE DATABASE newer_schema');
+    const c = new Client({ connectionString: pg.url('postgres', SUPERUSER_PASSWORD, 'newer_schema') });
     await c.connect();
     try {
-      assert.strictEqual(await migrate(c, 1), 0);
-      await assert.rejects(TeamIndexReader.open(url, 'engine'), (e: unknown) => e instanceof TeamIndexError && e.code === 'schema' && /version 1, older/.test(e.message));
-      const w = await writeTeamIndex({ root, url, repo: 'engine', dense: false });
-      assert.ok(w.committed);
-      const reader = await TeamIndexReader.open(url, 'engine');
-      assert.ok((await teamRanking(reader, 'BM25 score of a document')).length > 0);
-      await reader.close();
-      assert.ok(Number((await c.query(`SELECT count(*) n FROM ${SCHEMA}.call_edge`)).rows[0].n) > 0, 'the migration added the call-graph table and it was filled');
+      await migrate(c);
       await c.query(`UPDATE ${SCHEMA}.meta SET value = '99' WHERE key = 'schema_version'`);
-      await assert.rejects(writeTeamIndex({ root, url, repo: 'engine', dense: false }), (e: unknown) => e instanceof TeamIndexError && e.code === 'schema' && /newer/.test(e.message));
-      await assert.rejects(TeamIndexReader.open(url, 'engine'), (e: unknown) => e instanceof TeamIndexError && e.code === 'schema' && /newer/.test(e.message));
+      await assert.rejects(publish({ url: pg.url('postgres', SUPERUSER_PASSWORD, 'newer_schema') }), (e: unknown) => e instanceof TeamIndexError && e.code === 'schema' && /newer/.test(e.message));
     } finally {
       await c.end();
     }
   });
 
-  it('a read-only role reads the index and cannot write it; secrets are never written', async () => {
-    await adminQuery(pg.url(), `CREATE ROLE rr_editor LOGIN PASSWORD 'editor-pw-1'`);
-    await adminQuery(pg.url(), `GRANT USAGE ON SCHEMA ${SCHEMA} TO rr_editor; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO rr_editor`);
-    const editorUrl = pg.url('rr_editor', 'editor-pw-1');
-    const reader = await TeamIndexReader.open(editorUrl, 'engine');
-    assert.ok((await teamRanking(reader, 'cosine similarity of two vectors')).length > 0);
-    await reader.close();
-    await assert.rejects(writeTeamIndex({ root, url: editorUrl, repo: 'engine', dense: false }), (e: unknown) => e instanceof TeamIndexError && e.code === 'permission');
-
-    const secretRepo = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-secret-'));
+  it('an old per-posting schema is migrated: its tables dropped, the new ones made', async () => {
+    await adminQuery(pg.url(), 'CREATE DATABASE old_schema');
+    const url = pg.url('postgres', SUPERUSER_PASSWORD, 'old_schema');
+    const c = new Client({ connectionString: url });
+    await c.connect();
     try {
-      fs.writeFileSync(path.join(secretRepo, 'app.ts'), 'export function loadSettings(path: string) {\n  return readSettingsFile(path);\n}\n');
-      fs.writeFileSync(path.join(secretRepo, '.env'), 'STRIPE_KEY=sk_live_verysecretvaluezz9\n');
-      fs.mkdirSync(path.join(secretRepo, 'keys'));
-      fs.writeFileSync(path.join(secretRepo, 'keys', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nprivatekeymaterialqq7\n-----END OPENSSH PRIVATE KEY-----\n');
-      const w = await writeTeamIndex({ root: secretRepo, url: pg.url(), repo: 'secrets', dense: false });
-      assert.ok(w.committed);
-      const files = (await adminQuery(pg.url(), `SELECT f.path FROM ${SCHEMA}.file f JOIN ${SCHEMA}.repo r ON r.id = f.repo WHERE r.name = 'secrets'`)).rows.map((r) => r.path);
-      assert.deepStrictEqual(files, ['app.ts']);
-      const leaked = await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.posting WHERE term LIKE '%verysecretvalue%' OR term LIKE '%privatekeymaterial%'`);
-      assert.strictEqual(Number(leaked.rows[0].n), 0);
+      assert.strictEqual(await migrate(c, 2), 0);
+      assert.ok((await c.query(`SELECT to_regclass('${SCHEMA}.posting') t`)).rows[0].t);
+      assert.ok((await publish({ url, localIndexDir: tmp('rr-team-old-') })).published);
+      assert.strictEqual((await c.query(`SELECT to_regclass('${SCHEMA}.posting') t`)).rows[0].t, null);
     } finally {
-      fs.rmSync(secretRepo, { recursive: true, force: true });
+      await c.end();
     }
   });
 
-  it('the CLI writes and queries as docs/operations.md shows, with the password in PGPASSWORD', () => {
+  it('the CLI publishes as docs/operations.md shows, with the password in PGPASSWORD', () => {
     const url = `postgres://postgres@127.0.0.1:${pg.port}/postgres`;
     const env = { ...process.env, PGPASSWORD: SUPERUSER_PASSWORD };
-    const w = spawnSync(process.execPath, [CLI, 'index', root, '--to', url, '--repo', 'cli', '--no-dense', '--json'], { encoding: 'utf8', env });
+    const w = spawnSync(process.execPath, [CLI, 'publish', root, '--to', url, '--repo', 'cli', '--local-index', tmp('rr-team-cli-'), '--no-dense', '--json'], { encoding: 'utf8', env });
     assert.strictEqual(w.status, 0, w.stderr);
     const stats = JSON.parse(w.stdout);
-    assert.strictEqual(stats.committed, true);
-    assert.strictEqual(stats.repo, 'cli');
-    const q = spawnSync(process.execPath, [CLI, 'query', root, '--from', url, '--repo', 'cli', '--text', 'split identifier into sub tokens', '--k', '3', '--json'], { encoding: 'utf8', env });
-    assert.strictEqual(q.status, 0, q.stderr);
-    const hits = JSON.parse(q.stdout) as { file: string; text?: string }[];
-    assert.strictEqual(hits.length, 3);
-    assert.ok(hits.some((h) => h.file === 'lexical/tokenize.ts'), JSON.stringify(hits));
-    assert.ok(hits.every((h) => h.text === undefined), 'no text comes from the team index');
+    assert.deepStrictEqual([stats.published, stats.repo, stats.commit], [true, 'cli', git(root, 'rev-parse', 'HEAD')]);
   });
 });

@@ -99,7 +99,7 @@ describe('team index credentials: nothing from the environment for a URL a repos
     const root = path.join(tmp, 'ws');
     fs.mkdirSync(root);
     fs.writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;\n');
-    const engine = await Engine.open({ root, indexDir: path.join(tmp, 'idx'), dense: false, team: { url: url(), repo: 'ws', timeoutMs: 2_000, retryMs: 60_000 } });
+    const engine = await Engine.open({ root, indexDir: path.join(tmp, 'idx'), dense: false, team: { url: url(), repo: 'ws' } });
     try {
       const state = await engine.team!.settled();
       assert.strictEqual(state.state, 'error', JSON.stringify(state));
@@ -110,7 +110,7 @@ describe('team index credentials: nothing from the environment for a URL a repos
     // The engine process EngineClient starts: a workspace URL, even one claiming the environment.
     const client = new EngineClient({
       workerPath: path.resolve(__dirname, '../../engine/src/rpc/worker.js'),
-      init: { options: { root, indexDir: path.join(tmp, 'idx2'), dense: false, team: { url: url(), repo: 'ws', timeoutMs: 2_000, retryMs: 60_000, urlOrigin: 'workspace', passwordFromEnvironment: true } } },
+      init: { options: { root, indexDir: path.join(tmp, 'idx2'), dense: false, team: { url: url(), repo: 'ws', urlOrigin: 'workspace', passwordFromEnvironment: true } } },
     });
     try {
       await client.whenReady();

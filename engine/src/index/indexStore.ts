@@ -29,9 +29,9 @@ import { decodeTables, tablesParts, type IndexTables } from './tables';
 import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta, tablesDelta } from './tablesDelta';
 import {
-  baseFileName, COMPONENTS, STORE_FORMAT_VERSION, deltaFileName, LEXICAL_FILES, listedFiles, MANIFEST_FILE, parseManifest, STORE_FILE_PATTERN,
-  VECTORS_DIR, vectorFileNames, vectorFilePath,
-  type BaseRef, type Component, type LexicalField, type Manifest,
+  baseFileName, COMPONENTS, STORE_FORMAT_VERSION, deltaFileName, incompatibility, LEXICAL_FILES, listedFiles, MANIFEST_FILE, parseManifest, STORE_FILE_PATTERN,
+  TEAM_SYNC_DIR, VECTORS_DIR, vectorFileNames, vectorFilePath,
+  type BaseRef, type Component, type IndexExpectation, type LexicalField, type Manifest,
 } from './manifest';
 
 export { STORE_FORMAT_VERSION, LEXICAL_FILES } from './manifest';
@@ -108,15 +108,14 @@ export class IndexStore {
    * Loads the index, or says why it cannot be used (missing, old format, other model, corrupt,
    * truncated). The caller rebuilds on any `error`.
    */
-  load(expect: { modelId: string | null; dim: number; fields: string[] }): LoadedStore | { error: string; missing?: boolean } {
+  load(expect: IndexExpectation): LoadedStore | { error: string; missing?: boolean } {
     const manifestPath = path.join(this.dir, MANIFEST_FILE);
     if (!fs.existsSync(manifestPath)) return { error: 'no index yet', missing: true };
     const manifest = parseManifest(fs.readFileSync(manifestPath, 'utf8'));
     if (typeof manifest === 'string') return { error: manifest };
     const omittedForSize = manifest.omittedForSize ?? [];
-    const missingFields = expect.fields.filter((f) => !(manifest.fields ?? []).includes(f) && !omittedForSize.includes(f));
-    if (missingFields.length) return { error: `index was built without the ${missingFields.join(', ')} field(s) the settings now use` };
-    if (manifest.modelId !== expect.modelId) return { error: `index was built with model ${manifest.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}` };
+    const unusable = incompatibility(manifest, expect);
+    if (unusable) return { error: unusable };
     // Every base is read into one scratch buffer, sized for the largest: the decoders copy what
     // they keep, so the buffer is reused instead of each file's read (27 + 59 MB at 100k files)
     // piling up until the next GC.
@@ -369,13 +368,14 @@ export class IndexStore {
     }
   }
 
-  /** Removes every index file (before a rebuild), but not the writer lock. */
+  /** Removes every index file (before a rebuild), but not the writer lock nor the team index's downloads. */
   clear(): void {
     this.committed = undefined;
     this.tablesSinceBase = new Set();
     if (!fs.existsSync(this.dir)) return;
     for (const name of fs.readdirSync(this.dir)) {
-      if (name === LOCK_FILE_NAME) continue;
+      // The lock stays held; the team index's downloads stay for the next sync to resume.
+      if (name === LOCK_FILE_NAME || name === TEAM_SYNC_DIR) continue;
       fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
     }
   }

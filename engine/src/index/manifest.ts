@@ -19,6 +19,12 @@ export type Component = 'tables' | LexicalField;
 export const COMPONENTS: readonly Component[] = ['tables', 'lexical', 'docField', 'normalized'];
 const PREFIX: Record<Component, string> = { tables: 'tables', ...LEXICAL_FILES };
 
+/**
+ * The team index's downloads (team/sync.ts), inside the index directory: segment files named by
+ * their sha256, linked into place when a published commit is installed. Never index files.
+ */
+export const TEAM_SYNC_DIR = 'team-sync';
+
 /** The folder of the vectors' files, inside the index directory. */
 export const VECTORS_DIR = 'vectors';
 
@@ -100,4 +106,20 @@ function vectorFiles(m: Manifest): string[] {
 /** Every file the manifest lists. */
 export function listedFiles(m: Manifest): string[] {
   return [...COMPONENTS.map((c) => m.bases[c].file), ...m.deltas.map((d) => d.file), ...vectorFiles(m)];
+}
+
+/** What an engine needs of an index: the embedding model behind its vectors and its optional fields. */
+export interface IndexExpectation {
+  modelId: string | null;
+  dim: number;
+  fields: string[];
+}
+
+/** Why an index with this manifest cannot serve an engine that expects `expect`; undefined when it can. */
+export function incompatibility(m: Pick<Manifest, 'modelId' | 'fields' | 'omittedForSize'>, expect: IndexExpectation): string | undefined {
+  const omittedForSize = m.omittedForSize ?? [];
+  const missingFields = expect.fields.filter((f) => !(m.fields ?? []).includes(f) && !omittedForSize.includes(f));
+  if (missingFields.length) return `index was built without the ${missingFields.join(', ')} field(s) the settings now use`;
+  if (m.modelId !== expect.modelId) return `index was built with model ${m.modelId ?? 'none'}, now ${expect.modelId ?? 'none'}`;
+  return undefined;
 }

@@ -12,6 +12,11 @@ export class Buffers {
   /** @param read a file's text from disk by relPath (throws when it cannot be read) */
   constructor(private readonly read: (relPath: string) => string, private readonly split: (text: string) => string[], private readonly capacity = LINE_CACHE_FILES) {}
 
+  /** Every unsaved buffer (applied again after a synced index replaced the loaded one). */
+  overlayEntries(): Array<[string, string]> {
+    return [...this.overlays];
+  }
+
   overlay(relPath: string): string | undefined {
     return this.overlays.get(relPath);
   }

@@ -13,7 +13,7 @@ export interface IndexTuning {
   checkpointMs?: number;
   /** Overrides the lexical fields' merge minimum (Bm25Options.mergeMinDocs; tests cross merges with a few files). */
   lexicalMergeMinDocs?: number;
-  /** Receives what indexing produced (the team index writer, team/writer.ts); awaited. */
+  /** Receives what indexing produced (tests and the redaction bench look at it); awaited. */
   onIndexed?: IndexedSink;
 }
 

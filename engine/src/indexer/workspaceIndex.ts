@@ -68,7 +68,7 @@ export class WorkspaceIndex {
   private omittedForSize = new Set<OptionalField>();
 
   /** The optional lexical fields the current tuning reads. */
-  private get wantedFields(): Set<OptionalField> { return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {}); }
+  get wantedFields(): Set<OptionalField> { return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {}); }
 
   /** The optional fields this index fills: the wanted ones less those left out for size. */
   private get fields(): Set<OptionalField> { return new Set([...this.wantedFields].filter((f) => !this.omittedForSize.has(f))); }
@@ -85,6 +85,7 @@ export class WorkspaceIndex {
   }
 
   loadOrReset(): void {
+    this.dirty = false;
     this.index?.close();
     const expect = { modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.wantedFields] };
     const loaded = this.store.load(expect);
@@ -189,10 +190,9 @@ export class WorkspaceIndex {
     parse: async (rel, text) => { const chunked = await this.chunker.chunk(rel, text); this.setDefinitions(rel, chunked); return chunked; },
   });
 
-  /** Indexes `first`, the files `again` (the team writer's stale ones), then, with `followCallers` (never per keystroke), the callers of names whose definitions changed. */
-  async reindexDependents(except: ReadonlySet<string>, first: Pending[] = [], again: readonly string[] = [], followCallers = true): Promise<void> {
+  /** Indexes `first`, then, with `followCallers` (never per keystroke), the callers of names whose definitions changed. */
+  async reindexDependents(except: ReadonlySet<string>, first: Pending[] = [], followCallers = true): Promise<void> {
     const pending = [...first];
-    await this.calleeChanges.reparse(again, (dep) => pending.push(dep));
     if (followCallers) await this.calleeChanges.dependents(except, (dep) => pending.push(dep));
     if (pending.length) await this.addPending(pending, undefined, undefined, true);
   }
@@ -308,7 +308,7 @@ export class WorkspaceIndex {
   notWriting: string | undefined;
   private saveError: string | undefined;
   get updatesPaused(): string | undefined { return this.notWriting ?? (this.saveError && `the last save failed: ${this.saveError}`); }
-  private readonly saveQueue = new SaveQueue();
+  readonly saveQueue = new SaveQueue(); // saves one after another; a synced team index is installed in it (team/syncedIndex.ts)
 
   /**
    * Commits the changes not yet saved, after any save still being written. Bases due are written
@@ -365,7 +365,7 @@ export class WorkspaceIndex {
     const chunked = await this.chunker.chunk(relPath, text, { incremental: content !== undefined });
     await nextTurn();
     this.setDefinitions(relPath, chunked);
-    await this.reindexDependents(new Set([relPath]), [{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], [], followCallers);
+    await this.reindexDependents(new Set([relPath]), [{ rel: relPath, content: text, hash, size, mtimeMs, chunked, chunks: chunked.chunks.length }], followCallers);
     // Typing never saves: the file on disk did not change (its row's mtime 0 makes the next scan re-read it).
     if (content === undefined) this.scheduleSave();
   }
@@ -391,7 +391,7 @@ export class WorkspaceIndex {
   /** Writes pending changes, releases the index files and the writer lock. */
   async close(): Promise<void> {
     this.merges.close();
-    await this.flush();
+    await this.flush().catch((e) => this.log(`the last save before closing failed (the index keeps its last commit): ${(e as Error).message}`));
     await this.store.closeWriter();
     this.index.close();
     this.lock?.release();

@@ -29,11 +29,11 @@ export interface Bm25Options {
   maxQueryPostings?: number;
 }
 
-/** Okapi BM25's defaults (Bm25Options.k1, .b); the team index scores with the same (team/bm25Sql.ts). */
+/** Okapi BM25's defaults (Bm25Options.k1, .b). */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-/** BM25's idf of a term in `df` of `docs` documents: the one formula of the local and the team index, so their scores are equal to the bit. */
+/** BM25's idf of a term in `df` of `docs` documents. */
 export const bm25Idf = (docs: number, df: number): number => Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 
 // Query budget: PARAMS.md (Lexical index); when to merge: store/mergePolicy.ts.

@@ -1,49 +1,24 @@
-// The CLI's team-index commands (cli.ts hands them over):
-//   reporecall index DIR --to URL [--repo NAME] [--wait SECONDS] [--model DIR] [--no-dense] [--local-index CACHE_DIR] [--json]
-//   reporecall query DIR --from URL [--repo NAME] (--file F --line L | --text T) [--k N] [--json]
+// The CLI's team-index command (cli.ts hands it over):
+//   reporecall publish DIR --to URL [--repo NAME] [--commit SHA] [--local-index D] [--keep-commits N] [--model DIR] [--no-dense] [--json]
 // The password is best given in PGPASSWORD (or ~/.pgpass), not in the URL: messages mask it anyway.
-import * as path from 'path';
 import { maskUrl, TeamIndexError } from './connection';
-import { TeamIndexReader } from './reader';
-import { teamRetrieve } from './retrieve';
-import { writeTeamIndex } from './writer';
-import { queryFromArgs, type IndexArgs, type QueryArgs } from '../util/cliArgs';
+import { publishTeamIndex } from './publish';
+import type { PublishArgs } from '../util/cliArgs';
 
-
-/** Runs a team command; undefined when `args` is not one. */
-export async function teamMain(args: IndexArgs | QueryArgs): Promise<number | undefined> {
-  const team = args.cmd === 'index' ? args.to : args.from;
-  if (!team) return undefined;
-  const { root, json } = args;
-  const repo = team.repo ?? path.basename(root);
+export async function publishMain(args: PublishArgs): Promise<number> {
   try {
-    if (args.cmd === 'index') {
-      const to = args.to!;
-      const s = await writeTeamIndex({
-        root, url: to.url, repo, modelDir: args.model, dense: args.dense, localIndexDir: to.localIndex,
-        waitMs: to.waitSeconds * 1000, log: (l) => console.error(l),
-      });
-      if (json) console.log(JSON.stringify(s));
-      else {
-        const what = s.committed ? `committed generation ${s.generation}` : `already up to date at generation ${s.generation}`;
-        console.log(`team index ${maskUrl(to.url)} repository ${s.repo}: ${s.files} files, ${s.changedFiles} changed, ${s.removedFiles} removed, ${s.chunksWritten} chunks written, ${s.parsedFiles} files parsed; ${what}; vectors ${s.vectors ? 'stored' : 'not stored'}; ${s.seconds.toFixed(2)} s`);
-      }
-      return 0;
+    const s = await publishTeamIndex({
+      root: args.root, url: args.url, repo: args.repo, commit: args.commit, localIndexDir: args.localIndex, modelDir: args.model, dense: args.dense,
+      keepCommits: args.keepCommits, log: (l) => console.error(l),
+    });
+    if (args.json) console.log(JSON.stringify(s));
+    else {
+      const what = s.published ? `published commit ${s.commit}` : `commit ${s.commit} was already published (unchanged)`;
+      const mb = (b: number) => (b / 1e6).toFixed(2);
+      const collected = s.collected ? `; retention removed ${s.collected.commits} commits and ${s.collected.segments} segments (${mb(s.collected.bytes)} MB)` : '';
+      console.log(`team index ${maskUrl(args.url)} repository ${s.repo}: ${what}: ${s.files} files, ${s.chunks} chunks (${s.parsedFiles} parsed); ${s.segments} index files, ${mb(s.bytes)} MB, of which ${s.uploadedSegments} uploaded (${mb(s.uploadedBytes)} MB)${collected}; ${s.seconds.toFixed(2)} s`);
     }
-    const query = queryFromArgs(args.ask, root);
-    const reader = await TeamIndexReader.open(team.url, repo);
-    try {
-      // Lexical and symbol signals only from the CLI (no model is loaded here).
-      const hits = await teamRetrieve(reader, query, { k: args.k, weights: { dense: 0 } });
-      if (json) console.log(JSON.stringify(hits, null, 1));
-      else for (const h of hits) {
-        const why = Object.entries(h.signals).map(([s, r]) => `${s}#${r}`).join(' ');
-        console.log(`${h.file}:${h.startLine + 1}-${h.endLine + 1}  ${h.kind}${h.name ? ' ' + h.name : ''}  score ${h.score.toFixed(4)}  (${why})`);
-      }
-      return 0;
-    } finally {
-      await reader.close();
-    }
+    return 0;
   } catch (e) {
     if (e instanceof TeamIndexError) {
       console.error(`reporecall: ${e.message}`);

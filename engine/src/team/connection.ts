@@ -33,7 +33,7 @@ export class TeamIndexError extends Error {
   }
 }
 
-export type TeamErrorCode = 'bad-url' | 'unreachable' | 'auth' | 'no-database' | 'permission' | 'timeout' | 'connection-lost' | 'schema' | 'locked' | 'no-repo' | 'server';
+export type TeamErrorCode = 'bad-url' | 'unreachable' | 'auth' | 'no-database' | 'permission' | 'timeout' | 'connection-lost' | 'schema' | 'locked' | 'no-repo' | 'no-commit' | 'server';
 
 /** Checks the URL's shape (postgres:// or postgresql://, a host) before anything is sent. */
 export function parseTeamUrl(url: string): URL {

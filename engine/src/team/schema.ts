@@ -1,34 +1,31 @@
 // The team index's tables, in their own PostgreSQL schema `reporecall`, created and migrated by
-// the writer; readers only check the version. Layout (docs/team-index.md):
+// the publisher; readers only check the version. Layout (docs/team-index.md):
 //
-//   meta(key, value)            schema_version
-//   repo                        one row per indexed repository: its committed generation, the
-//                               model behind its vectors, and the BM25 statistics of that commit
-//   file(repo, path, hash, gen) content hashes: what a re-run compares against
-//   chunk(id, repo, path, lines, kind, name, defines, len_*, gen)
-//                               chunks by reference (path + lines; the text stays in the checkout)
-//   posting(repo, field, term, chunk_id, tf, len, gen)
-//                               lexical postings over the engine's own terms (field 0: the
-//                               enriched chunk text, 1: normalised structure trigrams)
-//   define(repo, name, chunk_id, ord, gen)   names each chunk defines (the `symbol` signal)
-//   definition, call_edge       definitions with signatures, and each chunk's resolved callees
-//   vec_<dim>(chunk_id, repo, gen, embedding vector(dim))  only where pgvector is installed
+//   meta(key, value)                       schema_version
+//   repo(id, name)                         one row per published repository; every other row is
+//                                          scoped to one (a repository's rows go with it)
+//   segment(repo, sha256, bytes, parts)    an index file, content-addressed by its sha256...
+//   segment_part(repo, sha256, part, data) ...as bytea parts of at most PART_BYTES, in order
+//   published(repo, commit, manifest, model_id, dim, format, fields, ...)
+//                                          the commit point: a local index's manifest.json as
+//                                          published for one git commit
+//   published_file(repo, commit, name, sha256)
+//                                          the files that manifest lists (a foreign key to
+//                                          segment: a commit never names a segment the store lacks)
 //
-// Visibility: rows carry the generation (`gen`) of the write that added them; a reader sees
-// rows with gen <= repo.generation, read in one REPEATABLE READ transaction. A write adds its rows
-// under generation G+1 in batches (one transaction each), then one last transaction deletes the
-// rows they replace and sets repo.generation = G+1: readers see the old commit or the new one,
-// never a part. Rows of a write that never committed (gen > generation) are deleted by the next.
+// Visibility: a segment's row and its parts are written in one transaction, and a commit's
+// published row with its file rows in one more, after every segment is in: a reader sees a
+// published commit whole or not at all, and a publisher killed at any point leaves no commit.
+// Versions 1 and 2 held the retired per-posting search (one row per chunk, term and field);
+// version 3 drops those tables.
 import type { Client } from 'pg';
 import { TeamIndexError } from './connection';
 
 export const SCHEMA = 'reporecall';
 /** The layout this code reads and writes. */
-export const SCHEMA_VERSION = 2;
-
-/** Fields of `posting`. */
-export const FIELD_LEXICAL = 0;
-export const FIELD_NORMALIZED = 1;
+export const SCHEMA_VERSION = 3;
+/** Largest part of a segment in the store (a bytea value per row; bounds a reader's and a writer's memory). */
+export const PART_BYTES = 4 << 20;
 
 /** Advisory lock keys (pg_advisory_lock(int, int)): the first is ours, the second the target. */
 export const LOCK_NAMESPACE = 0x52524331; // 'RRC1'
@@ -36,7 +33,8 @@ export const MIGRATION_LOCK = 0;
 
 /**
  * Migration steps, in order; step i takes the schema from version i to i + 1. Version 1 had the
- * retrieval tables; version 2 added definitions and call-graph edges.
+ * per-posting retrieval tables; version 2 added definitions and call-graph edges; version 3
+ * replaced them with published segment files.
  */
 const MIGRATIONS: string[] = [
   `CREATE SCHEMA IF NOT EXISTS ${SCHEMA};
@@ -73,6 +71,34 @@ const MIGRATIONS: string[] = [
      callee_name text NOT NULL, callee_path text NOT NULL, gen bigint NOT NULL);
    CREATE INDEX call_edge_chunk ON ${SCHEMA}.call_edge (chunk_id);
    CREATE INDEX call_edge_callee ON ${SCHEMA}.call_edge (repo, callee_name);`,
+  `DO $$ DECLARE t text; BEGIN
+     FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = '${SCHEMA}' AND tablename LIKE 'vec\\_%' LOOP
+       EXECUTE format('DROP TABLE ${SCHEMA}.%I CASCADE', t);
+     END LOOP; END $$;
+   DROP TABLE IF EXISTS ${SCHEMA}.call_edge, ${SCHEMA}.definition, ${SCHEMA}.define, ${SCHEMA}.posting, ${SCHEMA}.chunk, ${SCHEMA}.file CASCADE;
+   ALTER TABLE ${SCHEMA}.repo DROP COLUMN IF EXISTS generation, DROP COLUMN IF EXISTS committed_at, DROP COLUMN IF EXISTS model_id,
+     DROP COLUMN IF EXISTS dim, DROP COLUMN IF EXISTS n_docs, DROP COLUMN IF EXISTS len_lexical, DROP COLUMN IF EXISTS len_normalized;
+   CREATE TABLE ${SCHEMA}.segment (
+     repo int NOT NULL REFERENCES ${SCHEMA}.repo ON DELETE CASCADE, sha256 text NOT NULL,
+     bytes bigint NOT NULL, parts int NOT NULL, uploaded_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (repo, sha256));
+   CREATE TABLE ${SCHEMA}.segment_part (
+     repo int NOT NULL, sha256 text NOT NULL, part int NOT NULL, data bytea NOT NULL,
+     PRIMARY KEY (repo, sha256, part),
+     FOREIGN KEY (repo, sha256) REFERENCES ${SCHEMA}.segment ON DELETE CASCADE);
+   -- Index files are dense binary: compressing them costs the server time for little.
+   ALTER TABLE ${SCHEMA}.segment_part ALTER COLUMN data SET STORAGE EXTERNAL;
+   CREATE TABLE ${SCHEMA}.published (
+     repo int NOT NULL REFERENCES ${SCHEMA}.repo ON DELETE CASCADE, commit text NOT NULL,
+     manifest text NOT NULL, model_id text, dim int NOT NULL, format int NOT NULL, fields text[] NOT NULL,
+     files int NOT NULL, bytes bigint NOT NULL, published_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (repo, commit));
+   CREATE TABLE ${SCHEMA}.published_file (
+     repo int NOT NULL, commit text NOT NULL, name text NOT NULL, sha256 text NOT NULL,
+     PRIMARY KEY (repo, commit, name),
+     FOREIGN KEY (repo, commit) REFERENCES ${SCHEMA}.published ON DELETE CASCADE,
+     FOREIGN KEY (repo, sha256) REFERENCES ${SCHEMA}.segment);
+   CREATE INDEX published_file_segment ON ${SCHEMA}.published_file (repo, sha256);`,
 ];
 
 /** The schema version in the database; 0 when there is none. */
@@ -112,49 +138,7 @@ export async function migrate(client: Client, target = SCHEMA_VERSION): Promise<
 export async function checkSchema(client: Client): Promise<void> {
   const v = await schemaVersion(client);
   if (v === SCHEMA_VERSION) return;
-  if (v === 0) throw new TeamIndexError('the database holds no team index yet; write one with `reporecall index DIR --to URL`', 'schema');
-  if (v < SCHEMA_VERSION) throw new TeamIndexError(`the team index has schema version ${v}, older than this RepoRecall reads (${SCHEMA_VERSION}); the next \`reporecall index DIR --to URL\` migrates it`, 'schema');
+  if (v === 0) throw new TeamIndexError('the database holds no team index yet; publish one with `reporecall publish DIR --to URL --repo NAME`', 'schema');
+  if (v < SCHEMA_VERSION) throw new TeamIndexError(`the team index has schema version ${v}, older than this RepoRecall reads (${SCHEMA_VERSION}); the next \`reporecall publish\` migrates it`, 'schema');
   throw new TeamIndexError(`the team index has schema version ${v}, newer than this RepoRecall reads (${SCHEMA_VERSION}); update RepoRecall`, 'schema');
-}
-
-/** Whether the pgvector extension is installed or can be (CREATE EXTENSION needs the privilege). */
-export async function ensureVectorExtension(client: Client): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const avail = await client.query(`SELECT installed_version FROM pg_available_extensions WHERE name = 'vector'`);
-  if (!avail.rows.length) return { ok: false, reason: 'the pgvector extension is not available on this server' };
-  if (avail.rows[0].installed_version) return { ok: true };
-  try {
-    await client.query('CREATE EXTENSION IF NOT EXISTS vector');
-    return { ok: true };
-  } catch (e) {
-    return { ok: false, reason: `CREATE EXTENSION vector failed: ${(e as Error).message}` };
-  }
-}
-
-/** The vector table for one width (a vector(dim) column needs a fixed width), with its HNSW index. */
-export function vectorTable(dim: number): string {
-  return `${SCHEMA}.vec_${dim}`;
-}
-
-export async function ensureVectorTable(client: Client, dim: number): Promise<void> {
-  if (!Number.isInteger(dim) || dim <= 0 || dim > 16000) throw new Error(`bad vector width ${dim}`);
-  const t = vectorTable(dim);
-  // embedding: the unit vector, for pgvector's HNSW search. q8 and q8_scale: the same vector as
-  // the engine's vector index holds it (int8 record, vector/int8Kernel.ts), so the reader re-scores
-  // HNSW's candidates with the engine's own arithmetic and the dense list equals a local index's.
-  await client.query(`CREATE TABLE IF NOT EXISTS ${t} (
-    chunk_id bigint PRIMARY KEY REFERENCES ${SCHEMA}.chunk ON DELETE CASCADE, repo int NOT NULL, gen bigint NOT NULL,
-    embedding vector(${dim}) NOT NULL, q8 smallint[] NOT NULL, q8_scale float8 NOT NULL)`);
-  await client.query(`CREATE INDEX IF NOT EXISTS vec_${dim}_hnsw ON ${t} USING hnsw (embedding vector_cosine_ops)`);
-}
-
-/** Whether the vector table for `dim` exists. */
-export async function hasVectorTable(client: Client, dim: number): Promise<boolean> {
-  if (!dim) return false;
-  const r = await client.query(`SELECT to_regclass($1) AS t`, [vectorTable(dim)]);
-  return !!r.rows[0].t;
-}
-
-/** pgvector's text form; numbers printed in full so the stored float4 equals the engine's Float32. */
-export function vectorLiteral(v: ArrayLike<number>): string {
-  return `[${Array.from(v).join(',')}]`;
 }

@@ -1,4 +1,4 @@
-// The command line's readings, for the local index (cli.ts) and the team index (team/cli.ts).
+// The command line's readings, for the local index (cli.ts) and publishing a team index (team/cli.ts).
 // Node's own parser (util.parseArgs, strict) rejects unknown flags and a flag left without its
 // value (`--to` at the end, `--to --json`); the checks here reject values that are empty or out of
 // range, and flags that do not apply together. Every rejection is a UsageError: exit code 2.
@@ -11,12 +11,6 @@ import type { EditorState } from '../types';
 /** A command line that cannot be run as written; the CLI prints the message and exits with 2. */
 export class UsageError extends Error {}
 
-/** The team index a command writes (`--to`) or reads (`--from`). */
-export interface TeamArgs {
-  url: string;
-  repo?: string;
-}
-
 export interface IndexArgs {
   cmd: 'index';
   root: string;
@@ -26,7 +20,6 @@ export interface IndexArgs {
   json: boolean;
   /** List every skipped file with its reason (`--skipped`). */
   skipped: boolean;
-  to?: TeamArgs & { waitSeconds: number; localIndex?: string };
 }
 
 export interface QueryArgs {
@@ -38,7 +31,20 @@ export interface QueryArgs {
   json: boolean;
   k: number;
   ask: { text: string } | { file: string; line: number };
-  from?: TeamArgs;
+}
+
+/** `publish DIR --to URL [--repo NAME] [--commit SHA] [--local-index D] [--keep-commits N]`: team/publish.ts. */
+export interface PublishArgs {
+  cmd: 'publish';
+  root: string;
+  model?: string;
+  dense: boolean;
+  json: boolean;
+  url: string;
+  repo?: string;
+  commit?: string;
+  localIndex?: string;
+  keepCommits?: number;
 }
 
 /** Most hits a query may ask for. */
@@ -49,20 +55,20 @@ const SHARED = {
   model: { type: 'string' },
   'no-dense': { type: 'boolean' },
   json: { type: 'boolean' },
-  repo: { type: 'string' },
 } as const;
 
 const OPTIONS = {
-  index: { ...SHARED, skipped: { type: 'boolean' }, to: { type: 'string' }, wait: { type: 'string' }, 'local-index': { type: 'string' } },
-  query: { ...SHARED, k: { type: 'string' }, file: { type: 'string' }, line: { type: 'string' }, text: { type: 'string' }, from: { type: 'string' } },
+  index: { ...SHARED, skipped: { type: 'boolean' } },
+  query: { ...SHARED, k: { type: 'string' }, file: { type: 'string' }, line: { type: 'string' }, text: { type: 'string' } },
+  publish: { model: SHARED.model, 'no-dense': SHARED['no-dense'], json: SHARED.json, to: { type: 'string' }, repo: { type: 'string' }, commit: { type: 'string' }, 'local-index': { type: 'string' }, 'keep-commits': { type: 'string' } },
 } as const satisfies Record<string, ParseArgsConfig['options']>;
 
 type Values = Record<string, string | boolean | Array<string | boolean> | undefined>;
 
-/** Reads `index` and `query` command lines; throws UsageError for anything it cannot run as asked. */
-export function parseCommand(argv: string[]): IndexArgs | QueryArgs {
+/** Reads `index`, `query` and `publish` command lines; throws UsageError for anything it cannot run as asked. */
+export function parseCommand(argv: string[]): IndexArgs | QueryArgs | PublishArgs {
   const [cmd, ...rest] = argv;
-  if (cmd !== 'index' && cmd !== 'query') throw new UsageError(cmd === undefined ? 'no command given' : `unknown command '${cmd}'`);
+  if (cmd !== 'index' && cmd !== 'query' && cmd !== 'publish') throw new UsageError(cmd === undefined ? 'no command given' : `unknown command '${cmd}'`);
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({ args: rest, options: OPTIONS[cmd], strict: true, allowPositionals: true }) as { values: Values; positionals: string[] };
@@ -77,30 +83,26 @@ export function parseCommand(argv: string[]): IndexArgs | QueryArgs {
   const root = path.resolve(positionals[0]);
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root} is not a directory`);
   const common = { root, indexDir: str(values, 'index-dir'), model: str(values, 'model'), dense: !values['no-dense'], json: values.json === true };
-  return cmd === 'index' ? indexArgs(values, common) : queryArgs(values, common);
+  if (cmd === 'publish') return publishArgs(values, common);
+  return cmd === 'index' ? { cmd: 'index', ...common, skipped: values.skipped === true } : queryArgs(values, common);
 }
 
 type Common = Pick<IndexArgs, 'root' | 'indexDir' | 'model' | 'dense' | 'json'>;
 
-function indexArgs(values: Values, common: Common): IndexArgs {
+function publishArgs(values: Values, common: Common): PublishArgs {
   const to = str(values, 'to');
-  if (to === undefined) {
-    only(values, 'index', ['repo', 'wait', 'local-index'], '--to');
-    return { cmd: 'index', ...common, skipped: values.skipped === true };
-  }
-  if (common.indexDir !== undefined) throw new UsageError('index: --index-dir is for the local index; with --to, --local-index names the local cache');
-  if (values.skipped) throw new UsageError('index: --skipped lists the local index\'s skipped files; it does not go with --to');
-  const wait = str(values, 'wait');
-  if (wait !== undefined && !/^\d+(\.\d+)?$/.test(wait)) throw new UsageError(`index: --wait takes seconds, a number ≥ 0 (got '${wait}')`);
-  return { cmd: 'index', ...common, skipped: false, to: { url: postgresUrl('--to', to), repo: str(values, 'repo'), waitSeconds: wait === undefined ? 0 : Number(wait), localIndex: str(values, 'local-index') } };
+  if (to === undefined) throw new UsageError('publish: --to postgres://USER@HOST/DB is required');
+  const keep = str(values, 'keep-commits');
+  if (keep !== undefined && !(/^\d+$/.test(keep) && Number(keep) >= 1)) throw new UsageError(`publish: --keep-commits takes a whole number ≥ 1 (got '${keep}')`);
+  const commit = str(values, 'commit');
+  if (commit !== undefined && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) throw new UsageError(`publish: --commit takes a full git commit sha (got '${commit}')`);
+  return {
+    cmd: 'publish', root: common.root, model: common.model, dense: common.dense, json: common.json, url: postgresUrl('--to', to),
+    repo: str(values, 'repo'), commit, localIndex: str(values, 'local-index'), keepCommits: keep === undefined ? undefined : Number(keep),
+  };
 }
 
 function queryArgs(values: Values, common: Common): QueryArgs {
-  const from = str(values, 'from');
-  if (from === undefined) only(values, 'query', ['repo'], '--from');
-  else if (common.indexDir !== undefined || common.model !== undefined || !common.dense) {
-    throw new UsageError('query: --index-dir, --model and --no-dense are for the local index, not --from (no model is loaded for it)');
-  }
   const kText = str(values, 'k');
   if (kText !== undefined && !(/^\d+$/.test(kText) && Number(kText) >= 1 && Number(kText) <= MAX_K)) {
     throw new UsageError(`query: --k takes a whole number from 1 to ${MAX_K} (got '${kText}')`);
@@ -117,7 +119,7 @@ function queryArgs(values: Values, common: Common): QueryArgs {
     if (!/^\d+$/.test(line)) throw new UsageError(`query: --line takes a 0-based line number (got '${line}')`);
     ask = { file, line: Number(line) };
   }
-  return { cmd: 'query', ...common, k: kText === undefined ? 5 : Number(kText), ask, from: from === undefined ? undefined : { url: postgresUrl('--from', from), repo: str(values, 'repo') } };
+  return { cmd: 'query', ...common, k: kText === undefined ? 5 : Number(kText), ask };
 }
 
 export interface McpArgs {
@@ -157,12 +159,6 @@ function list(values: Values, name: string): string[] {
 function str(values: Values, name: string): string | undefined {
   const v = values[name];
   return typeof v === 'string' ? v : undefined;
-}
-
-/** Rejects flags that only make sense beside `needs`. */
-function only(values: Values, cmd: string, names: string[], needs: string): void {
-  const given = names.filter((n) => values[n] !== undefined);
-  if (given.length) throw new UsageError(`${cmd}: ${given.map((n) => `--${n}`).join(', ')} only go${given.length === 1 ? 'es' : ''} with ${needs}`);
 }
 
 function postgresUrl(flagName: string, url: string): string {

@@ -8,7 +8,7 @@ import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { progressLabel, type FolderIndex } from '../folderIndex';
 import { stepsAsideForCopilot } from './copilotPresence';
-import { teamStateLabel } from './teamIndex';
+import { teamStateIsProblem, teamStateLabel } from './teamIndex';
 
 function folderLine(fi: FolderIndex): string {
   const s = fi.stats;
@@ -20,7 +20,7 @@ function folderLine(fi: FolderIndex): string {
   const progress = fi.progress ? ` (${progressLabel(fi.progress)})` : '';
   const engine = fi.client.state === 'restarting' ? `, engine restarting after: ${fi.client.error ?? 'a crash'}` : '';
   const t = fi.client.teamState;
-  const team = t ? `; ${teamStateLabel(t)}${t.state === 'team' ? ` (generation ${t.generation}, ${t.overlayFiles} changed files from the local index)` : t.message ? ` (${t.message})` : ''}` : '';
+  const team = t ? `; ${teamStateLabel(t)}${t.message ? ` (${t.message})` : ''}` : '';
   // Queries answer from the last commit plus the engine's changes in memory; nothing is saved.
   const paused = s?.updatesPaused ? `; updates to the index on disk paused: ${s.updatesPaused}` : '';
   return `${fi.folder.name}: ${fi.state}${progress}, ${size}${fi.error ? ` (${fi.error})` : ''}${engine}${paused}${team}`;
@@ -66,10 +66,10 @@ export function registerStatusBar(ctx: Ctx): { text(): string; history(): string
       const files = folders.reduce((n, f) => n + (f.stats?.files ?? 0), 0);
       const chunks = folders.reduce((n, f) => n + (f.stats?.chunks ?? 0), 0);
       text = `$(database) RepoRecall: ${files} files · ${chunks} chunks`;
-      // The team index: serving, or the local index answering because it is slow, unreachable or refused us.
+      // The team index: synced, or why the index was built locally (none published, another model, unreachable).
       const states = folders.map((f) => f.client.teamState).filter((x) => x !== undefined);
-      const worst = states.find((x) => x.state !== 'team' && x.state !== 'connecting') ?? states.find((x) => x.state === 'connecting') ?? states[0];
-      if (worst) text = `${worst.state === 'team' || worst.state === 'connecting' ? '$(database)' : '$(warning)'} RepoRecall: ${files} files · ${chunks} chunks · ${teamStateLabel(worst)}`;
+      const worst = states.find((x) => teamStateIsProblem(x)) ?? states.find((x) => x.state !== 'synced') ?? states[0];
+      if (worst) text = `${teamStateIsProblem(worst) ? '$(warning)' : '$(database)'} RepoRecall: ${files} files · ${chunks} chunks · ${teamStateLabel(worst)}`;
       else if (folders.some((f) => f.stats?.updatesPaused)) text = `$(lock) RepoRecall: ${files} files · ${chunks} chunks · updates paused`;
     }
     const note = completionNote(ctx);

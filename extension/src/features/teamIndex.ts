@@ -1,8 +1,8 @@
 // The team index in the editor (reporecall.teamIndex.*): its password in VS Code's SecretStorage,
 // set and cleared by commands and keyed by the exact URL (teamIndexUrl.ts), so the setting never
 // holds it and it is only sent to the URL it was given for; a password typed into the URL is moved
-// to the secret storage and the setting rewritten without it. The engine (its own process) does
-// the retrieval, the overlay of local changes and the fallback (engine/src/team/overlay.ts).
+// to the secret storage and the setting rewritten without it. The engine (its own process) syncs
+// the published index and searches it locally (engine/src/team/sync.ts).
 import * as vscode from 'vscode';
 import type { TeamState } from '../../../engine/src/public';
 import type { Ctx } from '../ctx';
@@ -36,19 +36,28 @@ export function registerTeamIndex(ctx: Ctx): void {
   );
 }
 
-/** The status bar's words for a team index state: serving, or why the local index answers. */
+/** The status bar's words for a team index state: synced, downloading, or why the index is local. */
 export function teamStateLabel(s: TeamState | undefined): string | undefined {
   if (!s) return undefined;
   switch (s.state) {
-    case 'team':
-      return 'team index';
-    case 'connecting':
-      return 'team index connecting';
-    case 'slow':
-      return 'team index slow, local';
+    case 'checking':
+      return 'team index checking';
+    case 'downloading':
+      return s.total ? `team index ${Math.floor((100 * (s.done ?? 0)) / s.total)}%` : 'team index downloading';
+    case 'synced':
+      return `team index ${s.commit ? s.commit.slice(0, 8) : 'synced'}`;
+    case 'local':
+      return 'team index: none published, local';
+    case 'ignored':
+      return 'team index ignored (other model), local';
     case 'unreachable':
       return 'team index unreachable, local';
     case 'error':
       return 'team index error, local';
   }
+}
+
+/** Whether the state is worth a warning icon (the sync failed or was refused). */
+export function teamStateIsProblem(s: TeamState): boolean {
+  return s.state === 'ignored' || s.state === 'unreachable' || s.state === 'error';
 }

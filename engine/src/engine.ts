@@ -202,8 +202,8 @@ export class Engine {
     const k = opts.k ?? 10;
     const state: EditorState = typeof query === 'string' ? { file: '', prefix: normalizeLoneCR(query) + '\n', line: -1 } : withEditorLines(query);
     const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
-    // Free text: all of it is the query; a question in words is searched by its concepts (retrieve/prose.ts).
-    if (typeof query === 'string') Object.assign(q, { trimmed: q.window, prose: isProse(query) ? proseConcepts(query, (t) => this.index.lexical.holds(t)) : undefined });
+    // Free text: all of it is the query; a question in words (asked so) by its concepts (retrieve/prose.ts).
+    if (typeof query === 'string') Object.assign(q, { trimmed: q.window, prose: opts.prose && !this.team && isProse(query) ? proseConcepts(query, (t) => this.index.lexical.holds(t)) : undefined });
     const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
     // Chunks of the current file around the cursor hold what the user is typing or already sees.
     const currentFile = this.tables.paths.find(state.file);

@@ -119,6 +119,12 @@ export interface IndexStats {
 
 export interface RetrieveOptions {
   k?: number;
+  /**
+   * Search a free-text query that reads as a sentence as a question in words (retrieve/prose.ts: its
+   * content words and their inflections, its files' coverage of them). search_code sets it; the team
+   * index does not serve it yet (with one configured, such a query ranks as without).
+   */
+  prose?: boolean;
   /** Cut the result to this many tokens (4 characters per token). */
   budgetTokens?: number;
   signal?: AbortSignal;

@@ -9,6 +9,7 @@ import { lexicalTerms } from './lexical/tokenize';
 import { HybridIndex } from './retrieve/hybrid';
 import { DEFAULT_WEIGHTS, type FusionWeights } from './retrieve/weights';
 import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
+import { isProse, proseConcepts } from './retrieve/prose';
 import { prepareHypothetical } from './retrieve/hyde';
 import { warmSearchPaths } from './retrieve/warmSearch';
 import { fileFilter } from './retrieve/fileFilter';
@@ -194,7 +195,8 @@ export class Engine {
     const k = opts.k ?? 10;
     const state: EditorState = typeof query === 'string' ? { file: '', prefix: normalizeLoneCR(query) + '\n', line: -1 } : withEditorLines(query);
     const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
-    if (typeof query === 'string') q.trimmed = q.window;
+    // Free text: all of it is the query; a question in words (asked so) by its concepts (retrieve/prose.ts).
+    if (typeof query === 'string') Object.assign(q, { trimmed: q.window, prose: opts.prose && !this.team && isProse(query) ? proseConcepts(query, (t) => this.index.lexical.holds(t)) : undefined });
     const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
     // Chunks of the current file around the cursor hold what the user is typing or already sees.
     const currentFile = this.tables.paths.find(state.file);

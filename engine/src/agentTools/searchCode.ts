@@ -51,7 +51,7 @@ export async function searchCode(index: AgentIndex, input: SearchCodeInput, sign
   const files = input.path === undefined && language === undefined ? undefined : { glob: input.path, language };
   const inFiles = files && checkedFilter(files);
   checkAborted(signal);
-  const hits = await index.retrieve(input.query, { k: limit, compact: false, files, signal });
+  const hits = await index.retrieve(input.query, { k: limit, compact: false, files, signal, prose: true });
   const queryTerms = new Set(lexicalTerms(input.query));
   const results: SearchCodeHit[] = [];
   for (const h of hits) {

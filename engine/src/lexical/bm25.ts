@@ -99,6 +99,12 @@ export class Bm25Index extends Bm25Deltas {
     }
   }
 
+  /** Whether a live document holds `term`. */
+  holds(term: string): boolean {
+    const tid = this.dict.get(term);
+    return tid >= 0 && this.liveDf(tid) > 0;
+  }
+
   /** Scores `query` (rarest first; `rest[i]` bounds what terms i.. can add) into the top k. */
   private run(query: QueryTerm[], rest: Float64Array, k: number, avgLen: number, accept?: (id: number) => boolean): ScoredId[] {
     const nSlots = this.base.nDocs + this.mutIds.length;

@@ -13,6 +13,8 @@ import type { RetrievalQuery } from './query';
 import { SIGNALS } from './registry';
 import { fuse, type FusionInput } from './fusion';
 import { structuralBoost } from './rerank';
+import { withFileEvidence } from './fileEvidence';
+import { proseWeights } from './prose';
 import { OPTIONAL_FIELDS, type OptionalField, type SignalContext } from './signal';
 import { DEFAULT_WEIGHTS, type FusionWeights } from './weights';
 
@@ -151,7 +153,7 @@ export class HybridIndex {
 
   search(q: RetrievalQuery, qVec: Float32Array | undefined, opts: SearchOptions): Hit[] {
     const w = { ...DEFAULT_WEIGHTS, ...opts.weights };
-    const weights: Record<string, number> = w;
+    const weights: Record<string, number> = q.prose ? proseWeights(w) : w;
     const shared = new Map<string, unknown>();
     const ctx: SignalContext = {
       index: this,
@@ -184,8 +186,10 @@ export class HybridIndex {
       scored.push({ id, score: e.score * (1 + w.rerank * b), signals: e.signals });
     }
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
+    const concepts = q.prose;
+    const ranked = concepts ? withFileEvidence(scored, (id) => this.docs.fileOf(id), (files) => this.coverage(files, concepts, opts.accept)) : scored;
     // Document records are decoded from the table only for the hits returned.
-    return scored.slice(0, opts.k).map((h) => {
+    return ranked.slice(0, opts.k).map((h) => {
       const v: Record<string, number> = {};
       for (const [name, m] of ctx.values) {
         const x = m.get(h.id);
@@ -193,5 +197,27 @@ export class HybridIndex {
       }
       return { ...this.docs.get(h.id)!, score: h.score, signals: h.signals, values: v };
     });
+  }
+
+  /**
+   * Each file's share (0..1) of `concepts` (a concept counts when any of its terms is in one of the
+   * file's documents), each concept weighted by the idf of its rarest term held.
+   */
+  private coverage(files: string[], concepts: string[][], accept?: (id: number) => boolean): Map<string, number> {
+    const fileOfId = new Map<number, string>();
+    for (const f of files) for (const id of this.docs.idsOfFile(f)) if (!accept || accept(id)) fileOfId.set(id, f);
+    const held = new Map<string, number>();
+    let total = 0;
+    for (const terms of concepts) {
+      const present = terms.filter((t) => this.lexical.holds(t));
+      if (!present.length) continue;
+      const idf = Math.max(...present.map((t) => this.lexical.idf(t)));
+      total += idf;
+      const inFiles = new Set<string>();
+      for (const h of this.lexical.search(present, fileOfId.size, (id) => fileOfId.has(id))) inFiles.add(fileOfId.get(h.id)!);
+      for (const f of inFiles) held.set(f, (held.get(f) ?? 0) + idf);
+    }
+    for (const [f, x] of held) held.set(f, total > 0 ? x / total : 0);
+    return held;
   }
 }

@@ -35,6 +35,8 @@ export interface RetrievalQuery {
   /** Module specifiers the current file imports (for the structural rerank; read on first use,
    *  since scanning the whole prefix per keystroke is wasted while the rerank is off). */
   readonly imports: string[];
+  /** A prose query's concepts (prose.ts): the lexical signals search these instead of the window's terms. */
+  prose?: string[][];
   /** A model's guess at the next lines, when the caller supplied one (the `hyde` signal). */
   hypothetical?: HypotheticalQuery;
 }

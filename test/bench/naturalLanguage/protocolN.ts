@@ -8,6 +8,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { Chunker } from '../../../engine/src/chunk';
 import { Engine } from '../../../engine/src/engine';
+import { searchCode } from '../../../engine/src/agentTools/searchCode';
+import { MAX_RESULTS } from '../../../engine/src/agentTools/limits';
 import { defaultModelDir } from '../../../engine/src/modelPaths';
 import { percentile } from '../protocols';
 import { LANGUAGE_EXTENSIONS, loadRepo, type LanguageFamily, type Repo, type Task } from '../split';
@@ -21,15 +23,16 @@ import { ripgrepSearch } from './ripgrep';
 export const N_SYSTEMS = ['ripgrep', 'bm25', 'dense', 'engine'] as const;
 /** Further systems on request (--n-systems): none yet (an engine variant goes here, sharing the engine's index). */
 const N_EXTRA: string[] = [];
-/** Chunks asked of a chunk-ranking system: enough for 10 distinct files in nearly every answer. */
+/** Chunks asked of the bench's chunk-ranking systems (bm25, dense): enough for 10 distinct files in nearly every answer. */
 const CHUNKS_ASKED = 30;
 
 /**
- * The engine's answer to a natural-language query. The one call to switch to the agent tool
- * (engine/src/agentTools/searchCode.ts) once it exists.
+ * The engine's answer to a natural-language query: the agent tool search_code (engine/src/agentTools/searchCode.ts)
+ * as an agent calls it, with its largest `limit`; its 1-based lines back to the metrics' 0-based ones.
  */
 export async function engineSearch(engine: Engine, query: string): Promise<RankedUnit[]> {
-  return (await engine.retrieve(query, { k: CHUNKS_ASKED })).map((h) => ({ file: h.file, startLine: h.startLine, endLine: h.endLine }));
+  const { results } = await searchCode(engine, { query, limit: MAX_RESULTS });
+  return results.map((h) => ({ file: h.path, startLine: h.startLine - 1, endLine: h.endLine - 1 }));
 }
 
 /** A query as the bench systems' task shape: no file, the query as the only line before the cursor. */

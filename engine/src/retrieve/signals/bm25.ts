@@ -10,7 +10,7 @@ export const bm25 = defineSignal({
   // Fitted by training/fit-fusion.py (PARAMS.md).
   scoreTerm: { weight: (w) => w.bm25Score, relative: 'ratio' },
   rank: (ctx) => {
-    const list = scoredList(ctx.index.lexical.search(lexicalTerms(pathLine(ctx.q) + ctx.q.window), ctx.depth, ctx.accept));
+    const list = scoredList(ctx.index.lexical.search(ctx.q.prose?.flat() ?? lexicalTerms(pathLine(ctx.q) + ctx.q.window), ctx.depth, ctx.accept));
     ctx.values.set('bm25', list.scores!);
     return list;
   },

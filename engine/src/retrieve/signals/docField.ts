@@ -10,6 +10,6 @@ export const docField = defineSignal({
   field: 'docField',
   rank: (ctx) => {
     if (!ctx.index.fields.has('docField')) return undefined;
-    return { ids: ctx.index.docField.search(lexicalTerms(ctx.q.trimmed), ctx.depth, ctx.accept).map((x) => x.id) };
+    return { ids: ctx.index.docField.search(ctx.q.prose?.flat() ?? lexicalTerms(ctx.q.trimmed), ctx.depth, ctx.accept).map((x) => x.id) };
   },
 });

@@ -6,7 +6,7 @@ import { defineSignal, pathLine, scoredList, type RankedList, type SignalContext
 /** The last lines' lexical hits, searched once per query whichever signal asks first. */
 export function recentHits(ctx: SignalContext): RankedList {
   return ctx.shared('recent', () => {
-    const list = scoredList(ctx.index.lexical.search(lexicalTerms(pathLine(ctx.q) + ctx.q.trimmed), ctx.depth, ctx.accept));
+    const list = scoredList(ctx.index.lexical.search(ctx.q.prose?.flat() ?? lexicalTerms(pathLine(ctx.q) + ctx.q.trimmed), ctx.depth, ctx.accept));
     ctx.values.set('recent', list.scores!);
     return list;
   });

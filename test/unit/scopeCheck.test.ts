@@ -165,6 +165,20 @@ describe('scopeCheck (text rules)', () => {
     assert.strictEqual(v.cut?.reason, 'suffix');
   });
 
+  it('reads a suggestion inside a docstring or comment as prose: no names to bind, no brackets to close', () => {
+    const none = { has: () => false };
+    // DEV (huggingface_evaluate): lines of a docstring and its `>>>` example were withdrawn for their words.
+    const doc = 'def compute(predictions):\n    """Computes the score.\n\n    Args:\n        predictions: list of\n        ';
+    const after = '\n    """\n    return {"score": 1}\n';
+    assert.strictEqual(vetSuggestion('tokens separated by spaces.', { ...ctx(doc, after, true), names: none }).text, 'tokens separated by spaces.');
+    const example = 'def compute(predictions):\n    """Example:\n        >>> print(results)\n        {\'f1\': 0.8,\n';
+    assert.strictEqual(vetSuggestion('         \'recall\': 0.5}', ctx(example, '\n    """\n', true)).text, '         \'recall\': 0.5}');
+    assert.strictEqual(vetSuggestion('   }', ctx('/**\n * Options: {\n *   retries: 3,\n *', '\n */\nexport const x = 1;\n')).text, '   }');
+    // In code the same words are names, and the same closer is the suffix's.
+    assert.strictEqual(vetSuggestion('tokens separated', { ...ctx('def f():\n    ', '\n', true), names: none }).text, '');
+    assert.strictEqual(vetSuggestion('}', ctx('const o = {\n  a: 1,\n', '\n};\n')).text, '');
+  });
+
   it('by text (a parse past its deadline), binds the function\'s locals above a `for (` line', () => {
     // Under load the editor's text misses its parse deadline; a `for (…)` line was taken for a C-like function header.
     const prefix = "import { Point } from './point';\n\nexport function probe(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";

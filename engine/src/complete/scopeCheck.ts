@@ -65,9 +65,36 @@ function unmatchedClosers(code: string, max = 64): string[] {
  * in a file balanced but for what the user is inserting, the text after the cursor closes the outer
  * ones. Counted, not matched by kind: removing an inner `}` leaves the next outer `}` below.
  */
-function unclosedBySuffix(prefix: string, suffix: string, python: boolean): number {
-  const open = openBrackets(maskNonCode(prefix.slice(-16_000), python)).length;
-  return Math.max(0, open - unmatchedClosers(maskNonCode(suffix, python), open + 1).length);
+function unclosedBySuffix(around: MaskedAround): number {
+  const open = openBrackets(around.prefix).length;
+  return Math.max(0, open - unmatchedClosers(around.suffix, open + 1).length);
+}
+
+/** Prefix text read to know whether the cursor is in a string or comment (and which brackets are open there). */
+const MASK_WINDOW = 16_000;
+
+/** The editor's text around the cursor with strings and comments masked, each side read in context of the prefix. */
+interface MaskedAround {
+  tail: string;
+  prefix: string;
+  suffix: string;
+}
+
+const maskedAroundCache = new WeakMap<SuggestionContext, MaskedAround>();
+
+function maskedAround(ctx: SuggestionContext): MaskedAround {
+  let m = maskedAroundCache.get(ctx);
+  if (!m) {
+    const tail = ctx.prefix.slice(-MASK_WINDOW);
+    m = { tail, prefix: maskNonCode(tail, ctx.python), suffix: maskInContext(tail, ctx.suffix ?? '', ctx.python) };
+    maskedAroundCache.set(ctx, m);
+  }
+  return m;
+}
+
+/** `text` masked as it reads after `before`: a suggestion made inside a docstring or comment is prose, not code. */
+function maskInContext(before: string, text: string, python: boolean): string {
+  return maskNonCode(before + text, python).slice(before.length);
 }
 
 /** Where (line, column) the suggestion closes its `k`-th bracket opened before the cursor (1-based), or undefined. */
@@ -162,10 +189,11 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
     if (i > 0) cutAt(i, 'suffix');
   }
   // 2. A closer for a bracket opened before the cursor that the text after it already closes.
-  const masked = maskNonCode(text, ctx.python).split('\n');
+  const around = maskedAround(ctx);
+  const masked = maskInContext(around.tail, text, ctx.python).split('\n');
   let trimmedLine: { line: number; col: number } | undefined;
   if (suffix.trim()) {
-    const at = outerCloserAt(masked, unclosedBySuffix(ctx.prefix, suffix, ctx.python) + 1);
+    const at = outerCloserAt(masked, unclosedBySuffix(around) + 1);
     if (at) {
       if (masked[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
       cutAt(trimmedLine ? at.line + 1 : at.line, 'closer');
@@ -174,7 +202,7 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
   // 3. Names: the first line that uses a name nothing binds at the cursor (nor the suggestion before it).
   if (ctx.names) {
     const typed = ctx.prefix.slice(ctx.prefix.lastIndexOf('\n') + 1);
-    const typedMasked = maskNonCode(ctx.prefix.slice(-4000), ctx.python);
+    const typedMasked = around.prefix;
     const codeOf = (i: number) => (i === 0 ? typedMasked.slice(typedMasked.lastIndexOf('\n') + 1) + masked[0] : masked[i]);
     // What the suggestion binds anywhere in it (a comprehension's `for` may follow its use).
     const own = ownBindings(lines.map((_, i) => codeOf(i)));

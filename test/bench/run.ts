@@ -123,7 +123,7 @@ async function scoreCompletions(sys: BenchSystem, task: Task, groups: string[], 
     }
     if (timed) e.ms.push(c.ms);
     if (withSuffix && eDumpFd !== undefined) {
-      fs.writeSync(eDumpFd, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, line: task.cursor.line, language: task.language, api: !timed, source: o, text: c.text, target: task.target, em: sc.em,
+      fs.writeSync(eDumpFd, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, line: task.cursor.line, language: task.language, api: !timed, source: o, text: c.text, target: task.target, em: sc.em, info: c.info,
         dup: offered ? (e.dup.get(groups[0])!.at(-1) ?? 0) : 0, unbound: offered ? unboundNames(c.text, (task.left_context ?? '').slice((task.left_context ?? '').lastIndexOf('\n') + 1), withSuffix.fileText, withSuffix.repoDefs, task.language) : [] }) + '\n');
     }
   }

@@ -187,4 +187,14 @@ describe('scopeCheck (text rules)', () => {
     assert.deepStrictEqual(['lower', 'p', 'sorted', 'Point'].map((n) => names.has(n)), [true, true, true, true]);
     assert.strictEqual(names.has('crossProduct'), false);
   });
+
+  it('by text in Python, starts the function at its `def` (not at `assert (`) and binds `from` imports and module assignments', () => {
+    // DEV (pytorch_rl): a parameter tested in `if safe and …` lines was unbound after an `assert ((…` line.
+    const prefix = 'from torch import nn\nFILE_CONTENT = "x"\n\n\nclass TestVmap:\n    def test_vmap(self, safe, spec_type):\n' +
+      '        if not safe:\n            assert ((out > 0.1) | (out < -0.1)).any()\n';
+    const grammar = { name: 'python', locals: {} } as unknown as LoadedGrammar;
+    const names = namesAtCursor({ prefix, suffix: '\n        return out\n', language: 'python', grammar, parse: () => null, defined: () => false })!;
+    assert.deepStrictEqual(['safe', 'spec_type', 'nn', 'FILE_CONTENT'].map((n) => names.has(n)), [true, true, true, true]);
+    assert.strictEqual(names.has('torch_module'), false);
+  });
 });

@@ -174,6 +174,10 @@ describe('scopeCheck (text rules)', () => {
     const example = 'def compute(predictions):\n    """Example:\n        >>> print(results)\n        {\'f1\': 0.8,\n';
     assert.strictEqual(vetSuggestion('         \'recall\': 0.5}', ctx(example, '\n    """\n', true)).text, '         \'recall\': 0.5}');
     assert.strictEqual(vetSuggestion('   }', ctx('/**\n * Options: {\n *   retries: 3,\n *', '\n */\nexport const x = 1;\n')).text, '   }');
+    // A doctest's call the docstring's next line closes: the suggestion stops before its `)`.
+    const doctest = 'def compute():\n    """\n    >>> r = m.compute(references=[0, 1],\n    ...     ';
+    assert.strictEqual(vetSuggestion('predictions=[1, 1])', ctx(doctest, '\n    ...     normalize=True)\n    """\n', true)).text, 'predictions=[1, 1]');
+    assert.strictEqual(vetSuggestion('predictions=[1, 1])', ctx(doctest, '\n    >>> print(r)\n    """\n', true)).text, 'predictions=[1, 1])');
     // In code the same words are names, and the same closer is the suffix's.
     assert.strictEqual(vetSuggestion('tokens separated', { ...ctx('def f():\n    ', '\n', true), names: none }).text, '');
     assert.strictEqual(vetSuggestion('}', ctx('const o = {\n  a: 1,\n', '\n};\n')).text, '');

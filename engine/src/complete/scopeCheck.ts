@@ -30,10 +30,27 @@ const CLOSE_OF: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
 /** Code without string literals and comments (same length, line breaks kept), so brackets and names are counted in code only. */
 export function maskNonCode(text: string, python: boolean): string {
-  const re = python
+  return text.replace(nonCodePattern(python), (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** String literals and comments, each one match (an unterminated one runs to the end). */
+function nonCodePattern(python: boolean): RegExp {
+  return python
     ? /("""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|[rbfuRBFU]{0,2}"(?:\\.|[^"\\\n])*"?|[rbfuRBFU]{0,2}'(?:\\.|[^'\\\n])*'?|#[^\n]*)/g
     : /(`(?:\\.|[^`\\])*`?|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))/g;
-  return text.replace(re, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/**
+ * The string or comment the cursor is in (`before` it and after it, to its end), or undefined in code:
+ * there a suggestion is prose or a doctest, whose brackets are its own text's.
+ */
+function nonCodeAround(tail: string, suffix: string, python: boolean): { before: string; after: string } | undefined {
+  for (const m of (tail + suffix).matchAll(nonCodePattern(python))) {
+    const start = m.index!, end = start + m[0].length;
+    if (start >= tail.length) break;
+    if (end > tail.length || (end === tail.length && /^(?:#|\/\/)/.test(m[0]))) return { before: tail.slice(start), after: (tail + suffix).slice(tail.length, end) };
+  }
+  return undefined;
 }
 
 /** Brackets open at the end of `code`, innermost last (closers without an opener are ignored). */
@@ -65,9 +82,9 @@ function unmatchedClosers(code: string, max = 64): string[] {
  * in a file balanced but for what the user is inserting, the text after the cursor closes the outer
  * ones. Counted, not matched by kind: removing an inner `}` leaves the next outer `}` below.
  */
-function unclosedBySuffix(around: MaskedAround): number {
-  const open = openBrackets(around.prefix).length;
-  return Math.max(0, open - unmatchedClosers(around.suffix, open + 1).length);
+function unclosedBySuffix(prefix: string, suffix: string): number {
+  const open = openBrackets(prefix).length;
+  return Math.max(0, open - unmatchedClosers(suffix, open + 1).length);
 }
 
 /** Prefix text read to know whether the cursor is in a string or comment (and which brackets are open there). */
@@ -78,6 +95,8 @@ interface MaskedAround {
   tail: string;
   prefix: string;
   suffix: string;
+  /** Set when the cursor is in a string or comment (nonCodeAround). */
+  inText?: { before: string; after: string };
 }
 
 const maskedAroundCache = new WeakMap<SuggestionContext, MaskedAround>();
@@ -86,7 +105,7 @@ function maskedAround(ctx: SuggestionContext): MaskedAround {
   let m = maskedAroundCache.get(ctx);
   if (!m) {
     const tail = ctx.prefix.slice(-MASK_WINDOW);
-    m = { tail, prefix: maskNonCode(tail, ctx.python), suffix: maskInContext(tail, ctx.suffix ?? '', ctx.python) };
+    m = { tail, prefix: maskNonCode(tail, ctx.python), suffix: maskInContext(tail, ctx.suffix ?? '', ctx.python), inText: nonCodeAround(tail, ctx.suffix ?? '', ctx.python) };
     maskedAroundCache.set(ctx, m);
   }
   return m;
@@ -193,9 +212,11 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
   const masked = maskInContext(around.tail, text, ctx.python).split('\n');
   let trimmedLine: { line: number; col: number } | undefined;
   if (suffix.trim()) {
-    const at = outerCloserAt(masked, unclosedBySuffix(around) + 1);
+    // In a string or comment (a doctest, prose in parentheses) its own text's brackets count.
+    const closing = around.inText ? lines : masked;
+    const at = outerCloserAt(closing, (around.inText ? unclosedBySuffix(around.inText.before, around.inText.after) : unclosedBySuffix(around.prefix, around.suffix)) + 1);
     if (at) {
-      if (masked[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
+      if (closing[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
       cutAt(trimmedLine ? at.line + 1 : at.line, 'closer');
     }
   }

@@ -29,6 +29,8 @@ interface Args {
   systems: string[];
   repos?: string[];
   factory: SystemFactoryOptions;
+  /** --e-dump FILE: per E_suffix task and completion source, the suggestion, target and its scores (JSONL). */
+  eDump?: string;
   /** --dump-context FILE: per protocol C task and system output, the context at 1,024 tokens and the new identifiers it holds (JSONL). */
   dumpContext?: string;
   /** --dump-features FILE: per protocol A task, each fragment system's fused candidates with their signals (JSONL). */
@@ -59,7 +61,7 @@ function parseArgs(argv: string[]): Args {
   // --hyde oracle | --hyde-endpoint URL --hyde-model NAME [--hyde-budget MS] [--hyde-weights 0.5,1]: see hyde.ts.
   const hypothesis = hypothesisProvider(argv);
   const budgets = (get('budgets') ?? '1024').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
-  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), dumpContext: get('dump-context'), onlyE: argv.includes('--only-e'), budgets,
+  return { split, out, limit, systems, repos, factory: { modelDir: get('model'), referenceModelDir: get('reference-model'), flags, argv, hypothesis }, dumpFeatures: get('dump-features'), dumpContext: get('dump-context'), eDump: get('e-dump'), onlyE: argv.includes('--only-e'), budgets,
     nSystems: (get('n-systems') ?? N_SYSTEMS.join(',')).split(',').filter(Boolean), nDump: get('n-dump'),
     protocols: new Set((get('protocols') ?? 'A,B,C,E,R,N').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean)) };
 }
@@ -120,8 +122,15 @@ async function scoreCompletions(sys: BenchSystem, task: Task, groups: string[], 
       push(e.unbound, groups, unboundNames(c.text, typedLine, withSuffix.fileText, withSuffix.repoDefs, task.language).length ? 1 : 0);
     }
     if (timed) e.ms.push(c.ms);
+    if (withSuffix && eDumpFd !== undefined) {
+      fs.writeSync(eDumpFd, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, line: task.cursor.line, language: task.language, api: !timed, source: o, text: c.text, target: task.target, em: sc.em, info: c.info,
+        dup: offered ? (e.dup.get(groups[0])!.at(-1) ?? 0) : 0, unbound: offered ? unboundNames(c.text, (task.left_context ?? '').slice((task.left_context ?? '').lastIndexOf('\n') + 1), withSuffix.fileText, withSuffix.repoDefs, task.language) : [] }) + '\n');
+    }
   }
 }
+
+/** --e-dump's file, open while the benchmark runs. */
+let eDumpFd: number | undefined;
 
 /** E_suffix's case for a task: its file's lines after the target, as the editor holds them. */
 function suffixCase(task: Task, fileLines: string[], repoDefs: ReadonlySet<string>): SuffixCase {
@@ -221,6 +230,7 @@ async function main(): Promise<void> {
     isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
   const repoStats: Record<string, Record<string, number>> = {};
   const dump = args.dumpFeatures ? fs.openSync(args.dumpFeatures, 'w') : undefined;
+  if (args.eDump) eDumpFd = fs.openSync(args.eDump, 'w');
   const dumpC = args.dumpContext ? fs.openSync(args.dumpContext, 'w') : undefined;
   // The Copilot context provider path (provider.ts): protocol C through the provider, with the engine's default model.
   const provider = args.protocols.has('C') && args.systems.includes('engine') && !args.onlyE && !process.argv.includes('--no-provider')

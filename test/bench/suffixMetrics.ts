@@ -47,10 +47,11 @@ export function duplicatesSuffix(suggestion: string, prefix: string, suffix: str
   const lines = suggestion.split('\n');
   const following = suffix.split('\n').slice(1).find((l) => l.trim())?.trim();
   if (following && /[\w$]/.test(following) && lines.slice(1).some((l) => l.trim() === following)) return true;
-  const own = bracketBalance(codeOnly(suggestion, python));
+  // Each side read after the prefix: a suggestion made inside a docstring or comment has no code brackets.
+  const own = bracketBalance(codeOnly(prefix + suggestion, python).slice(prefix.length));
   if (own.unmatched === 0) return false;
   const openAtCursor = bracketBalance(codeOnly(prefix, python)).open;
-  return bracketBalance(codeOnly(suffix, python)).unmatched >= openAtCursor;
+  return bracketBalance(codeOnly(prefix + suffix, python).slice(prefix.length)).unmatched >= openAtCursor;
 }
 
 const IDENT = /[A-Za-z_$][\w$]*/g;

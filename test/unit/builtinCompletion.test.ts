@@ -250,6 +250,22 @@ describe('built-in completion', function () {
     assert.match(r.abstained ?? '', new RegExp(`8 places .*confidence 0\\.\\d+ < ${MIN_CONFIDENCE}`), JSON.stringify(r));
     assert.ok(completeFromSources(state, places, { idf: () => 3, minConfidence: 0 })?.text, 'offered without the threshold');
   });
+  it('offers the next continuation when the checks withdraw the best one and the next is likely enough on its own', () => {
+    const lines = (call: string) => ['const total = items.length;', `${call}(total);`];
+    const places = [...['a', 'b', 'c'].map((f) => ({ file: `${f}.ts`, lines: lines('report'), from: 0, to: 2 })), ...['d', 'e'].map((f) => ({ file: `${f}.ts`, lines: lines('log'), from: 0, to: 2 }))];
+    const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };
+    // `report` is unbound at this cursor (scopeCheck.ts's verdict, given here).
+    const vet = (text: string) => (/\breport\(/.test(text) ? { text: '', cut: { line: 0, reason: 'unbound' as const, name: 'report' } } : { text });
+    assert.strictEqual(completeFromSources(state, places, { idf: () => 3 })?.text, 'report(total);');
+    const r = completeFromSources(state, places, { idf: () => 3, vet });
+    assert.strictEqual(r?.text, 'log(total);', JSON.stringify(r));
+    assert.ok(r.confidence >= MIN_CONFIDENCE, JSON.stringify(r));
+    // …but not a next one the places hardly agree on.
+    const lone = [...places.slice(0, 3), ...['f', 'g', 'h', 'i'].map((f, i) => ({ file: `${f}.ts`, lines: lines(`log${i}`), from: 0, to: 2 }))];
+    const declined = completeFromSources(state, lone, { idf: () => 3, vet });
+    assert.ok(declined && !declined.text, JSON.stringify(declined));
+    assert.match(declined.abstained ?? '', /uses `report`, which nothing binds here/);
+  });
   it('rates each of k continuations the places tie on at most 1/k likely: six well-evidenced ties are declined', () => {
     const places = ['a', 'b', 'c', 'd', 'e', 'f'].map((f, i) => ({ file: `${f}.ts`, lines: ['const total = items.length;', `report${i}(total);`], from: 0, to: 2 }));
     const state = { file: 'x.ts', prefix: 'const total = items.length;\n', line: 1 };

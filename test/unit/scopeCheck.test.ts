@@ -165,6 +165,24 @@ describe('scopeCheck (text rules)', () => {
     assert.strictEqual(v.cut?.reason, 'suffix');
   });
 
+  it('reads a suggestion inside a docstring or comment as prose: no names to bind, no brackets to close', () => {
+    const none = { has: () => false };
+    // DEV (huggingface_evaluate): lines of a docstring and its `>>>` example were withdrawn for their words.
+    const doc = 'def compute(predictions):\n    """Computes the score.\n\n    Args:\n        predictions: list of\n        ';
+    const after = '\n    """\n    return {"score": 1}\n';
+    assert.strictEqual(vetSuggestion('tokens separated by spaces.', { ...ctx(doc, after, true), names: none }).text, 'tokens separated by spaces.');
+    const example = 'def compute(predictions):\n    """Example:\n        >>> print(results)\n        {\'f1\': 0.8,\n';
+    assert.strictEqual(vetSuggestion('         \'recall\': 0.5}', ctx(example, '\n    """\n', true)).text, '         \'recall\': 0.5}');
+    assert.strictEqual(vetSuggestion('   }', ctx('/**\n * Options: {\n *   retries: 3,\n *', '\n */\nexport const x = 1;\n')).text, '   }');
+    // A doctest's call the docstring's next line closes: the suggestion stops before its `)`.
+    const doctest = 'def compute():\n    """\n    >>> r = m.compute(references=[0, 1],\n    ...     ';
+    assert.strictEqual(vetSuggestion('predictions=[1, 1])', ctx(doctest, '\n    ...     normalize=True)\n    """\n', true)).text, 'predictions=[1, 1]');
+    assert.strictEqual(vetSuggestion('predictions=[1, 1])', ctx(doctest, '\n    >>> print(r)\n    """\n', true)).text, 'predictions=[1, 1])');
+    // In code the same words are names, and the same closer is the suffix's.
+    assert.strictEqual(vetSuggestion('tokens separated', { ...ctx('def f():\n    ', '\n', true), names: none }).text, '');
+    assert.strictEqual(vetSuggestion('}', ctx('const o = {\n  a: 1,\n', '\n};\n')).text, '');
+  });
+
   it('by text (a parse past its deadline), binds the function\'s locals above a `for (` line', () => {
     // Under load the editor's text misses its parse deadline; a `for (…)` line was taken for a C-like function header.
     const prefix = "import { Point } from './point';\n\nexport function probe(sorted: Point[]): Point[] {\n  const lower: Point[] = [];\n  for (const p of sorted) {\n    ";
@@ -172,5 +190,15 @@ describe('scopeCheck (text rules)', () => {
     const names = namesAtCursor({ prefix, suffix: '\n  }\n  return lower;\n}\n', language: 'typescript', grammar, parse: () => null, defined: () => false })!;
     assert.deepStrictEqual(['lower', 'p', 'sorted', 'Point'].map((n) => names.has(n)), [true, true, true, true]);
     assert.strictEqual(names.has('crossProduct'), false);
+  });
+
+  it('by text in Python, starts the function at its `def` (not at `assert (`) and binds `from` imports and module assignments', () => {
+    // DEV (pytorch_rl): a parameter tested in `if safe and …` lines was unbound after an `assert ((…` line.
+    const prefix = 'from torch import nn\nFILE_CONTENT = "x"\n\n\nclass TestVmap:\n    def test_vmap(self, safe, spec_type):\n' +
+      '        if not safe:\n            assert ((out > 0.1) | (out < -0.1)).any()\n';
+    const grammar = { name: 'python', locals: {} } as unknown as LoadedGrammar;
+    const names = namesAtCursor({ prefix, suffix: '\n        return out\n', language: 'python', grammar, parse: () => null, defined: () => false })!;
+    assert.deepStrictEqual(['safe', 'spec_type', 'nn', 'FILE_CONTENT'].map((n) => names.has(n)), [true, true, true, true]);
+    assert.strictEqual(names.has('torch_module'), false);
   });
 });

@@ -123,12 +123,17 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
       evidence: Math.round(g.evidence * 100) / 100,
     };
   }).filter((x) => x.text.trim().length > 0);
-  // The best continuation withdrawn by the checks (its first line uses a name unbound here, or is already below): no copy is offered.
   const checks = items.map((x) => (opts.vet ? opts.vet(x.text) : { text: x.text }));
   const vetted = items.map((x, i) => ({ ...x, text: checks[i].text }));
   const withdrawn = checks[0]?.cut;
   if (!vetted[0]?.text.trim()) {
-    return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
+    // The best continuation withdrawn by the checks (its first line uses a name unbound here, or is
+    // already below): the next one that passes them, when it is likely enough on its own.
+    const next = vetted.findIndex((x, i) => i > 0 && x.text.trim() && x.confidence >= needed);
+    if (next < 0) {
+      return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
+    }
+    vetted.splice(0, next);
   }
   items = vetted.filter((x, i) => x.text.trim().length > 0 && vetted.findIndex((y) => y.text === x.text) === i);
   const [best, ...alternatives] = items;

@@ -43,7 +43,7 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
     definedInFile = scopes.definedNames();
   } else {
     // No `locals` query, or its parse ran out of time: by text.
-    visible = lexicalNamesAt(code, prefix.length);
+    visible = lexicalNamesAt(code, prefix.length, python);
     // Go imports name their package by the path's last segment (or an alias), inside a string.
     for (const m of text.matchAll(/^\s*(?:import\s+)?(?:([A-Za-z_]\w*)\s+)?"([^"\n]+)"\s*$/gm)) visible.add(m[1] ?? m[2].split('/').filter((s) => !/^v\d+$/.test(s)).pop()!);
     definedInFile = new Set(code.match(NAME) ?? []); // by text nothing is known to come from the environment
@@ -82,13 +82,14 @@ function cursorNodes(tree: Tree, prefix: string): Node[] {
 const CONTROL = /^(?:if|for|while|switch|catch|return|else|do|new|await|yield|throw|typeof|case|sizeof|elif|with|match|loop|select|defer|go)$/;
 
 /** A line that starts a function: `fn`/`func`/`def`/`function`, or a C-like `Type name(` whose name is not a control word. */
-function isFunctionHeader(line: string): boolean {
+function isFunctionHeader(line: string, python: boolean): boolean {
   if (/\b(?:fn|func|def|function)\b[^(]*\(/.test(line)) return true;
+  if (python) return false; // only `def` starts one (`assert (…)` is no C-like header)
   const m = /^\s*(?:public|private|protected|static|\w+\s+)*[\w<>\[\],\s]+\s+(\w+)\s*\([^;]*$/.exec(line);
   return !!m && !CONTROL.test(m[1]) && !CONTROL.test(line.trim().split(/\W/)[0]);
 }
 
-function lexicalNamesAt(code: string, cursor: number): Set<string> {
+function lexicalNamesAt(code: string, cursor: number, python: boolean): Set<string> {
   const out = new Set<string>();
   const before = code.slice(0, cursor);
   const lines = before.split('\n');
@@ -97,14 +98,15 @@ function lexicalNamesAt(code: string, cursor: number): Set<string> {
   for (let i = lines.length - 2; i >= 0; i--) {
     const l = lines[i];
     const indent = l.match(/^\s*/)![0].length;
-    if (isFunctionHeader(l) && (indent < cursorIndent || l.trim() === lines[lines.length - 1].trim() || cursorIndent === 0)) { start = i; break; }
+    if (isFunctionHeader(l, python) && (indent < cursorIndent || l.trim() === lines[lines.length - 1].trim() || cursorIndent === 0)) { start = i; break; }
   }
   const addNames = (text: string) => {
     for (const m of text.matchAll(NAME)) if (!/[.]\s*$|::\s*$/.test(text.slice(Math.max(0, m.index! - 3), m.index!))) out.add(m[0]);
   };
   addNames(lines.slice(start).join('\n'));
   for (const l of code.split('\n')) {
-    if (/^(?:pub(?:\([\w:]+\))?\s+)?(?:use|mod|fn|struct|enum|trait|type|const|static|impl|macro_rules!|func|var|import|package|class|interface|record|extern|unsafe|async)\b/.test(l)) addNames(l);
+    if (/^(?:pub(?:\([\w:]+\))?\s+)?(?:use|mod|fn|struct|enum|trait|type|const|static|impl|macro_rules!|func|var|import|from|def|package|class|interface|record|extern|unsafe|async)\b/.test(l)) addNames(l);
+    else if (python && /^[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?::[^=]*)?=(?!=)/.test(l)) addNames(l.slice(0, l.search(/[:=]/))); // a module-level assignment
     else if (/^\s+"[^"]+"\s*$|^\s+\w+\s+"[^"]+"\s*$/.test(l)) addNames(l); // a Go import block's lines
   }
   return out;

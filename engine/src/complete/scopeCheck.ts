@@ -30,10 +30,27 @@ const CLOSE_OF: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
 /** Code without string literals and comments (same length, line breaks kept), so brackets and names are counted in code only. */
 export function maskNonCode(text: string, python: boolean): string {
-  const re = python
+  return text.replace(nonCodePattern(python), (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** String literals and comments, each one match (an unterminated one runs to the end). */
+function nonCodePattern(python: boolean): RegExp {
+  return python
     ? /("""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|[rbfuRBFU]{0,2}"(?:\\.|[^"\\\n])*"?|[rbfuRBFU]{0,2}'(?:\\.|[^'\\\n])*'?|#[^\n]*)/g
     : /(`(?:\\.|[^`\\])*`?|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$))/g;
-  return text.replace(re, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/**
+ * The string or comment the cursor is in (`before` it and after it, to its end), or undefined in code:
+ * there a suggestion is prose or a doctest, whose brackets are its own text's.
+ */
+function nonCodeAround(tail: string, suffix: string, python: boolean): { before: string; after: string } | undefined {
+  for (const m of (tail + suffix).matchAll(nonCodePattern(python))) {
+    const start = m.index!, end = start + m[0].length;
+    if (start >= tail.length) break;
+    if (end > tail.length || (end === tail.length && /^(?:#|\/\/)/.test(m[0]))) return { before: tail.slice(start), after: (tail + suffix).slice(tail.length, end) };
+  }
+  return undefined;
 }
 
 /** Brackets open at the end of `code`, innermost last (closers without an opener are ignored). */
@@ -65,9 +82,38 @@ function unmatchedClosers(code: string, max = 64): string[] {
  * in a file balanced but for what the user is inserting, the text after the cursor closes the outer
  * ones. Counted, not matched by kind: removing an inner `}` leaves the next outer `}` below.
  */
-function unclosedBySuffix(prefix: string, suffix: string, python: boolean): number {
-  const open = openBrackets(maskNonCode(prefix.slice(-16_000), python)).length;
-  return Math.max(0, open - unmatchedClosers(maskNonCode(suffix, python), open + 1).length);
+function unclosedBySuffix(prefix: string, suffix: string): number {
+  const open = openBrackets(prefix).length;
+  return Math.max(0, open - unmatchedClosers(suffix, open + 1).length);
+}
+
+/** Prefix text read to know whether the cursor is in a string or comment (and which brackets are open there). */
+const MASK_WINDOW = 16_000;
+
+/** The editor's text around the cursor with strings and comments masked, each side read in context of the prefix. */
+interface MaskedAround {
+  tail: string;
+  prefix: string;
+  suffix: string;
+  /** Set when the cursor is in a string or comment (nonCodeAround). */
+  inText?: { before: string; after: string };
+}
+
+const maskedAroundCache = new WeakMap<SuggestionContext, MaskedAround>();
+
+function maskedAround(ctx: SuggestionContext): MaskedAround {
+  let m = maskedAroundCache.get(ctx);
+  if (!m) {
+    const tail = ctx.prefix.slice(-MASK_WINDOW);
+    m = { tail, prefix: maskNonCode(tail, ctx.python), suffix: maskInContext(tail, ctx.suffix ?? '', ctx.python), inText: nonCodeAround(tail, ctx.suffix ?? '', ctx.python) };
+    maskedAroundCache.set(ctx, m);
+  }
+  return m;
+}
+
+/** `text` masked as it reads after `before`: a suggestion made inside a docstring or comment is prose, not code. */
+function maskInContext(before: string, text: string, python: boolean): string {
+  return maskNonCode(before + text, python).slice(before.length);
 }
 
 /** Where (line, column) the suggestion closes its `k`-th bracket opened before the cursor (1-based), or undefined. */
@@ -162,19 +208,22 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
     if (i > 0) cutAt(i, 'suffix');
   }
   // 2. A closer for a bracket opened before the cursor that the text after it already closes.
-  const masked = maskNonCode(text, ctx.python).split('\n');
+  const around = maskedAround(ctx);
+  const masked = maskInContext(around.tail, text, ctx.python).split('\n');
   let trimmedLine: { line: number; col: number } | undefined;
   if (suffix.trim()) {
-    const at = outerCloserAt(masked, unclosedBySuffix(ctx.prefix, suffix, ctx.python) + 1);
+    // In a string or comment (a doctest, prose in parentheses) its own text's brackets count.
+    const closing = around.inText ? lines : masked;
+    const at = outerCloserAt(closing, (around.inText ? unclosedBySuffix(around.inText.before, around.inText.after) : unclosedBySuffix(around.prefix, around.suffix)) + 1);
     if (at) {
-      if (masked[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
+      if (closing[at.line].slice(0, at.col).trim() || at.line === 0) trimmedLine = at;
       cutAt(trimmedLine ? at.line + 1 : at.line, 'closer');
     }
   }
   // 3. Names: the first line that uses a name nothing binds at the cursor (nor the suggestion before it).
   if (ctx.names) {
     const typed = ctx.prefix.slice(ctx.prefix.lastIndexOf('\n') + 1);
-    const typedMasked = maskNonCode(ctx.prefix.slice(-4000), ctx.python);
+    const typedMasked = around.prefix;
     const codeOf = (i: number) => (i === 0 ? typedMasked.slice(typedMasked.lastIndexOf('\n') + 1) + masked[0] : masked[i]);
     // What the suggestion binds anywhere in it (a comprehension's `for` may follow its use).
     const own = ownBindings(lines.map((_, i) => codeOf(i)));

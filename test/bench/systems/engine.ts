@@ -16,7 +16,7 @@ export class EngineSystem extends FragmentSystem {
   private stats: Record<string, number> = {};
 
   /** Protocol E, reported for the system that asks for it (the engine with its default model). */
-  readonly complete?: (task: Task, suffix?: string) => Promise<Record<string, { text: string; ms: number }>>;
+  readonly complete?: (task: Task, suffix?: string) => Promise<Record<string, { text: string; ms: number; info?: Record<string, unknown> }>>;
 
   constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning, completion = false) {
     super(opts);
@@ -98,13 +98,15 @@ export class EngineSystem extends FragmentSystem {
   }
 
   /** With `suffix` the editor state has it after the cursor; the index keeps the left context alone, as for protocol C. */
-  private async completeTask(task: Task, suffix?: string): Promise<Record<string, { text: string; ms: number }>> {
+  private async completeTask(task: Task, suffix?: string): Promise<Record<string, { text: string; ms: number; info?: Record<string, unknown> }>> {
     const engine = await this.enter(task);
     const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line, ...(suffix === undefined ? {} : { suffix }) };
     const timed = async (vet: boolean) => {
       const t = performance.now();
       const r = await engine.complete(state, { vet });
-      return { text: r?.text ?? '', ms: performance.now() - t };
+      const ms = performance.now() - t;
+      // For --e-dump: what the offer rested on (a copy's source, its confidence and evidence, or why it abstained).
+      return { text: r?.text ?? '', ms, info: r ? { confidence: r.confidence, evidence: r.evidence, from: r.source?.file, abstained: r.abstained } : undefined };
     };
     // Today's source before issue 29's checks (`vet: false`, complete/scopeCheck.ts off) on the same state,
     // asked first on every other task so that neither gains from the other's warm caches.

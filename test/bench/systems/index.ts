@@ -161,7 +161,9 @@ export async function createSystems(names: string[], opts: SystemFactoryOptions)
       const adHoc = variantArgs(opts.argv, '--variant', n, overrides);
       if (Object.keys(adHoc).length) variants = { ...variants, ...adHoc };
       if (opts.hypothesis) variants = { ...variants, ...hydeVariants(opts.hypothesis.label, opts.argv, overrides, opts.flags.has('--ablation')) };
-      out.push(new EngineSystem({ name: n, embeddings: await embeddings(model()), weights: overrides, variants, hypothesis: opts.hypothesis }, model(), { weights: overrides }, true));
+      // `--model none`: no vectors (protocol E alone; the built-in source reads none).
+      const dir = model(), weights = dir === 'none' ? { ...overrides, dense: 0 } : overrides;
+      out.push(new EngineSystem({ name: n, embeddings: dir === 'none' ? undefined : await embeddings(dir), weights, variants, hypothesis: opts.hypothesis }, dir, { weights }, true));
     }
     else if (n === 'engine-combo') {
       const at = opts.argv.indexOf('--combo-mix');

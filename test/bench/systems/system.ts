@@ -48,7 +48,7 @@ export interface BenchSystem {
    * the time from request to answer (keystroke-to-items, without the editor's debounce).
    */
   /** Protocol E: completions at the task's cursor; with `suffix`, the editor also holds that text after the cursor (E_suffix). */
-  complete?(task: Task, suffix?: string): Promise<Record<string, { text: string; ms: number }>>;
+  complete?(task: Task, suffix?: string): Promise<Record<string, { text: string; ms: number; info?: Record<string, unknown> }>>;
   /** Bytes the system's index would take on disk (0 when it keeps nothing). */
   indexBytes?(): number;
   close?(): Promise<void>;

@@ -16,7 +16,7 @@ import { GRAMMARS, type GrammarName } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
-import { Resolver, type ResolvedDef } from '../resolve/resolver';
+import { Resolver, resolves, type ResolvedDef } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest } from './relations';
@@ -248,7 +248,7 @@ export class SymbolLookup {
   async resolvedNear(relPath: string, text: string, fromLine: number, toLine: number, maxNames: number, signal?: AbortSignal): Promise<Array<{ name: string; line: number; def: ResolvedDef }>> {
     if (!this.resolver || text.length > MAX_PARSE_CHARS) return [];
     const parsed = await this.parse(relPath, text);
-    if (!parsed) return [];
+    if (!parsed || !resolves(parsed.grammar)) return []; // scopes alone resolve no name to a definition
     const nodes = parsed.tree.rootNode.descendantsOfType([...NAME_TYPES], { row: Math.max(0, fromLine), column: 0 }, { row: toLine + 1, column: 0 });
     // Read every node before awaiting: the shared tree cache may replace this tree meanwhile.
     const uses: Array<{ node: Node; name: string; line: number }> = [];

@@ -156,6 +156,12 @@ export interface RetrieveOptions {
    */
   declarationTokens?: number;
   /**
+   * Tokens (4 characters each) of the definitions of the names used near the cursor, resolved as
+   * code through the file's imports (retrieve/definitionContext.ts), put before the retrieved code
+   * and taken from `budgetTokens`. Default: `DEFINITION_SHARE` of `budgetTokens` when it is given.
+   */
+  definitionTokens?: number;
+  /**
    * Drop retrieved lines (after a chunk's first) that add no name beyond the last 20 lines before
    * the cursor and the chunks before them (excerpt.ts `seen`), and cut chunks to 30 lines instead
    * of 20, so the budget carries more names the model has not seen. Default: on when `budgetTokens`

@@ -27,6 +27,7 @@ import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATI
 import { namesOnScreen } from './retrieve/excerpt';
 import { continuationChunks, DEFAULT_CONTINUATION } from './retrieve/continuation';
 import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
+import { DEFINITION_SHARE } from './retrieve/definitionContext';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
@@ -211,10 +212,12 @@ export class Engine {
     // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks are dropped (retrieve/excerpt.ts),
-    // comments carrying new names kept, and the best hits continued (retrieve/continuation.ts).
+    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks dropped (retrieve/excerpt.ts).
     const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
     const seen = fresh ? namesOnScreen(state.prefix) : undefined;
+    // The definitions of the names in play come first, out of their share of the budget (retrieve/definitionContext.ts).
+    const definitionTokens = opts.definitionTokens ?? (opts.budgetTokens === undefined ? 0 : Math.round(DEFINITION_SHARE * opts.budgetTokens));
+    const defined = definitionTokens > 0 && typeof query !== 'string' ? await this.names.definitionsInPlay(state, definitionTokens * 4, windowStart, seen ?? namesOnScreen(state.prefix), opts.signal) : [];
     // The lines after where the best hits resemble the cursor's last line, before the hits themselves (retrieve/continuation.ts).
     const continuations = opts.continuations ?? this.tuning.continuations ?? (fresh ? FRESH_CONTINUATIONS : 0);
     const continued = continuations > 0 && typeof query !== 'string'
@@ -223,7 +226,7 @@ export class Engine {
     const packed = packHits(hits, (file) => this.linesOf(file), {
       k,
       // The continuations come out of the same budget (4 characters a token).
-      budgetTokens: opts.budgetTokens === undefined ? undefined : Math.max(0, opts.budgetTokens - Math.ceil(continued.reduce((n, c) => n + c.text.length, 0) / 4)),
+      budgetTokens: opts.budgetTokens === undefined ? undefined : Math.max(0, opts.budgetTokens - Math.ceil([...defined, ...continued].reduce((n, c) => n + c.text.length, 0) / 4)),
       packing: {
         maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? (fresh ? FRESH_LINES_PER_HIT : DEFAULT_LINES_PER_HIT),
         compact: opts.compact ?? this.tuning.compact ?? (fresh ? FRESH_COMPACT : DEFAULT_COMPACT),
@@ -236,7 +239,7 @@ export class Engine {
       window: q.window,
     });
     // Declarations of the names in play, before the analogous code (retrieve/declarations.ts).
-    const out = [...continued, ...packed];
+    const out = [...defined, ...continued, ...packed];
     if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
     return out;
   }

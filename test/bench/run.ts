@@ -366,7 +366,7 @@ async function main(): Promise<void> {
     }
     // Protocol E on the API tasks (multi-line targets), reported under `api` apart from the line
     // tasks; the latency percentiles stay those of the line tasks.
-    const repoApi = apiTasks.filter((t) => t.repo === repoName);
+    const repoApi = args.protocols.has('E') ? apiTasks.filter((t) => t.repo === repoName) : [];
     for (const task of repoApi) {
       const fileLines = repo.byPath.get(task.file)!.lines;
       const t: Task = { ...task, left_context: task.left_context ?? apiLeftContext(fileLines, task.cursor.line) };

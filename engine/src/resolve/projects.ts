@@ -59,7 +59,7 @@ const join = (dir: string, rel: string): string => posix.normalize(dir ? posix.j
 
 export class ProjectPaths {
   private readonly configs = new Map<string, { text: string; config: PathsConfig | undefined }>();
-  private packages: { list: readonly string[]; byName: Map<string, string> } | undefined;
+  private packages: { list: readonly string[]; byName: Map<string, { dir: string; manifest: Manifest }> } | undefined;
 
   constructor(private readonly src: ProjectSource) {}
 
@@ -76,9 +76,12 @@ export class ProjectPaths {
       }
       if (config.hasBaseUrl) out.push(join(config.baseDir, source));
     }
-    for (const [name, dir] of this.workspacePackages()) {
-      if (source === name) out.push(join(dir, 'src/index'), join(dir, 'index'));
-      else if (source.startsWith(`${name}/`)) out.push(join(dir, source.slice(name.length + 1)), join(dir, `src/${source.slice(name.length + 1)}`));
+    for (const [name, pkg] of this.workspacePackages()) {
+      const sub = source === name ? '.' : source.startsWith(`${name}/`) ? `./${source.slice(name.length + 1)}` : undefined;
+      if (!sub) continue;
+      for (const entry of entryPaths(pkg.manifest, sub)) out.push(...sourcesOf(entry).map((e) => join(pkg.dir, e)));
+      if (sub === '.') out.push(join(pkg.dir, 'src/index'), join(pkg.dir, 'index'));
+      else out.push(join(pkg.dir, sub.slice(2)), join(pkg.dir, `src/${sub.slice(2)}`));
     }
     return out;
   }
@@ -116,17 +119,68 @@ export class ProjectPaths {
     return config;
   }
 
-  /** package.json `name` -> its directory, for every package.json of the repository (read again when the list changes). */
-  private workspacePackages(): Map<string, string> {
+  /** package.json `name` -> its directory and manifest, for every package.json of the repository (read again when the list changes). */
+  private workspacePackages(): Map<string, { dir: string; manifest: Manifest }> {
     const manifests = this.src.packageManifests?.() ?? [];
     if (this.packages && this.packages.list === manifests) return this.packages.byName;
-    const byName = new Map<string, string>();
+    const byName = new Map<string, { dir: string; manifest: Manifest }>();
     for (const f of manifests) {
       if (f.includes('node_modules/')) continue;
-      const name = (parseJsonc(this.src.textOf(f) ?? '') as { name?: unknown } | undefined)?.name;
-      if (typeof name === 'string' && !byName.has(name)) byName.set(name, dirOf(f));
+      const manifest = parseJsonc(this.src.textOf(f) ?? '') as Manifest | undefined;
+      if (typeof manifest?.name === 'string' && !byName.has(manifest.name)) byName.set(manifest.name, { dir: dirOf(f), manifest });
     }
     this.packages = { list: manifests, byName };
     return byName;
   }
+}
+
+interface Manifest {
+  name?: unknown;
+  exports?: unknown;
+  types?: unknown;
+  typings?: unknown;
+  module?: unknown;
+  main?: unknown;
+}
+
+/** Condition keys of `exports`, the ones naming source or types first (TypeScript's order: types, then import/default). */
+const CONDITIONS = ['types', 'typings', 'source', 'import', 'module', 'default', 'require', 'node'];
+
+/**
+ * The files (relative to the package) a package's subpath (`.` or `./x`) names: its `exports` entry
+ * (a string, conditions, nested conditions or a `./*` pattern), then for `.` its `types`, `typings`,
+ * `module` and `main` fields, as Node and TypeScript read them.
+ */
+export function entryPaths(manifest: Manifest, sub: string): string[] {
+  const out: string[] = [];
+  const add = (v: unknown, star = '') => {
+    if (typeof v === 'string') out.push(v.replace('*', star));
+    else if (Array.isArray(v)) v.forEach((x) => add(x, star));
+    else if (v && typeof v === 'object') for (const c of CONDITIONS) add((v as Record<string, unknown>)[c], star);
+  };
+  const exp = manifest.exports;
+  if (typeof exp === 'string' || Array.isArray(exp)) {
+    if (sub === '.') add(exp);
+  } else if (exp && typeof exp === 'object') {
+    const map = exp as Record<string, unknown>;
+    // Keys are subpaths (`.`, `./x`, `./*`), or the object is the `.` entry's conditions.
+    if (!Object.keys(map).some((k) => k.startsWith('.'))) {
+      if (sub === '.') add(map);
+    } else if (map[sub] !== undefined) add(map[sub]);
+    else {
+      for (const [k, v] of Object.entries(map)) {
+        const star = k.indexOf('*');
+        if (star >= 0 && sub.startsWith(k.slice(0, star)) && sub.endsWith(k.slice(star + 1))) add(v, sub.slice(star, sub.length - (k.length - star - 1)));
+      }
+    }
+  }
+  if (sub === '.') for (const f of [manifest.types, manifest.typings, manifest.module, manifest.main]) add(f);
+  return out;
+}
+
+/** An entry as written, then, for a build output (`dist/`, `lib/`, `build/`, `out/`, `esm/`, `cjs/`) the repository may lack, the same path under `src/`; `.d.ts` dropped. */
+export function sourcesOf(entry: string): string[] {
+  const written = posix.normalize(entry).replace(/^\.\//, '').replace(/\.d\.[mc]?ts$/, '');
+  const built = /^(?:(?:dist|lib|build|out)(?:\/(?:esm|cjs|es|types|src))?|esm|cjs)\/(.+)$/.exec(written);
+  return built ? [written, `src/${built[1]}`] : [written];
 }

@@ -9,10 +9,8 @@
 // - a module-level name is this file's definition, or what its import names in the exact target
 //   module (modules.ts), following re-exports;
 // - a name nothing in the file binds is a builtin or a global: it resolves to the repository only
-//   when exactly one definition has it and that definition is global (a top-level name of an
-//   ECMAScript script, which neither imports nor exports; a Python module's names never are);
-//   any other member access is only "candidates".
-// A declaration site resolves to itself.
+//   when exactly one definition has it and that definition is global (a top-level name of an ECMAScript
+//   script; a Python module's names never are); any other member access is only "candidates".
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
@@ -26,7 +24,6 @@ import { collectValues, exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 
 export type { Resolution, ResolvedDef } from './types';
-
 const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
 /** Whether names of this grammar are resolved (else the caller's name lookup stays). */
 export const resolves = (g: GrammarName): boolean => RESOLVED.has(g);
@@ -49,15 +46,13 @@ const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_
 const MEMBER_DECL = /^(method_definition|public_field_definition|field_definition|method_signature|abstract_method_signature|property_signature)$/;
 
 type Found = ResolvedDef | 'external' | undefined;
-
 const LOCAL: Resolution = { kind: 'local' };
 
 export class Resolver {
   private readonly summaries = new Map<string, { key: string; s: ModuleSummary }>();
   private readonly scopes = new Map<string, { key: string; tree: Tree; s: LocalScopes }>();
   /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
-  private readonly live = new Map<string, ModuleSummary>();
-
+  private readonly live = new Map<string, { s: ModuleSummary; n: number }>();
   private readonly projects: ProjectPaths;
 
   constructor(private readonly src: ResolverSource) {
@@ -74,11 +69,14 @@ export class Resolver {
     const s = live?.key === key ? live.s : summarizeAll(file, tree, python);
     this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
     const plan = this.plan(file, tree, grammar, node, python, key);
-    this.live.set(file, s);
+    // Resolutions of one file may overlap (SymbolLookup.resolvedNear): the last to end clears it.
+    const held = this.live.get(file);
+    this.live.set(file, { s, n: held?.s === s ? held.n + 1 : 1 });
     try {
       return await this.follow(file, plan);
     } finally {
-      if (this.live.get(file) === s) this.live.delete(file);
+      const h = this.live.get(file);
+      if (h?.s === s && --h.n === 0) this.live.delete(file);
     }
   }
 
@@ -330,7 +328,7 @@ export class Resolver {
 
   private async summary(file: string): Promise<ModuleSummary | undefined> {
     const live = this.live.get(file);
-    if (live) return live;
+    if (live) return live.s;
     const text = this.src.textOf(file);
     if (text === undefined || text.length > MAX_PARSE_CHARS) return undefined;
     const key = cacheKey(text);
@@ -367,6 +365,11 @@ export class Resolver {
       return f && f !== 'external' ? f : undefined;
     }
     return undefined;
+  }
+
+  /** What the module-level name `name` of `file` is (its definition, or what its import names), if a repository definition. */
+  async topLevel(file: string, name: string): Promise<ResolvedDef | undefined> {
+    return ((f) => (f === 'external' ? undefined : f))(await this.top(file, name, 0));
   }
 
   dispose(): void {

@@ -11,8 +11,13 @@ import type { RetrievedChunk } from '../types';
 import { normalizeLoneCR } from '../util/lines';
 import { readSourceText } from '../util/sourceText';
 import type { HybridIndex } from './hybrid';
+import { packDefinitions } from './definitionContext';
 import { siblingsOf } from './siblings';
 import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './symbols';
+
+/** Lines before the cursor whose names' definitions the completion context may carry, and how many names are resolved. */
+const DEFINITION_LINES = 60;
+const DEFINITION_NAMES = 48;
 
 export interface NameLookupSource {
   chunker: Chunker;
@@ -57,6 +62,19 @@ export class NameLookups {
     const at = await this.symbols().definitionAt(relPath, line, character);
     const d = at.definition;
     return d && at.name && siblings ? { ...at, siblings: this.siblings(relPath, at.name, d, siblings) } : at;
+  }
+
+  /**
+   * The completion context's definitions (definitionContext.ts): the names used on the last
+   * `DEFINITION_LINES` lines before the cursor, resolved as code, within `budgetChars`.
+   */
+  async definitionsInPlay(state: { file: string; prefix: string; line: number }, budgetChars: number, windowStart: number, seen: Set<string>, signal?: AbortSignal): Promise<RetrievedChunk[]> {
+    if (budgetChars <= 0 || !state.file) return [];
+    // The buffer's whole text parses best (the prefix ends mid-statement); the prefix when they differ.
+    const own = this.src.buffers().overlay(state.file) ?? (this.src.tables().files.has(state.file) ? this.src.linesOf(state.file).join('\n') : undefined);
+    const text = own?.startsWith(state.prefix) ? own : state.prefix;
+    const uses = await this.symbols().resolvedNear(state.file, text, state.line - DEFINITION_LINES, state.line, DEFINITION_NAMES, signal);
+    return packDefinitions(uses, (f) => this.src.linesOf(f), { budgetChars, file: state.file, windowStart, cursorLine: state.line, seen });
   }
 
   dispose(): void {

@@ -16,11 +16,11 @@ import { GRAMMARS, type GrammarName } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
-import { Resolver, type ResolvedDef } from '../resolve/resolver';
+import { Resolver, resolves, type ResolvedDef } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest } from './relations';
-import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, nameNodeAt, quickHash, roleOf, sliceLines, type SymbolRole } from './symbolSyntax';
+import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
@@ -236,6 +236,52 @@ export class SymbolLookup {
         if (o && o.file === def.file && def.startLine <= o.line && o.line <= def.endLine) kind = 'overrides';
       }
       out.push({ kind, line: best.line });
+    }
+    return out;
+  }
+
+  /**
+   * The names used on lines `fromLine`..`toLine` of `relPath` (text `text`), nearest to `toLine` first,
+   * that resolve as code to one definition (the completion context's definitions, definitionContext.ts).
+   * Each spelling (a member with its receiver) is resolved once; at most `maxNames` are.
+   */
+  async resolvedNear(relPath: string, text: string, fromLine: number, toLine: number, maxNames: number, signal?: AbortSignal): Promise<Array<{ name: string; line: number; def: ResolvedDef }>> {
+    if (!this.resolver || text.length > MAX_PARSE_CHARS) return [];
+    const parsed = await this.parse(relPath, text);
+    if (!parsed || !resolves(parsed.grammar)) return []; // scopes alone resolve no name to a definition
+    const nodes = parsed.tree.rootNode.descendantsOfType([...NAME_TYPES], { row: Math.max(0, fromLine), column: 0 }, { row: toLine + 1, column: 0 });
+    // Read every node before awaiting: the shared tree cache may replace this tree meanwhile.
+    const uses: Array<{ node: Node; name: string; line: number }> = [];
+    const seen = new Set<string>();
+    for (let i = nodes.length - 1; i >= 0 && uses.length < maxNames; i--) {
+      const node = nodes[i];
+      if (!node || node.text.length < MIN_NAME || KEYWORD_NAMES[parsed.grammar]?.has(node.text) || roleOf(node) === 'definition') continue;
+      const key = /member|attribute/.test(node.parent?.type ?? '') ? node.parent!.text.slice(0, 200) : node.text;
+      if (seen.has(key) || !nameNodeAt(parsed.tree, node.startPosition.row, node.startPosition.column)) continue;
+      seen.add(key);
+      uses.push({ node, name: node.text, line: node.startPosition.row });
+    }
+    const pending = uses.map((u) => this.resolver!.resolve(relPath, text, parsed.tree, parsed.loaded, u.node));
+    const out: Array<{ name: string; line: number; def: ResolvedDef }> = [];
+    for (let i = 0; i < uses.length; i++) {
+      signal?.throwIfAborted();
+      const r = await pending[i];
+      if (r.kind !== 'defines' || r.def.role === 'module') continue;
+      out.push({ name: uses[i].name, line: uses[i].line, def: r.def });
+      // A function's parameter and return types: what its arguments' keys and its result's members are.
+      if (r.def.role === 'function' || r.def.role === 'method') for (const t of await this.typesOfSignature(r.def)) out.push({ name: t.name, line: uses[i].line, def: t });
+    }
+    return out;
+  }
+
+  /** The repository classes and types a function's declaration names (capitalised names of its header, at most 3). */
+  private async typesOfSignature(def: ResolvedDef): Promise<ResolvedDef[]> {
+    const header = (this.src.textOf(def.file) ?? '').split('\n').slice(def.declLine, Math.min(def.endLine, def.declLine + 5) + 1).join('\n');
+    const names = [...new Set(header.split(/[{]\s*$/m)[0].match(/\b[A-Z][A-Za-z0-9_]+\b/g) ?? [])].filter((n) => n !== def.name).slice(0, 3);
+    const out: ResolvedDef[] = [];
+    for (const n of names) {
+      const t = await this.resolver!.topLevel(def.file, n);
+      if (t && (t.role === 'class' || t.role === 'type')) out.push(t);
     }
     return out;
   }

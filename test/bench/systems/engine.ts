@@ -7,6 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Engine, type EngineTuning } from '../../../engine/src/engine';
 import { completeFromContext } from '../../../engine/src/complete/builtin';
+import { DEFINITION_SHARE } from '../../../engine/src/retrieve/definitionContext';
 import { LANGUAGE_EXTENSIONS, type Repo, type Task } from '../split';
 import { FragmentSystem, type FragmentSystemOptions } from './fragments';
 
@@ -83,13 +84,15 @@ export class EngineSystem extends FragmentSystem {
     // Asked before the clock starts: the query latency is the engine's, the model's is reported apart.
     const guess = await this.hypothesisFor(task);
     for (const [name, variant] of this.weightSets) {
-      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, declarations, freshNames, continuations, ...weights } = variant;
+      const { maxLinesPerHit, compact, maxPerFile, excerpt, novelty, declarations, definitions, freshNames, continuations, ...weights } = variant;
       // `declarations`: the share of the budget given to declaration lines (Engine.retrieve's declarationTokens).
       // `freshNames` is on as in the completion pipeline, which always asks with a budget (`freshNames=0` turns it off).
       const declarationTokens = declarations ? Math.round(declarations * budgetTokens) : undefined;
+      // `definitions`: the share given to the resolved definitions of the names in play (Engine.retrieve's definitionTokens), the product's by default.
+      const definitionTokens = Math.round((definitions ?? DEFINITION_SHARE) * budgetTokens);
       const hypothetical = guess && (weights.hyde ?? 0) > 0 ? { text: guess } : undefined;
       const t0 = performance.now();
-      const hits = await engine.retrieve(state, { k, maxLinesPerHit, compact, maxPerFile, excerpt, novelty, hypothetical, declarationTokens, continuations, freshNames: freshNames === undefined ? true : !!freshNames }, { ...this.tuning.weights, ...weights });
+      const hits = await engine.retrieve(state, { k, maxLinesPerHit, compact, maxPerFile, excerpt, novelty, hypothetical, declarationTokens, definitionTokens, continuations, freshNames: freshNames === undefined ? true : !!freshNames }, { ...this.tuning.weights, ...weights });
       this.lastQueryMs[name] = performance.now() - t0;
       // The same exclusion as every other system: nothing overlapping the query window.
       out[name] = hits.filter((h) => !(h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1)).map((h) => h.text);

@@ -52,7 +52,7 @@ export class EmbeddingCache {
 }
 
 /** A variant: fusion weights, plus how the product packs retrieved text (protocol C only). */
-export type Variant = Partial<FusionWeights> & { maxLinesPerHit?: number; compact?: boolean; maxPerFile?: number; excerpt?: 'best' | 'head'; novelty?: number; declarations?: number; freshNames?: number | boolean; continuations?: number };
+export type Variant = Partial<FusionWeights> & { maxLinesPerHit?: number; compact?: boolean; maxPerFile?: number; excerpt?: 'best' | 'head'; novelty?: number; declarations?: number; definitions?: number; freshNames?: number | boolean; continuations?: number };
 
 export interface FragmentSystemOptions {
   name: string;

@@ -8,10 +8,11 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
-import { chooseDefinition, SOURCE_WORDS } from './definitionChoice';
+import { SOURCE_WORDS } from './definitionChoice';
 import { buildHoverModel, type HoverModel } from './hoverModel';
 import { serverDefinition } from './serverDefinition';
 import { HoverGate } from './hoverGate';
+import { hoverDefinition, type HoverPhases } from './hoverFlow';
 import { timedHover } from '../timedProviders';
 
 /** Doc lines shown under the declaration. */
@@ -65,6 +66,16 @@ export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.Mar
   return md;
 }
 
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** The hover's phases as its timing record's detail (bench:ui reads them). */
+function phaseDetail(p: Partial<HoverPhases>, flowMs: number): Record<string, number | string> {
+  return {
+    engineWaitMs: round(p.engineMs ?? flowMs), serverMs: p.serverMs === undefined ? -1 : round(p.serverMs),
+    serverWaitMs: round(p.waitMs ?? 0), chooseMs: round(p.chooseMs ?? 0), flowMs: round(flowMs), server: p.server ?? 'not awaited',
+  };
+}
+
 export interface HoverTiming {
   /** The engine request (symbol + retrieval), round trip. */
   requestMs: number;
@@ -84,28 +95,33 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
         const { signal, dispose } = signalFor(token);
         const t0 = performance.now();
         try {
-          // The language server's definition, asked at once and waited for within its budget.
-          const server = serverDefinition(doc, pos, config.definitionBudgetMs(), token);
-          // One request: the name at the position, then the chunks found for it. The name leads
-          // the query; its line gives the retrieval some context. Whole chunks, as written, so a
-          // usage's line number is exact.
+          // One engine request: the name at the position, then the chunks found for it. The name
+          // leads the query; its line gives the retrieval some context. Whole chunks, as written, so
+          // a usage's line number is exact. The language's definition provider is asked beside it.
           const max = config.hoverMaxSnippets();
-          const found = await fi.client.symbolRelated(rel, pos.line, pos.character, {
-            context: doc.lineAt(pos.line).text.trim(),
-            options: { k: max * 4 + 4, compact: false, excerpt: 'head', maxLinesPerHit: 400 },
-          }, { content: doc.isDirty ? doc.getText() : undefined, signal });
-          const t1 = performance.now();
-          if (!found || token.isCancellationRequested) return undefined;
-          const choice = await chooseDefinition(found.symbol, rel, await server, (u) => fi.relPath(vscode.Uri.parse(u)), (f, l, c) => fi.client.definitionAt(f, l, c, { signal }));
-          // The server's definition is a local: the language's own hover has it.
-          if (!choice || token.isCancellationRequested) return undefined;
-          const { symbol, source } = choice;
-          const model = buildHoverModel(symbol, rel, pos.line, found.chunks, max, source);
+          const phases: Partial<HoverPhases> = {};
+          const flow = await hoverDefinition({
+            engine: fi.client.symbolRelated(rel, pos.line, pos.character, {
+              context: doc.lineAt(pos.line).text.trim(),
+              options: { k: max * 4 + 4, compact: false, excerpt: 'head', maxLinesPerHit: 400 },
+            }, { content: doc.isDirty ? doc.getText() : undefined, signal }),
+            server: serverDefinition(doc, pos, config.definitionBudgetMs(), token),
+            relPathOf: (u) => fi.relPath(vscode.Uri.parse(u)),
+            describe: (f, l, c) => fi.client.definitionAt(f, l, c, { signal }),
+            cancelled: () => token.isCancellationRequested,
+          }, rel, phases);
+          const r0 = performance.now();
+          ctx.timings.note(phaseDetail(phases, r0 - t0));
+          if (!flow) return undefined;
+          const { symbol, source } = flow.choice;
+          const model = buildHoverModel(symbol, rel, pos.line, flow.found.chunks, max, source);
           if (!model.definition && !model.usages.length && !model.definedHere) return undefined;
           const range = new vscode.Range(symbol.line, symbol.startCharacter, symbol.line, symbol.endCharacter);
-          last = { requestMs: t1 - t0, totalMs: performance.now() - t0 };
-          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine request ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
-          return new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range);
+          const hover = new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range);
+          last = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
+          ctx.timings.note({ renderMs: round(performance.now() - r0), source: source ?? 'none' });
+          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
+          return hover;
         } catch {
           return undefined; // cancelled or engine busy: a hover is optional
         } finally {

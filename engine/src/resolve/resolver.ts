@@ -21,11 +21,11 @@ import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import { ProjectPaths } from './projects';
-import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
+import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
 import { collectValues, exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 
-export type { Resolution, ResolvedDef } from './types';
+export type { Resolution, ResolvedDef, ResolvedVia } from './types';
 
 const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
 /** Whether names of this grammar are resolved (else the caller's name lookup stays). */
@@ -169,23 +169,31 @@ export class Resolver {
 
   private async follow(file: string, plan: Plan): Promise<Resolution> {
     let found: Found;
+    let via: ResolvedVia;
     switch (plan.t) {
       case 'done':
-        return plan.r;
+        return plan.r.kind === 'defines' && !plan.r.via ? { ...plan.r, via: 'file' } : plan.r;
       case 'top':
         found = await this.top(file, plan.name, 0);
-        if (found === undefined) found = await this.byRepository(plan.name);
+        via = found && found !== 'external' && found.file === file ? 'file' : 'import';
+        if (found === undefined) {
+          found = await this.byRepository(plan.name);
+          via = 'repository';
+        }
         break;
       case 'import':
         found = await this.viaImport(file, plan.ref.source, plan.ref.imported, 0);
+        via = 'import';
         break;
       case 'member':
         found = await this.member(plan.of, plan.name, 0, plan.basesOnly);
+        via = 'member';
         break;
       case 'chain': {
         const owner = await this.evaluate(file, plan.chain, 0);
         if (owner === 'external') return { kind: 'external' };
         found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
+        via = 'inferred';
         break;
       }
       case 'path': {
@@ -193,11 +201,13 @@ export class Resolver {
         if (owner === 'external') return { kind: 'external' };
         found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
         if (owner === undefined && !this.src.definitionsOf(plan.path[0]).length && !plan.path[0].startsWith('\0')) found = 'external';
+        // `mod.f` with `mod` imported: module-qualified through the import; deeper paths go through types.
+        via = plan.path.length === 1 && plan.path[0].startsWith('\0import:') ? 'import' : 'inferred';
         break;
       }
     }
     if (found === 'external') return { kind: 'external' };
-    return found ? { kind: 'defines', def: found } : CANDIDATES;
+    return found ? { kind: 'defines', def: found, via } : CANDIDATES;
   }
 
   /** A name nothing in the file binds: the repository's only definition of it, if it has exactly one and it is global. */

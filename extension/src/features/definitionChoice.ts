@@ -22,6 +22,14 @@ export interface DefinitionChoice {
   siblings?: RetrievedChunk[];
 }
 
+/**
+ * The engine's definition is as sure as a language server's: bound in this file or reached through
+ * its imports (not through a type, a class's bases or the repository's only definition of the name).
+ */
+export function engineIsCertain(symbol: SymbolInfo): boolean {
+  return symbol.resolution === 'defines' && (symbol.resolvedVia === 'file' || symbol.resolvedVia === 'import');
+}
+
 /** What the engine's own answer says, with no language server. */
 export function engineChoice(symbol: SymbolInfo): DefinitionChoice {
   const source: DefinitionSource | undefined = symbol.resolution === 'defines' ? 'resolver' : symbol.resolution === 'name' ? 'name' : undefined;

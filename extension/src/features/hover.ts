@@ -12,7 +12,7 @@ import { SOURCE_WORDS } from './definitionChoice';
 import { buildHoverModel, type HoverModel } from './hoverModel';
 import { serverDefinition } from './serverDefinition';
 import { HoverGate } from './hoverGate';
-import { hoverDefinition, type HoverPhases } from './hoverFlow';
+import { HoverCache, hoverDefinition, type HoverPhases } from './hoverFlow';
 import { timedHover } from '../timedProviders';
 
 /** Doc lines shown under the declaration. */
@@ -85,13 +85,25 @@ export interface HoverTiming {
 export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined; gate: HoverGate } {
   let last: HoverTiming | undefined;
   const gate = new HoverGate(ctx);
+  const cache = new HoverCache<vscode.Hover>();
+  const forget = (): void => cache.clear();
   ctx.push(
+    // Any edit or save may change a definition shown (the log's output channel is no edit).
+    vscode.workspace.onDidChangeTextDocument((e) => { if (e.document.uri.scheme !== 'output' && e.contentChanges.length) forget(); }),
+    vscode.workspace.onDidSaveTextDocument(forget),
+    vscode.workspace.onDidChangeConfiguration(forget),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
       async provideHover(doc, pos, token) {
         if (!gate.allows()) return undefined;
         const fi = ctx.folderFor(doc.uri);
         const rel = fi?.relPath(doc.uri);
         if (!fi || rel === undefined || !fi.canServe) return undefined;
+        const docKey = doc.uri.toString();
+        const kept = cache.get(docKey, doc.version, pos.line, pos.character);
+        if (kept) {
+          ctx.timings.note({ cached: 1 });
+          return kept.value;
+        }
         const { signal, dispose } = signalFor(token);
         const t0 = performance.now();
         try {
@@ -112,12 +124,17 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           }, rel, phases);
           const r0 = performance.now();
           ctx.timings.note(phaseDetail(phases, r0 - t0));
-          if (!flow) return undefined;
+          if (!flow) {
+            if (!token.isCancellationRequested) cache.put(docKey, doc.version, pos.line, pos.character, pos.character, undefined);
+            return undefined;
+          }
           const { symbol, source } = flow.choice;
           const model = buildHoverModel(symbol, rel, pos.line, flow.found.chunks, max, source);
-          if (!model.definition && !model.usages.length && !model.definedHere) return undefined;
+          const shown = model.definition || model.usages.length || model.definedHere;
           const range = new vscode.Range(symbol.line, symbol.startCharacter, symbol.line, symbol.endCharacter);
-          const hover = new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range);
+          const hover = shown ? new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range) : undefined;
+          if (!token.isCancellationRequested) cache.put(docKey, doc.version, symbol.line, symbol.startCharacter, symbol.endCharacter, hover);
+          if (!hover) return undefined;
           last = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
           ctx.timings.note({ renderMs: round(performance.now() - r0), source: source ?? 'none' });
           ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);

@@ -660,6 +660,9 @@ function hoverPhases(recs: TimingRecord[]): Record<string, unknown> {
     provider_wait_after_engine: stat(recs.map((r) => num(r, 'serverWaitMs'))),
     choose: stat(recs.map((r) => num(r, 'chooseMs'))),
     render: stat(recs.map((r) => num(r, 'renderMs'))),
+    // Answers kept from an earlier request at the same name (hover.ts), and the provider without them.
+    cached: recs.filter((r) => r.detail?.cached === 1).length,
+    provider_uncached: stat(recs.filter((r) => r.detail?.cached !== 1).map((r) => r.ms)),
     provider_answer: count('server'),
     source: count('source'),
   };
@@ -668,7 +671,7 @@ function hoverPhases(recs: TimingRecord[]): Record<string, unknown> {
 function hoverPhaseRows(hp: ReturnType<typeof hoverPhases> | undefined): string[] {
   if (!hp || !(hp.engine as { n: number }).n) return [];
   const f = (k: string) => { const v = hp[k] as { p50: number | null; p95: number | null }; return `${v.p50?.toFixed(0)}/${v.p95?.toFixed(0)}`; };
-  return [`| hover provider phases (p50/p95) | ${(hp.engine as { n: number }).n} | | | before requests ${f('before_requests')}, engine ${f('engine')}, definition provider ${f('definition_provider')} (waited after the engine ${f('provider_wait_after_engine')}), choose ${f('choose')}, render ${f('render')}; provider ${JSON.stringify(hp.provider_answer)}; source ${JSON.stringify(hp.source)} |`];
+  return [`| hover provider phases (p50/p95) | ${(hp.engine as { n: number }).n} | | | before requests ${f('before_requests')}, engine ${f('engine')}, definition provider ${f('definition_provider')} (waited after the engine ${f('provider_wait_after_engine')}), choose ${f('choose')}, render ${f('render')}; without the ${hp.cached} kept answers ${f('provider_uncached')}; provider ${JSON.stringify(hp.provider_answer)}; source ${JSON.stringify(hp.source)} |`];
 }
 
 /** A row for what VS Code alone takes (the floor pass), under the measure it bounds. */

@@ -32,6 +32,8 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  'tests/a.test.ts': "import { expect } from 'vitest';\n\nexport function checkA(x: number) {\n  expect(x).toBe(1);\n  return new HTMLElementish(x);\n}\n",
+  'tests/b.test.ts': "import { expect } from 'vitest';\n\nexport function checkB(x: number) {\n  expect(x).toBe(2);\n  return HTMLElementish;\n}\n",
   'schedulers/base.py': 'class SchedulerMixin:\n    def add_noise(self, x, noise, t):\n        return x + noise * t\n',
   'web/globals.js': 'function onlyHereOnce(x) {\n  return x;\n}\n',
   'web/page.js': 'function render(x) {\n  return onlyHereOnce(x);\n}\n',
@@ -88,6 +90,9 @@ describe('hover: the definition provider and the engine side by side (issue 29)'
     assert.strictEqual(await via('app/client.ts', 'reset();', 2), 'member');
     assert.strictEqual(await via('train.py', 'add_noise(x', 2), 'inferred');
     assert.strictEqual(await via('web/page.js', 'onlyHereOnce(x)', 2), 'repository');
+    assert.strictEqual(await via('tests/a.test.ts', 'expect(x)', 2), 'import', 'a library this file imports');
+    const global = await engine.symbolAt('tests/a.test.ts', ...positionOf(FILES['tests/a.test.ts'], 'HTMLElementish(x)', 2));
+    assert.deepStrictEqual([global?.resolution, global?.resolvedVia], ['external', undefined], 'no definition anywhere, no import: not certain');
   });
 
   it('shows a definition reached through an import at once, not after the provider\'s budget', async () => {
@@ -99,6 +104,14 @@ describe('hover: the definition provider and the engine side by side (issue 29)'
     const r = await h.flow;
     assert.deepStrictEqual([r?.choice.source, r?.choice.symbol.definitions[0].file, h.phases.server], ['resolver', 'links/httpBatchLink.ts', 'not awaited']);
     server.resolve({ kind: 'none' });
+  });
+
+  it('shows a name imported from a library at once (the repository has no definition to wait for)', async () => {
+    const h = start('tests/a.test.ts', 'expect(x)', 2, new Promise<ServerAnswer>(() => undefined));
+    assert.strictEqual((await h.request)?.symbol.resolution, 'external');
+    await drain();
+    assert.ok(h.settled(), 'waited for the provider on a library import');
+    assert.strictEqual((await h.flow)?.choice.symbol.definitions.length, 0);
   });
 
   it('shows a definition in this file at once', async () => {

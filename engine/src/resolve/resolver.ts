@@ -198,7 +198,7 @@ export class Resolver {
       }
       case 'path': {
         const owner = await this.path(file, plan.path, 0);
-        if (owner === 'external') return { kind: 'external' };
+        if (owner === 'external') return plan.path[0].startsWith('\0import:') ? { kind: 'external', via: 'import' } : { kind: 'external' };
         found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
         if (owner === undefined && !this.src.definitionsOf(plan.path[0]).length && !plan.path[0].startsWith('\0')) found = 'external';
         // `mod.f` with `mod` imported: module-qualified through the import; deeper paths go through types.
@@ -206,7 +206,7 @@ export class Resolver {
         break;
       }
     }
-    if (found === 'external') return { kind: 'external' };
+    if (found === 'external') return via === 'import' ? { kind: 'external', via } : { kind: 'external' };
     return found ? { kind: 'defines', def: found, via } : CANDIDATES;
   }
 

@@ -31,8 +31,8 @@ export type Resolution =
   | { kind: 'defines'; def: ResolvedDef; via?: ResolvedVia }
   /** Bound in a function, block or comprehension of this file: the language's own hover has it. */
   | { kind: 'local' }
-  /** Bound to something outside the repository (a library import, a builtin, an external base class). */
-  | { kind: 'external' }
+  /** Bound to something outside the repository (a library import, a builtin, an external base class); `via: 'import'` when this file's import of a module the repository lacks says so. */
+  | { kind: 'external'; via?: 'import' }
   /** Not resolved: definitions of the same spelling are only candidates. */
   | { kind: 'candidates' };
 

@@ -90,7 +90,7 @@ export interface SymbolInfo {
   endCharacter: number;
   definitions: SymbolDefinition[];
   resolution: SymbolResolution;
-  /** For a resolved definition: how the resolver reached it (resolve/types.ts); `file` and `import` are certain. */
+  /** How the resolver reached a definition, or an outside name (`import`: a module the repository lacks); resolve/types.ts. */
   resolvedVia?: ResolvedVia;
   /** For a resolved definition: same-named definitions elsewhere with its normalised body (its copies), counted, not listed. */
   copies?: number;
@@ -165,7 +165,7 @@ export class SymbolLookup {
     const definitions = r?.kind === 'defines' ? [await this.describe(r.def)] : r?.kind === 'external' ? [] : await this.definitionsOf(name);
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
-    if (r?.kind !== 'defines') return { ...at, definitions, resolution, usedInFiles };
+    if (r?.kind !== 'defines') return { ...at, definitions, resolution, ...(r?.kind === 'external' && r.via ? { resolvedVia: r.via } : {}), usedInFiles };
     const copies = await this.copiesOf(name, definitions[0]);
     return { ...at, definitions, resolution, ...(r.via ? { resolvedVia: r.via } : {}), ...(copies ? { copies } : {}), usedInFiles };
   }

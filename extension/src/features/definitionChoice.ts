@@ -23,10 +23,12 @@ export interface DefinitionChoice {
 }
 
 /**
- * The engine's definition is as sure as a language server's: bound in this file or reached through
- * its imports (not through a type, a class's bases or the repository's only definition of the name).
+ * The engine's answer is as sure as a language server's: a definition bound in this file or reached
+ * through its imports (not through a type, a class's bases or the repository's only definition of
+ * the name), or a name this file imports from a module the repository lacks (a library).
  */
 export function engineIsCertain(symbol: SymbolInfo): boolean {
+  if (symbol.resolution === 'external') return symbol.resolvedVia === 'import';
   return symbol.resolution === 'defines' && (symbol.resolvedVia === 'file' || symbol.resolvedVia === 'import');
 }
 

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import type { Engine } from '../../engine/src/engine';
 import type { ServerAnswer } from '../../extension/src/features/definitionChoice';
-import { HOVER_CACHE_MS, HoverCache, hoverDefinition, type HoverPhases } from '../../extension/src/features/hoverFlow';
+import { HOVER_CACHE_MS, HoverCache, hoverDefinition, keepable, type HoverPhases } from '../../extension/src/features/hoverFlow';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
@@ -134,6 +134,15 @@ describe('hover: the definition provider and the engine side by side (issue 29)'
     server.resolve({ kind: 'at', uri: uri('schedulers/base.py'), line: dl, character: dc });
     const r = await h.flow;
     assert.deepStrictEqual([r?.choice.source, r?.choice.symbol.definitions[0].file, h.phases.server], ['language server', 'schedulers/base.py', 'at']);
+  });
+
+  it('does not keep an answer given because the provider was late (it may answer next time)', async () => {
+    const h = start('train.py', 'add_noise(x', 2, Promise.resolve<ServerAnswer>({ kind: 'none', late: true }));
+    const r = await h.flow;
+    assert.deepStrictEqual([r?.choice.source, h.phases.server, keepable(h.phases)], ['resolver', 'late', false]);
+    const certain = start('app/client.ts', 'httpBatchLink({', 2, new Promise<ServerAnswer>(() => undefined));
+    await certain.flow;
+    assert.strictEqual(keepable(certain.phases), true, 'a certain answer does not depend on the provider');
   });
 
   it('lets a provider that answered first win over a certain engine answer', async () => {

@@ -3,8 +3,8 @@
 // unit-tested.
 import type { DefinitionAt, RetrievedChunk, SymbolInfo } from '../../../engine/src/public';
 
-/** What the definition provider said: nothing in time, or a location (a URI string). */
-export type ServerAnswer = { kind: 'none' } | { kind: 'at'; uri: string; line: number; character: number };
+/** What the definition provider said: nothing (`late`: not within its budget, or still busy), or a location (a URI string). */
+export type ServerAnswer = { kind: 'none'; late?: boolean } | { kind: 'at'; uri: string; line: number; character: number };
 
 /** Where the definition shown comes from, in the words the UI uses. */
 export type DefinitionSource = 'language server' | 'resolver' | 'name';

@@ -12,7 +12,7 @@ import { SOURCE_WORDS } from './definitionChoice';
 import { buildHoverModel, type HoverModel } from './hoverModel';
 import { serverDefinition } from './serverDefinition';
 import { HoverGate } from './hoverGate';
-import { HoverCache, hoverDefinition, type HoverPhases } from './hoverFlow';
+import { HoverCache, hoverDefinition, keepable, type HoverPhases } from './hoverFlow';
 import { timedHover } from '../timedProviders';
 
 /** Doc lines shown under the declaration. */
@@ -125,7 +125,7 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           const r0 = performance.now();
           ctx.timings.note(phaseDetail(phases, r0 - t0));
           if (!flow) {
-            if (!token.isCancellationRequested) cache.put(docKey, doc.version, pos.line, pos.character, pos.character, undefined);
+            if (!token.isCancellationRequested && keepable(phases)) cache.put(docKey, doc.version, pos.line, pos.character, pos.character, undefined);
             return undefined;
           }
           const { symbol, source } = flow.choice;
@@ -133,7 +133,7 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           const shown = model.definition || model.usages.length || model.definedHere;
           const range = new vscode.Range(symbol.line, symbol.startCharacter, symbol.line, symbol.endCharacter);
           const hover = shown ? new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range) : undefined;
-          if (!token.isCancellationRequested) cache.put(docKey, doc.version, symbol.line, symbol.startCharacter, symbol.endCharacter, hover);
+          if (!token.isCancellationRequested && keepable(phases)) cache.put(docKey, doc.version, symbol.line, symbol.startCharacter, symbol.endCharacter, hover);
           if (!hover) return undefined;
           last = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
           ctx.timings.note({ renderMs: round(performance.now() - r0), source: source ?? 'none' });

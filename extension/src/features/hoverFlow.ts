@@ -29,8 +29,8 @@ export interface HoverPhases {
   waitMs: number;
   /** Mapping the provider's location to the engine's definition (a second engine request, when needed). */
   chooseMs: number;
-  /** What the provider gave: a location, nothing in time, or not awaited. */
-  server: 'at' | 'none' | 'not awaited';
+  /** What the provider gave: a location, nothing, nothing within its budget (late), or not awaited. */
+  server: 'at' | 'none' | 'late' | 'not awaited';
 }
 
 export interface HoverFlowResult {
@@ -59,7 +59,7 @@ export async function hoverDefinition(req: HoverRequests, rel: string, phases: P
   const answer: ServerAnswer = early ? { kind: 'none' } : await server;
   phases.serverMs = serverAt;
   phases.waitMs = early ? 0 : Math.max(0, (serverAt ?? engineDone) - engineDone);
-  phases.server = early ? 'not awaited' : answer.kind;
+  phases.server = early ? 'not awaited' : answer.kind === 'none' && answer.late ? 'late' : answer.kind;
   const c0 = now();
   const choice = await chooseDefinition(found.symbol, rel, answer, req.relPathOf, req.describe);
   phases.chooseMs = now() - c0;
@@ -70,6 +70,11 @@ export async function hoverDefinition(req: HoverRequests, rel: string, phases: P
 /** How long a hover's answer is kept for the same place (VS Code asks again as the mouse moves within a word). */
 export const HOVER_CACHE_MS = 30_000;
 const HOVER_CACHE_SIZE = 32;
+
+/** Whether an answer may be kept: not one given because the provider was late (it may answer next time). */
+export function keepable(phases: Partial<HoverPhases>): boolean {
+  return phases.server !== 'late';
+}
 
 /**
  * Answers already given, per document version and place: an answer (or nothing) for a name's range,

@@ -169,40 +169,33 @@ export class Resolver {
 
   private async follow(file: string, plan: Plan): Promise<Resolution> {
     let found: Found;
-    let via: ResolvedVia;
+    let via: ResolvedVia = 'inferred';
     switch (plan.t) {
       case 'done':
         return plan.r.kind === 'defines' && !plan.r.via ? { ...plan.r, via: 'file' } : plan.r;
       case 'top':
         found = await this.top(file, plan.name, 0);
-        via = found && found !== 'external' && found.file === file ? 'file' : 'import';
-        if (found === undefined) {
-          found = await this.byRepository(plan.name);
-          via = 'repository';
-        }
+        via = found === undefined ? 'repository' : found !== 'external' && found.file === file ? 'file' : 'import';
+        if (found === undefined) found = await this.byRepository(plan.name);
         break;
       case 'import':
-        found = await this.viaImport(file, plan.ref.source, plan.ref.imported, 0);
-        via = 'import';
+        [found, via] = [await this.viaImport(file, plan.ref.source, plan.ref.imported, 0), 'import'];
         break;
       case 'member':
-        found = await this.member(plan.of, plan.name, 0, plan.basesOnly);
-        via = 'member';
+        [found, via] = [await this.member(plan.of, plan.name, 0, plan.basesOnly), 'member'];
         break;
       case 'chain': {
         const owner = await this.evaluate(file, plan.chain, 0);
         if (owner === 'external') return { kind: 'external' };
         found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
-        via = 'inferred';
         break;
       }
       case 'path': {
+        if (plan.path.length === 1 && plan.path[0].startsWith('\0import:')) via = 'import'; // `mod.f`, `mod` imported; deeper paths go through types
         const owner = await this.path(file, plan.path, 0);
         if (owner === 'external') return plan.path[0].startsWith('\0import:') ? { kind: 'external', via: 'import' } : { kind: 'external' };
         found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
         if (owner === undefined && !this.src.definitionsOf(plan.path[0]).length && !plan.path[0].startsWith('\0')) found = 'external';
-        // `mod.f` with `mod` imported: module-qualified through the import; deeper paths go through types.
-        via = plan.path.length === 1 && plan.path[0].startsWith('\0import:') ? 'import' : 'inferred';
         break;
       }
     }

@@ -8,7 +8,7 @@ export function timedHover(ctx: Ctx, provider: vscode.HoverProvider): vscode.Hov
       ctx.timings.span('hover', async (rec) => {
         const hover = await provider.provideHover(doc, pos, token);
         rec.outcome = hover ? 'shown' : token.isCancellationRequested ? 'cancelled' : 'none';
-        rec.detail = { file: doc.uri.path, line: pos.line, character: pos.character };
+        rec.detail = { ...rec.detail, file: doc.uri.path, line: pos.line, character: pos.character };
         return hover;
       }),
   };

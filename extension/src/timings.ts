@@ -56,6 +56,12 @@ export class Timings {
     }
   }
 
+  /** Adds details to the record of the span this runs in, if any (a feature's phases). */
+  note(detail: Record<string, number | string>): void {
+    const rec = this.als.getStore();
+    if (rec) rec.detail = { ...rec.detail, ...detail };
+  }
+
   /** EngineClient.onTiming listener: adds the call to the span it was made in, if any. */
   readonly onEngineCall = (t: CallTiming): void => {
     const rec = this.als.getStore();

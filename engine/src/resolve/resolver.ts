@@ -7,10 +7,8 @@
 //   turn; `super().x` of its bases; `mod.x` / `ns.x` / `Class.x` through what `mod`, `ns`, `Class` are;
 //   in ECMAScript `a.b().c.x` through declared types, return types and initializers (values.ts);
 // - a module-level name is this file's definition, or what its import names in the exact target
-//   module (modules.ts), following re-exports;
-// - a name nothing in the file binds is a builtin or a global: it resolves to the repository only
-//   when exactly one definition has it and that definition is global (a top-level name of an ECMAScript
-//   script; a Python module's names never are); any other member access is only "candidates".
+//   module (modules.ts), following re-exports; a name nothing in the file binds resolves to the
+//   repository only when exactly one global definition has it; other member accesses: "candidates".
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
@@ -19,11 +17,10 @@ import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import { ProjectPaths } from './projects';
-import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef } from './types';
+import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
 import { collectValues, exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
-
-export type { Resolution, ResolvedDef } from './types';
+export type { Resolution, ResolvedDef, ResolvedVia } from './types';
 const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
 /** Whether names of this grammar are resolved (else the caller's name lookup stays). */
 export const resolves = (g: GrammarName): boolean => RESOLVED.has(g);
@@ -167,18 +164,20 @@ export class Resolver {
 
   private async follow(file: string, plan: Plan): Promise<Resolution> {
     let found: Found;
+    let via: ResolvedVia = 'inferred';
     switch (plan.t) {
       case 'done':
-        return plan.r;
+        return plan.r.kind === 'defines' && !plan.r.via ? { ...plan.r, via: 'file' } : plan.r;
       case 'top':
         found = await this.top(file, plan.name, 0);
+        via = found === undefined ? 'repository' : found !== 'external' && found.file === file ? 'file' : 'import';
         if (found === undefined) found = await this.byRepository(plan.name);
         break;
       case 'import':
-        found = await this.viaImport(file, plan.ref.source, plan.ref.imported, 0);
+        [found, via] = [await this.viaImport(file, plan.ref.source, plan.ref.imported, 0), 'import'];
         break;
       case 'member':
-        found = await this.member(plan.of, plan.name, 0, plan.basesOnly);
+        [found, via] = [await this.member(plan.of, plan.name, 0, plan.basesOnly), 'member'];
         break;
       case 'chain': {
         const owner = await this.evaluate(file, plan.chain, 0);
@@ -187,15 +186,16 @@ export class Resolver {
         break;
       }
       case 'path': {
+        if (plan.path.length === 1 && plan.path[0].startsWith('\0import:')) via = 'import'; // `mod.f`, `mod` imported; deeper paths go through types
         const owner = await this.path(file, plan.path, 0);
-        if (owner === 'external') return { kind: 'external' };
+        if (owner === 'external') return plan.path[0].startsWith('\0import:') ? { kind: 'external', via: 'import' } : { kind: 'external' };
         found = owner ? await this.memberOf(owner, plan.name, 0) : undefined;
         if (owner === undefined && !this.src.definitionsOf(plan.path[0]).length && !plan.path[0].startsWith('\0')) found = 'external';
         break;
       }
     }
-    if (found === 'external') return { kind: 'external' };
-    return found ? { kind: 'defines', def: found } : CANDIDATES;
+    if (found === 'external') return via === 'import' ? { kind: 'external', via } : { kind: 'external' };
+    return found ? { kind: 'defines', def: found, via } : CANDIDATES;
   }
 
   /** A name nothing in the file binds: the repository's only definition of it, if it has exactly one and it is global. */

@@ -17,13 +17,22 @@ export interface ResolvedDef {
   column: number;
 }
 
+/**
+ * How a definition was reached: `file` bound in this file (its scopes, its classes), `import`
+ * through this file's imports (module-qualified names included), `member` a `self`/`this`/`super`
+ * member through the enclosing class and its bases, `inferred` through a value's or annotation's
+ * type, `repository` the only definition of the spelling in the repository. `file` and `import`
+ * are as sure as a language server's answer; the others are the resolver's best reading.
+ */
+export type ResolvedVia = 'file' | 'import' | 'member' | 'inferred' | 'repository';
+
 export type Resolution =
-  /** The one definition the name refers to. */
-  | { kind: 'defines'; def: ResolvedDef }
+  /** The one definition the name refers to, and how it was reached. */
+  | { kind: 'defines'; def: ResolvedDef; via?: ResolvedVia }
   /** Bound in a function, block or comprehension of this file: the language's own hover has it. */
   | { kind: 'local' }
-  /** Bound to something outside the repository (a library import, a builtin, an external base class). */
-  | { kind: 'external' }
+  /** Bound to something outside the repository (a library import, a builtin, an external base class); `via: 'import'` when this file's import of a module the repository lacks says so. */
+  | { kind: 'external'; via?: 'import' }
   /** Not resolved: definitions of the same spelling are only candidates. */
   | { kind: 'candidates' };
 

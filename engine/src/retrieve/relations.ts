@@ -79,15 +79,22 @@ export interface Occurrence {
  * `startLine` of its file), with its kind; undefined when the text cannot be parsed in time.
  */
 export function occurrencesIn(grammar: LoadedGrammar, text: string, startLine: number, name: string): Occurrence[] | undefined {
+  const source = dedent(text);
+  // Rows where the name is written: only subtrees spanning one are walked (a chunk's tree is
+  // thousands of nodes; reading each as a Node costs more than the parse).
+  const rows = rowsWith(source, name);
+  if (!rows.length) return [];
   const deadline = Date.now() + PARSE_TIMEOUT_MS;
-  const tree = parseReusing(grammar.parser, dedent(text), undefined, () => Date.now() > deadline);
+  const tree = parseReusing(grammar.parser, source, undefined, () => Date.now() > deadline);
   if (!tree) return undefined;
   try {
     const out: Occurrence[] = [];
     const cursor = tree.walk();
+    const spansRow = (from: number, to: number): boolean => rows.some((r) => r >= from && r <= to);
     const visit = (): void => {
-      const n = cursor.currentNode;
-      if (n.isNamed && NAME_TYPES.test(n.type) && n.text === name) {
+      if (!spansRow(cursor.startPosition.row, cursor.endPosition.row)) return;
+      if (cursor.nodeIsNamed && NAME_TYPES.test(cursor.nodeType) && cursor.nodeText === name) {
+        const n = cursor.currentNode;
         const kind = occurrenceKind(n);
         out.push({ kind, line: startLine + n.startPosition.row, ...(kind === 'defines' && /method|function_definition/.test(n.parent?.type ?? '') ? { method: true } : {}) });
       }
@@ -97,10 +104,26 @@ export function occurrencesIn(grammar: LoadedGrammar, text: string, startLine: n
       }
     };
     visit();
+    cursor.delete();
     return out;
   } finally {
     tree.delete();
   }
+}
+
+/** The 0-based rows of `text` where `name` appears (as a substring: the walk checks the nodes). */
+function rowsWith(text: string, name: string): number[] {
+  const rows: number[] = [];
+  let row = 0;
+  let from = 0;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+    for (let nl = text.indexOf('\n', from); nl >= 0 && nl < at; nl = text.indexOf('\n', nl + 1)) {
+      row++;
+      from = nl + 1;
+    }
+    if (rows[rows.length - 1] !== row) rows.push(row);
+  }
+  return rows;
 }
 
 /** The strongest of the occurrences (the first of its kind), or undefined when there are none. */

@@ -16,7 +16,7 @@ import { GRAMMARS, type GrammarName } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
-import { Resolver, resolves, type ResolvedDef } from '../resolve/resolver';
+import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest } from './relations';
@@ -90,6 +90,8 @@ export interface SymbolInfo {
   endCharacter: number;
   definitions: SymbolDefinition[];
   resolution: SymbolResolution;
+  /** How the resolver reached a definition, or an outside name (`import`: a module the repository lacks); resolve/types.ts. */
+  resolvedVia?: ResolvedVia;
   /** For a resolved definition: same-named definitions elsewhere with its normalised body (its copies), counted, not listed. */
   copies?: number;
   /** Other files whose indexed chunks mention the name as a whole word (at most 20). */
@@ -163,9 +165,9 @@ export class SymbolLookup {
     const definitions = r?.kind === 'defines' ? [await this.describe(r.def)] : r?.kind === 'external' ? [] : await this.definitionsOf(name);
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
-    if (r?.kind !== 'defines') return { ...at, definitions, resolution, usedInFiles };
+    if (r?.kind !== 'defines') return { ...at, definitions, resolution, ...(r?.kind === 'external' && r.via ? { resolvedVia: r.via } : {}), usedInFiles };
     const copies = await this.copiesOf(name, definitions[0]);
-    return { ...at, definitions, resolution, ...(copies ? { copies } : {}), usedInFiles };
+    return { ...at, definitions, resolution, ...(r.via ? { resolvedVia: r.via } : {}), ...(copies ? { copies } : {}), usedInFiles };
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */

@@ -3,8 +3,8 @@
 // unit-tested.
 import type { DefinitionAt, RetrievedChunk, SymbolInfo } from '../../../engine/src/public';
 
-/** What the definition provider said: nothing in time, or a location (a URI string). */
-export type ServerAnswer = { kind: 'none' } | { kind: 'at'; uri: string; line: number; character: number };
+/** What the definition provider said: nothing (`late`: not within its budget, or still busy), or a location (a URI string). */
+export type ServerAnswer = { kind: 'none'; late?: boolean } | { kind: 'at'; uri: string; line: number; character: number };
 
 /** Where the definition shown comes from, in the words the UI uses. */
 export type DefinitionSource = 'language server' | 'resolver' | 'name';
@@ -20,6 +20,16 @@ export interface DefinitionChoice {
   source?: DefinitionSource;
   /** Siblings of the language server's definition (Find Related Code), when it differs from the engine's. */
   siblings?: RetrievedChunk[];
+}
+
+/**
+ * The engine's answer is as sure as a language server's: a definition bound in this file or reached
+ * through its imports (not through a type, a class's bases or the repository's only definition of
+ * the name), or a name this file imports from a module the repository lacks (a library).
+ */
+export function engineIsCertain(symbol: SymbolInfo): boolean {
+  if (symbol.resolution === 'external') return symbol.resolvedVia === 'import';
+  return symbol.resolution === 'defines' && (symbol.resolvedVia === 'file' || symbol.resolvedVia === 'import');
 }
 
 /** What the engine's own answer says, with no language server. */

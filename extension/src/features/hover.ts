@@ -8,10 +8,11 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { fenceLanguage, signalFor } from '../editorState';
-import { chooseDefinition, SOURCE_WORDS } from './definitionChoice';
+import { SOURCE_WORDS } from './definitionChoice';
 import { buildHoverModel, type HoverModel } from './hoverModel';
 import { serverDefinition } from './serverDefinition';
 import { HoverGate } from './hoverGate';
+import { HoverCache, hoverDefinition, keepable, type HoverPhases } from './hoverFlow';
 import { timedHover } from '../timedProviders';
 
 /** Doc lines shown under the declaration. */
@@ -65,6 +66,16 @@ export function hoverMarkdown(folder: vscode.Uri, model: HoverModel): vscode.Mar
   return md;
 }
 
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** The hover's phases as its timing record's detail (bench:ui reads them). */
+function phaseDetail(p: Partial<HoverPhases>, flowMs: number): Record<string, number | string> {
+  return {
+    engineWaitMs: round(p.engineMs ?? flowMs), serverMs: p.serverMs === undefined ? -1 : round(p.serverMs),
+    serverWaitMs: round(p.waitMs ?? 0), chooseMs: round(p.chooseMs ?? 0), flowMs: round(flowMs), server: p.server ?? 'not awaited',
+  };
+}
+
 export interface HoverTiming {
   /** The engine request (symbol + retrieval), round trip. */
   requestMs: number;
@@ -74,38 +85,60 @@ export interface HoverTiming {
 export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined; gate: HoverGate } {
   let last: HoverTiming | undefined;
   const gate = new HoverGate(ctx);
+  const cache = new HoverCache<vscode.Hover>();
+  const forget = (): void => cache.clear();
   ctx.push(
+    // Any edit or save may change a definition shown (the log's output channel is no edit).
+    vscode.workspace.onDidChangeTextDocument((e) => { if (e.document.uri.scheme !== 'output' && e.contentChanges.length) forget(); }),
+    vscode.workspace.onDidSaveTextDocument(forget),
+    vscode.workspace.onDidChangeConfiguration(forget),
     vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
       async provideHover(doc, pos, token) {
         if (!gate.allows()) return undefined;
         const fi = ctx.folderFor(doc.uri);
         const rel = fi?.relPath(doc.uri);
         if (!fi || rel === undefined || !fi.canServe) return undefined;
+        const docKey = doc.uri.toString();
+        const kept = cache.get(docKey, doc.version, pos.line, pos.character);
+        if (kept) {
+          ctx.timings.note({ cached: 1 });
+          return kept.value;
+        }
         const { signal, dispose } = signalFor(token);
         const t0 = performance.now();
         try {
-          // The language server's definition, asked at once and waited for within its budget.
-          const server = serverDefinition(doc, pos, config.definitionBudgetMs(), token);
-          // One request: the name at the position, then the chunks found for it. The name leads
-          // the query; its line gives the retrieval some context. Whole chunks, as written, so a
-          // usage's line number is exact.
+          // One engine request: the name at the position, then the chunks found for it. The name
+          // leads the query; its line gives the retrieval some context. Whole chunks, as written, so
+          // a usage's line number is exact. The language's definition provider is asked beside it.
           const max = config.hoverMaxSnippets();
-          const found = await fi.client.symbolRelated(rel, pos.line, pos.character, {
-            context: doc.lineAt(pos.line).text.trim(),
-            options: { k: max * 4 + 4, compact: false, excerpt: 'head', maxLinesPerHit: 400 },
-          }, { content: doc.isDirty ? doc.getText() : undefined, signal });
-          const t1 = performance.now();
-          if (!found || token.isCancellationRequested) return undefined;
-          const choice = await chooseDefinition(found.symbol, rel, await server, (u) => fi.relPath(vscode.Uri.parse(u)), (f, l, c) => fi.client.definitionAt(f, l, c, { signal }));
-          // The server's definition is a local: the language's own hover has it.
-          if (!choice || token.isCancellationRequested) return undefined;
-          const { symbol, source } = choice;
-          const model = buildHoverModel(symbol, rel, pos.line, found.chunks, max, source);
-          if (!model.definition && !model.usages.length && !model.definedHere) return undefined;
+          const phases: Partial<HoverPhases> = {};
+          const flow = await hoverDefinition({
+            engine: fi.client.symbolRelated(rel, pos.line, pos.character, {
+              context: doc.lineAt(pos.line).text.trim(),
+              options: { k: max * 4 + 4, compact: false, excerpt: 'head', maxLinesPerHit: 400 },
+            }, { content: doc.isDirty ? doc.getText() : undefined, signal }),
+            server: serverDefinition(doc, pos, config.definitionBudgetMs(), token),
+            relPathOf: (u) => fi.relPath(vscode.Uri.parse(u)),
+            describe: (f, l, c) => fi.client.definitionAt(f, l, c, { signal }),
+            cancelled: () => token.isCancellationRequested,
+          }, rel, phases);
+          const r0 = performance.now();
+          ctx.timings.note(phaseDetail(phases, r0 - t0));
+          if (!flow) {
+            if (!token.isCancellationRequested && keepable(phases)) cache.put(docKey, doc.version, pos.line, pos.character, pos.character, undefined);
+            return undefined;
+          }
+          const { symbol, source } = flow.choice;
+          const model = buildHoverModel(symbol, rel, pos.line, flow.found.chunks, max, source);
+          const shown = model.definition || model.usages.length || model.definedHere;
           const range = new vscode.Range(symbol.line, symbol.startCharacter, symbol.line, symbol.endCharacter);
-          last = { requestMs: t1 - t0, totalMs: performance.now() - t0 };
-          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine request ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
-          return new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range);
+          const hover = shown ? new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range) : undefined;
+          if (!token.isCancellationRequested && keepable(phases)) cache.put(docKey, doc.version, symbol.line, symbol.startCharacter, symbol.endCharacter, hover);
+          if (!hover) return undefined;
+          last = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
+          ctx.timings.note({ renderMs: round(performance.now() - r0), source: source ?? 'none' });
+          ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
+          return hover;
         } catch {
           return undefined; // cancelled or engine busy: a hover is optional
         } finally {

@@ -2,6 +2,7 @@
 // driven by Debian's chromium through playwright-core like test/e2e/ui.e2e.ts). A benchmark, not a
 // test: it asserts nothing and is not part of CI. Wrap it in the shared lock on this machine:
 //   flock /tmp/reporecall-bench.lock npm run bench:ui -- --repo honojs_hono --positions 40 --out .bench-out/ui.json
+// (`--only-hover`: the same edits and hovers, without the first ghost, Find Related Code or the floor pass)
 //
 // On a copy of ../shared/bench/repos/REPO it
 //   1. builds the index in a first session (not measured) and stops code-server;
@@ -49,12 +50,14 @@ interface Args {
   skipBuild: boolean;
   keep: boolean;
   label: string;
+  /** Hovers only (with the same edits before them): no first ghost, Find Related Code or floor pass. */
+  onlyHover: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
   const a: Args = {
     repo: 'honojs_hono', positions: 40, seed: 1, split: path.resolve(ROOT, '../shared/bench'), out: path.join(ROOT, '.bench-out', 'ui.json'),
-    port: Number(process.env.PORT ?? 18390), typeDelay: 150, nonIdentifier: 32, skipBuild: false, keep: false, label: '',
+    port: Number(process.env.PORT ?? 18390), typeDelay: 150, nonIdentifier: 32, skipBuild: false, keep: false, label: '', onlyHover: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -71,6 +74,7 @@ function parseArgs(argv: string[]): Args {
       case '--skip-build': a.skipBuild = true; break;
       case '--keep': a.keep = true; break;
       case '--label': a.label = v(); break;
+      case '--only-hover': a.onlyHover = true; break;
       default: throw new Error(`unknown argument ${k}`);
     }
   }
@@ -268,7 +272,7 @@ async function main(): Promise<void> {
       await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
       await page.waitForSelector('.statusbar-item:has-text("chunks")', { timeout: 600_000 });
       // A position that shows ghost text (its first two characters typed), for the first ghost of session 2.
-      for (const task of tasks.slice(0, 15)) try {
+      for (const task of args.onlyHover ? [] : tasks.slice(0, 15)) try {
         const lines = fs.readFileSync(path.join(ws, task.file), 'utf8').split('\n');
         const indent = /^\s*/.exec(lines[task.line] ?? '')![0].length;
         await openFile(page, task.file);
@@ -390,13 +394,15 @@ async function main(): Promise<void> {
         await page.keyboard.press('Escape');
 
         // Find Related Code from the command palette, Enter to a complete list.
-        const listMs = await paletteToList(page, 'RepoRecall: Find Related Code', 10_000);
-        const rows = (await page.evaluate(ROWS)) as string[];
-        const dups = duplicateRows(rows);
-        // The rows that repeat an earlier one, to see what the user saw twice.
-        const dupRows = dups ? rows.slice(0, 10).filter((r, i, all) => all.slice(0, i).some((e) => normaliseRow(e) === normaliseRow(r))) : undefined;
-        related.push({ ms: listMs, rows: rows.length, dups, ...(dupRows ? { dupRows } : {}) });
-        await page.keyboard.press('Escape');
+        if (!args.onlyHover) {
+          const listMs = await paletteToList(page, 'RepoRecall: Find Related Code', 10_000);
+          const rows = (await page.evaluate(ROWS)) as string[];
+          const dups = duplicateRows(rows);
+          // The rows that repeat an earlier one, to see what the user saw twice.
+          const dupRows = dups ? rows.slice(0, 10).filter((r, i, all) => all.slice(0, i).some((e) => normaliseRow(e) === normaliseRow(r))) : undefined;
+          related.push({ ms: listMs, rows: rows.length, dups, ...(dupRows ? { dupRows } : {}) });
+          await page.keyboard.press('Escape');
+        }
 
         // Hovers: an identifier above the cursor, and (until enough) a keyword, comment, string or number.
         const places = classifyPlaces(lines, task.line - 30, task.line, task.language === 'python');
@@ -432,11 +438,13 @@ async function main(): Promise<void> {
     const floorById = new Map<string, number>();
     const floorRelated: number[] = [];
     const floorHover: number[] = [];
-    await runCommand(page, 'RepoRecall: Toggle Completions');
-    await runCommand(page, 'Ghost Floor: Toggle');
-    setUserSetting(run, 'reporecall.hover.mode', 'off');
-    await page.waitForTimeout(1000);
-    for (const task of tasks) {
+    if (!args.onlyHover) {
+      await runCommand(page, 'RepoRecall: Toggle Completions');
+      await runCommand(page, 'Ghost Floor: Toggle');
+      setUserSetting(run, 'reporecall.hover.mode', 'off');
+      await page.waitForTimeout(1000);
+    }
+    for (const task of args.onlyHover ? [] : tasks) {
       const lines = fs.readFileSync(path.join(ws, task.file), 'utf8').split('\n');
       const indent = /^\s*/.exec(lines[task.line] ?? '')![0].length;
       try {
@@ -499,7 +507,7 @@ async function main(): Promise<void> {
         on_non_identifier: `${nonIdentHovers.filter((h) => h.shown).length}/${nonIdentHovers.length}`,
       },
       meta: {
-        label: args.label, repo: args.repo, positions: tasks.length, seed: args.seed, date: new Date().toISOString(),
+        label: args.label, only_hover: args.onlyHover, repo: args.repo, positions: tasks.length, seed: args.seed, date: new Date().toISOString(),
         commit: (() => { try { return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(); } catch { return ''; } })(),
         host: `${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
         method: 'code-server 4.100.3 + chromium (playwright-core); ghost: the Delete keystroke that empties the line where real code continues -> first DOM change showing ghost text (2 s timeout); after a 1 s pause the first two characters of the real line are typed ' + args.typeDelay + ' ms apart and reported apart (a keystroke into ghost text already showing is typed_along: VS Code serves it from that suggestion); hover: mouse move -> visible RepoRecall hover (editor.hover.delay 150 included); find_related: Enter in the palette -> complete list',
@@ -524,6 +532,7 @@ async function main(): Promise<void> {
         // Served by the request started at the keystroke (completionPrefetch.ts): engine and rpc are that request's.
         complete_shown_prefetched: shownComplete.filter((r) => r.detail?.prefetched === 1).length,
         hover_provider: split(hoverRecs),
+        hover_phases: hoverPhases(hoverRecs),
         find_related_provider: split(relatedRecs),
         find_related_rows: related.map((r) => r.rows),
         find_related_duplicates: related.flatMap((r) => r.dupRows ?? []).slice(0, 20),
@@ -624,8 +633,45 @@ function markdown(r: Record<string, unknown>): string {
     `| hover, mouse rest -> visible | ${h.n} | ${h.visible_p50} | ${h.visible_p95} | on non-identifiers ${h.on_non_identifier} |`,
     ...floorRow(m.floor, 'hover_visible', 'hover, mouse rest -> visible', 'editor.hover.delay 150 included'),
     `| hover provider | ${hp.n} | ${h.provide_p50} | ${h.provide_p95} | engine ${hp.engine_p50}/${hp.engine_p95} |`,
+    ...hoverPhaseRows(m.hover_phases as ReturnType<typeof hoverPhases> | undefined),
     '',
   ].join('\n');
+}
+
+/** Where a shown hover's time went, from its record's detail (hover.ts): p50/p95 of each phase. */
+function hoverPhases(recs: TimingRecord[]): Record<string, unknown> {
+  const num = (r: TimingRecord, k: string): number | undefined => (typeof r.detail?.[k] === 'number' ? (r.detail[k] as number) : undefined);
+  const stat = (xs: Array<number | undefined>) => {
+    const ys = xs.filter((x): x is number => x !== undefined && x >= 0);
+    return { n: ys.length, p50: percentile(ys, 50), p95: percentile(ys, 95) };
+  };
+  const count = (k: string) => {
+    const out: Record<string, number> = {};
+    for (const r of recs) out[String(r.detail?.[k] ?? '?')] = (out[String(r.detail?.[k] ?? '?')] ?? 0) + 1;
+    return out;
+  };
+  return {
+    // From the provider being called: the gate and lookups before the requests, the engine's answer
+    // (round trip), the definition provider's answer or budget, the wait for it after the engine's,
+    // mapping its location (a second engine request), building the Markdown.
+    before_requests: stat(recs.map((r) => { const f = num(r, 'flowMs'), d = num(r, 'renderMs'); return f !== undefined && d !== undefined ? r.ms - f - d : undefined; })),
+    engine: stat(recs.map((r) => num(r, 'engineWaitMs'))),
+    definition_provider: stat(recs.map((r) => num(r, 'serverMs'))),
+    provider_wait_after_engine: stat(recs.map((r) => num(r, 'serverWaitMs'))),
+    choose: stat(recs.map((r) => num(r, 'chooseMs'))),
+    render: stat(recs.map((r) => num(r, 'renderMs'))),
+    // Answers kept from an earlier request at the same name (hover.ts), and the provider without them.
+    cached: recs.filter((r) => r.detail?.cached === 1).length,
+    provider_uncached: stat(recs.filter((r) => r.detail?.cached !== 1).map((r) => r.ms)),
+    provider_answer: count('server'),
+    source: count('source'),
+  };
+}
+
+function hoverPhaseRows(hp: ReturnType<typeof hoverPhases> | undefined): string[] {
+  if (!hp || !(hp.engine as { n: number }).n) return [];
+  const f = (k: string) => { const v = hp[k] as { p50: number | null; p95: number | null }; return `${v.p50?.toFixed(0)}/${v.p95?.toFixed(0)}`; };
+  return [`| hover provider phases (p50/p95) | ${(hp.engine as { n: number }).n} | | | before requests ${f('before_requests')}, engine ${f('engine')}, definition provider ${f('definition_provider')} (waited after the engine ${f('provider_wait_after_engine')}), choose ${f('choose')}, render ${f('render')}; without the ${hp.cached} kept answers ${f('provider_uncached')}; provider ${JSON.stringify(hp.provider_answer)}; source ${JSON.stringify(hp.source)} |`];
 }
 
 /** A row for what VS Code alone takes (the floor pass), under the measure it bounds. */

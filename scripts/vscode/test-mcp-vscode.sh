@@ -7,7 +7,8 @@
 # test-integration.sh runs it after the main suites (which stay on 1.100: the extension activates there).
 # The last line is `N passed, M failed`; exit status non-zero when anything failed.
 # Env: PORT (default 18374), REPORECALL_CS_LATEST_DIR (code-server 4.139.1 install dir),
-#      REPORECALL_NODE24_DIR, SKIP_BUILD=1 (dist/ and out/ as they are), KEEP=1.
+#      REPORECALL_NODE24_DIR, SKIP_BUILD=1 (dist/ and out/ as they are), KEEP=1, LATEST_RESULTS (a
+#      path the suite's JSON results are copied to: test-integration.sh totals them).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/scripts/vscode"
@@ -47,6 +48,7 @@ if [ $status -eq 0 ]; then
   node "$HERE/run-ext-tests.mjs" "$PORT" "$ROOT" "$ROOT/out/test/integration/index.js" "$WORK/run/ws" 300 || status=1
 fi
 cp "$WORK/run/code-server.log" "$ROOT/test-output/code-server-mcp-vscode.log" 2>/dev/null
+[ -n "${LATEST_RESULTS:-}" ] && cp "$WORK/results.json" "$LATEST_RESULTS" 2>/dev/null
 node -e '
   let r; try { r = require(process.argv[1]); } catch { r = { passed: [], failed: [{ title: "the suite did not report results", error: "" }] }; }
   for (const x of r.failed) console.log(`FAILED integration (code-server '"$CS_VERSION"'): ${x.title}\n  ${x.error.split("\n").slice(0, 3).join("\n  ")}`);

@@ -163,7 +163,7 @@ describe('CopilotContextSource: the quick pass', () => {
     assert.deepStrictEqual([got.answer, got.context?.items[0].value], ['waited', 'full']);
   });
 
-  it('resolveOnTimeout gets the quick pass for this very cursor until the full one is ready; both passes are asked, the quick one first, and a newer cursor aborts both', async () => {
+  it('resolveOnTimeout gets the quick pass for this very cursor until the full one is ready; both passes are asked, the full one first, and a newer cursor aborts both', async () => {
     const source = new CopilotContextSource();
     const asked: Pass[] = [];
     const signals: AbortSignal[] = [];
@@ -174,7 +174,7 @@ describe('CopilotContextSource: the quick pass', () => {
       return new Promise((resolve) => finish.set(pass, resolve));
     };
     source.prefetch('k1', 'a', compute);
-    assert.deepStrictEqual(asked, ['quick', 'full']);
+    assert.deepStrictEqual(asked, ['full', 'quick']);
     assert.strictEqual(source.ready('k1', 'a'), undefined, 'nothing ready yet');
     finish.get('quick')!(ctxOf('quick'));
     await tick();

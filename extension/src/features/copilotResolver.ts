@@ -127,14 +127,14 @@ export class CopilotContextSource {
       },
       () => undefined,
     );
-    // The quick pass is asked first: the engine runs the model on its one thread (onnxruntime-node's
-    // run is synchronous), so a quick pass asked after the full one would wait for the model.
-    entry.quickResult = pass('quick', (c) => {
-      if (!entry.value) entry.quick = c;
-    });
+    // The full pass is asked first, as when it was the only one. The engine runs the model on its one
+    // thread, so a quick pass arriving during the model's run waits for it.
     entry.result = pass('full', (c) => {
       entry.value = c;
       entry.quick = undefined;
+    });
+    entry.quickResult = pass('quick', (c) => {
+      if (!entry.value) entry.quick = c;
     });
     entry.result.then((c) => (c ? undefined : this.entries.get(key) === entry && this.entries.delete(key)), () => undefined);
     this.entries.set(key, entry);

@@ -176,6 +176,12 @@ export interface RetrieveOptions {
   continuations?: number;
   /** Only chunks of files matching this glob and/or language (retrieve/fileFilter.ts); default every file. */
   files?: FileFilter;
+  /**
+   * Rank without the embedding model (no query vector: the dense and hyde signals off), in the
+   * milliseconds the lexical signals take: a first answer while the full retrieval embeds the query
+   * (the Copilot context provider's). Default false.
+   */
+  lexicalOnly?: boolean;
 }
 
 /**

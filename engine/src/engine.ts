@@ -192,8 +192,9 @@ export class Engine {
   }
 
   /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
-  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, weights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
+  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
     const k = opts.k ?? 10;
+    const weights = opts.lexicalOnly ? { ...tunedWeights, dense: 0, hyde: 0 } : tunedWeights;
     const state: EditorState = typeof query === 'string' ? { file: '', prefix: normalizeLoneCR(query) + '\n', line: -1 } : withEditorLines(query);
     const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
     // Free text: all of it is the query; a question in words (asked so) by its concepts (retrieve/prose.ts).
@@ -206,7 +207,7 @@ export class Engine {
       ? (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line) && inFiles(this.tables.chunks.fileOf(id) ?? '')
       : (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
     const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
-    const hydeWeight = opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
+    const hydeWeight = opts.lexicalOnly ? 0 : opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
     q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
     opts.signal?.throwIfAborted();
     // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).

@@ -7,7 +7,8 @@
 #   - the repo's own npm dependencies (playwright-core, @vscode/vsce are devDependencies).
 # Idempotent: each step is skipped when its result is already there (a warm run takes ~1 s).
 # Env: REPORECALL_CS_DIR (install dir), REPORECALL_CS_VERSION (default 4.100.3 = VS Code 1.100.3,
-#      the last code-server whose engines.node is 20).
+#      the last code-server whose engines.node is 20), REPORECALL_CS_NODE_DIR (a Node directory,
+#      install-node.sh's, to install and build code-server with when its engines.node is newer).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CS_DIR=${REPORECALL_CS_DIR:-$HOME/.cache/reporecall/code-server}
@@ -37,8 +38,11 @@ if [ "$installed" != "$CS_VERSION" ] || [ ! -x "$CS_BIN" ]; then
   mkdir -p "$CS_DIR"
   [ -f "$CS_DIR/package.json" ] || echo '{"name":"reporecall-code-server","private":true}' > "$CS_DIR/package.json"
   echo "npm: installing code-server@$CS_VERSION into $CS_DIR (about a minute)"
+  # Another Node: npm runs under it (code-server's postinstall checks the version npm reports) and
+  # node-gyp builds against its headers.
   # unsafe_perm: code-server's postinstall checks it when run as root; yes: node-pty's postinstall runs `npx node-gyp`.
-  (cd "$CS_DIR" && npm_config_unsafe_perm=true npm_config_yes=true \
+  (cd "$CS_DIR" && if [ -n "${REPORECALL_CS_NODE_DIR:-}" ]; then export PATH="$REPORECALL_CS_NODE_DIR/bin:$PATH" npm_config_nodedir="$REPORECALL_CS_NODE_DIR"; fi
+    npm_config_unsafe_perm=true npm_config_yes=true \
     npm install --no-audit --no-fund "code-server@$CS_VERSION" > "$CS_DIR/install.log" 2>&1) \
     || { tail -40 "$CS_DIR/install.log"; exit 1; }
 fi

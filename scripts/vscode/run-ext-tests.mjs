@@ -12,7 +12,7 @@ import path from 'node:path';
 import util from 'node:util';
 
 // Workbench lines that are expected noise offline.
-const NOISE = /connection token|Creating a socket|builtin extensions cache|Service Worker|ENOTFOUND|open-vsx|marketplace|^\s+at /;
+const NOISE = /connection token|Creating a socket|builtin extensions cache|Service Worker|ENOTFOUND|open-vsx|marketplace|^\s+at |\[(AgentHost|ChatModelSelection|AccountPolicyGate)\]/;
 const [port, extDir, testsEntry, workspace, timeoutSec = '600'] = process.argv.slice(2);
 if (!workspace) {
   console.error('usage: node run-ext-tests.mjs PORT EXTENSION_DIR TESTS_ENTRY.js WORKSPACE [TIMEOUT_SECONDS]');

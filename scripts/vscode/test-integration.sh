@@ -9,7 +9,8 @@
 # Env: REPORECALL_CS_DIR (code-server install dir), PORT (first of four ports, default 18370),
 #      WITH_VSIX=1 also runs the UI test on the installed linux-x64 VSIX (+~40 s; scripts/test.sh,
 #      which CI runs, sets it), packaging it first unless VSIX names one already built,
-#      SKIP_BUILD=1 uses dist/ as it is, KEEP=1 keeps the temporary run directories (code-server logs) for inspection.
+#      SKIP_BUILD=1 uses dist/ as it is, KEEP=1 keeps the temporary run directories (code-server logs) for inspection,
+#      SKIP_LATEST=1 leaves out the MCP suite in code-server 4.139.1 (test-mcp-vscode.sh).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HERE="$ROOT/scripts/vscode"
@@ -68,6 +69,12 @@ mkdir -p "$WORK/untrusted"; cp -r test/fixtures/workspace "$WORK/untrusted/ws"
 node out/test/e2e/untrusted.e2e.js "$WORK/untrusted" "$((PORT + 3))" "$WORK/untrusted/ws" "$WORK/untrusted-results.json" || status=1
 cp "$WORK/untrusted/code-server.log" "$OUT/code-server-untrusted.log" 2>/dev/null
 
+# 2c) The MCP server offered to VS Code 1.101+ (mcpServerDefinitionProviders), in code-server 4.139.1
+#     on Node 24 (test-mcp-vscode.sh installs both from npm, cached), on the first port (free again).
+if [ "${SKIP_LATEST:-0}" != 1 ]; then
+  SKIP_BUILD=1 PORT=$PORT LATEST_RESULTS="$WORK/latest-results.json" "$HERE/test-mcp-vscode.sh" | grep -vE '^[0-9]+ passed, [0-9]+ failed' || status=1
+fi
+
 # 3) Optional (WITH_VSIX=1): package the VSIX, install it with code-server --install-extension and
 #    run the UI test against the installed copy (checks the packaged layout: natives, grammars, model).
 if [ "${WITH_VSIX:-0}" = 1 ]; then
@@ -115,6 +122,7 @@ fi
 node -e '
   let pass = 0, fail = 0;
   const suites = [["integration", process.argv[1]], ["e2e", process.argv[2]], ["e2e (untrusted)", process.argv[7]]];
+  if (process.argv[9] !== "1") suites.push(["integration (code-server 4.139.1)", process.argv[8]]);
   if (process.argv[4] === "1") suites.push(["e2e (installed VSIX)", process.argv[5]], ["installed VSIX model", process.argv[6]]);
   for (const [name, f] of suites) {
     try { const r = require(f); pass += r.passed.length; fail += r.failed.length;
@@ -124,5 +132,5 @@ node -e '
   console.log(`runtime ${Math.round((Date.now() / 1000) - Number(process.argv[3]))} s; screenshots in test-output/screenshots`);
   console.log(`${pass} passed, ${fail} failed`);
   process.exit(fail ? 1 : 0);
-' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" "$WORK/vsix-model-results.json" "$WORK/untrusted-results.json" || status=1
+' "$WORK/api-results.json" "$WORK/ui-results.json" "$t0" "${WITH_VSIX:-0}" "$WORK/vsix-results.json" "$WORK/vsix-model-results.json" "$WORK/untrusted-results.json" "$WORK/latest-results.json" "${SKIP_LATEST:-0}" || status=1
 exit $status

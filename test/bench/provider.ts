@@ -13,7 +13,7 @@ import type { RetrievedChunk } from '../../engine/src/public';
 import { VSCODE_INLINE_SUGGEST_DELAY_MS } from '../../extension/src/features/adaptiveDebounce';
 import type { CancellationToken } from '../../extension/src/features/copilotApi';
 import { contextKey } from '../../extension/src/features/copilotRequest';
-import { CopilotContextSource, snippetsFrom, type ProvidedContext } from '../../extension/src/features/copilotResolver';
+import { CopilotContextSource, snippetsFrom, type Compute } from '../../extension/src/features/copilotResolver';
 import { percentile } from './protocols';
 import { LANGUAGE_EXTENSIONS, type Repo, type Task } from './split';
 
@@ -34,7 +34,8 @@ function cancellation(afterMs: number): { token: CancellationToken; dispose(): v
 
 /** What one task's requests got: per budget, whether it was answered in time and the excerpts delivered. */
 export interface ProviderTaskResult {
-  byBudget: Map<number, { answered: boolean; delivered: string[] }>;
+  /** `full`: answered with the full pass (not the quick one without the model). */
+  byBudget: Map<number, { answered: boolean; full: boolean; delivered: string[] }>;
   unbounded: string[];
   retrievalMs: number;
 }
@@ -63,9 +64,9 @@ export class ProviderPath {
     await client.updateFile(task.file, task.left_context);
     try {
       const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
-      const compute = async (signal: AbortSignal): Promise<ProvidedContext> => {
+      const compute: Compute = async (signal, pass) => {
         const t0 = performance.now();
-        const chunks = await client.retrieve(state, { budgetTokens, signal });
+        const chunks = await client.retrieve(state, { budgetTokens, signal, lexicalOnly: pass === 'quick' });
         return { ...snippetsFrom(chunks.filter((c) => !excluded(c)), { file: task.file, prefix: task.left_context, uriOf: (f) => f }), ms: performance.now() - t0 };
       };
       const source = new CopilotContextSource();
@@ -74,16 +75,16 @@ export class ProviderPath {
       source.prefetch(key, task.file, compute);
       await new Promise((r) => setTimeout(r, VSCODE_INLINE_SUGGEST_DELAY_MS));
       // Copilot's requests, one per budget, at the same moment; each token is cancelled at its timeoutEnd.
-      const byBudget = new Map<number, { answered: boolean; delivered: string[] }>();
+      const byBudget = new Map<number, { answered: boolean; full: boolean; delivered: string[] }>();
       await Promise.all(PROVIDER_BUDGETS_MS.map(async (budget) => {
         const c = cancellation(budget);
         const got = await source.resolve(key, task.file, compute, c.token, Date.now() + budget);
         c.dispose();
         const answered = got.context !== undefined && !c.token.isCancellationRequested;
-        // Not answered in time: Copilot calls resolveOnTimeout, which gives what is ready by then.
+        // Not answered in time: Copilot calls resolveOnTimeout, which gives what is ready by then (for this cursor).
         const late = answered ? undefined : source.ready(key, task.file);
-        const items = answered ? got.context!.items : late?.exact ? late.context.items : [];
-        byBudget.set(budget, { answered, delivered: items.map((i) => i.value) });
+        const items = answered ? got.context!.items : late && late.of !== 'older' ? late.context.items : [];
+        byBudget.set(budget, { answered, full: answered && got.answer !== 'quick', delivered: items.map((i) => i.value) });
       }));
       const never = cancellation(2 ** 30);
       const full = await source.resolve(key, task.file, compute, never.token, Date.now() + 600_000);
@@ -105,6 +106,7 @@ export class ProviderPath {
 /** Sums the tasks into the bench JSON's `provider` entry. */
 export class ProviderAcc {
   private readonly answered = new Map<number, number[]>();
+  private readonly full = new Map<number, number[]>();
   private readonly recall = new Map<number, number[]>();
   private readonly unbounded: number[] = [];
   private readonly ms: number[] = [];
@@ -116,6 +118,7 @@ export class ProviderAcc {
     this.ms.push(r.retrievalMs);
     for (const [b, got] of r.byBudget) {
       this.answered.set(b, [...(this.answered.get(b) ?? []), got.answered ? 1 : 0]);
+      this.full.set(b, [...(this.full.get(b) ?? []), got.full ? 1 : 0]);
       this.recall.set(b, [...(this.recall.get(b) ?? []), score(got.delivered) ?? 0]);
     }
   }
@@ -123,7 +126,7 @@ export class ProviderAcc {
   result(): Record<string, unknown> {
     const mean = (xs: number[] = []) => (xs.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1000) / 1000 : 0);
     const out: Record<string, unknown> = {};
-    for (const b of PROVIDER_BUDGETS_MS) out[String(b)] = { answered: mean(this.answered.get(b)), new_id_recall: mean(this.recall.get(b)), n: this.answered.get(b)?.length ?? 0 };
+    for (const b of PROVIDER_BUDGETS_MS) out[String(b)] = { answered: mean(this.answered.get(b)), full: mean(this.full.get(b)), new_id_recall: mean(this.recall.get(b)), n: this.answered.get(b)?.length ?? 0 };
     out.unbounded_new_id_recall = mean(this.unbounded);
     out.retrieval_ms = { p50: percentile(this.ms, 50), p95: percentile(this.ms, 95) };
     return out;
@@ -131,8 +134,9 @@ export class ProviderAcc {
 }
 
 /** The `provider` entry as a Markdown table. */
-export function renderProvider(p: Record<string, { answered: number; new_id_recall: number; n: number }> & { unbounded_new_id_recall: number; retrieval_ms: { p50: number; p95: number } }): string {
-  const rows = PROVIDER_BUDGETS_MS.map((b) => `| ${b} ms | ${(100 * p[String(b)].answered).toFixed(1)}% | ${p[String(b)].new_id_recall.toFixed(3)} | ${p[String(b)].n} |`);
-  return ['', '## Copilot context provider path (protocol C, prefetched at the edit, asked 50 ms later)', '', '| budget | answered | new-id recall delivered | n |', '|---|---|---|---|', ...rows,
+export function renderProvider(p: Record<string, { answered: number; full?: number; new_id_recall: number; n: number }> & { unbounded_new_id_recall: number; retrieval_ms: { p50: number; p95: number } }): string {
+  const pc = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
+  const rows = PROVIDER_BUDGETS_MS.map((b) => `| ${b} ms | ${pc(p[String(b)].answered)} | ${pc(p[String(b)].full)} | ${p[String(b)].new_id_recall.toFixed(3)} | ${p[String(b)].n} |`);
+  return ['', '## Copilot context provider path (protocol C, prefetched at the edit, asked 50 ms later)', '', '| budget | answered | by the full pass | new-id recall delivered | n |', '|---|---|---|---|---|', ...rows,
     '', `Unbounded (the same retrieval awaited): new-id recall ${p.unbounded_new_id_recall.toFixed(3)}; retrieval through the engine process p50 ${p.retrieval_ms.p50} / p95 ${p.retrieval_ms.p95} ms.`, ''].join('\n');
 }

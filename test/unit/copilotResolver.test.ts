@@ -6,7 +6,7 @@ import * as assert from 'node:assert';
 import type { RetrievedChunk } from '../../engine/src/public';
 import type { CancellationToken } from '../../extension/src/features/copilotApi';
 import { applyProposedEdits, contextKey, offsetAt, requestPosition } from '../../extension/src/features/copilotRequest';
-import { CopilotContextSource, DeliveredItems, snippetsFrom, usageSummary, type ProvidedContext } from '../../extension/src/features/copilotResolver';
+import { CopilotContextSource, DeliveredItems, snippetsFrom, usageSummary, type Compute, type Pass, type ProvidedContext } from '../../extension/src/features/copilotResolver';
 import { groupCopies } from '../../extension/src/features/copies';
 import { indexedWorkspace, type IndexedWorkspace } from './workspace.helpers';
 
@@ -29,18 +29,20 @@ function tokenSource(): { token: CancellationToken; cancel(): void } {
   };
 }
 
-/** A computation the test finishes by hand; it records whether it was aborted. */
-function deferredCompute(): { compute: (signal: AbortSignal) => Promise<ProvidedContext | undefined>; finish(c: ProvidedContext): void; aborted(): boolean; calls(): number } {
-  let finish: (c: ProvidedContext) => void = () => undefined;
+/** A computation the test finishes by hand, pass by pass; it records whether it was aborted. */
+function deferredCompute(): { compute: Compute; finish(c: ProvidedContext): void; finishQuick(c: ProvidedContext): void; aborted(): boolean; calls(): number } {
+  const finish: Record<Pass, (c: ProvidedContext) => void> = { full: () => undefined, quick: () => undefined };
   let signal: AbortSignal | undefined;
   let calls = 0;
   return {
-    compute: (s) => {
-      calls++;
+    // No pass named: the full one.
+    compute: (s, pass = 'full') => {
+      if (pass === 'full') calls++;
       signal = s;
-      return new Promise((resolve) => (finish = resolve));
+      return new Promise((resolve) => (finish[pass] = resolve));
     },
-    finish: (c) => finish(c),
+    finish: (c) => finish.full(c),
+    finishQuick: (c) => finish.quick(c),
     aborted: () => signal?.aborted === true,
     calls: () => calls,
   };
@@ -107,7 +109,7 @@ describe('CopilotContextSource', () => {
     assert.ok(!d.aborted());
     d.finish(ctxOf('kept'));
     await new Promise((r) => setImmediate(r));
-    assert.deepStrictEqual(source.ready('k', 'a')?.exact, true);
+    assert.deepStrictEqual(source.ready('k', 'a')?.of, 'full');
   });
 
   it('a newer cursor in the same document cancels the older retrieval; resolveOnTimeout falls back to the latest ready one', async () => {
@@ -122,8 +124,70 @@ describe('CopilotContextSource', () => {
     source.prefetch('k3', 'a', third.compute);
     assert.ok(second.aborted(), 'superseded');
     assert.ok(!third.aborted());
-    assert.deepStrictEqual(source.ready('k3', 'a'), { context: ctxOf('one keystroke older'), exact: false });
+    assert.deepStrictEqual(source.ready('k3', 'a'), { context: ctxOf('one keystroke older'), of: 'older' });
     assert.strictEqual(source.ready('k3', 'b'), undefined, 'never another document\'s');
+  });
+});
+
+describe('CopilotContextSource: the quick pass', () => {
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  it('a request the full pass cannot answer by its deadline gets the quick pass before Copilot\'s token is cancelled; the full pass goes on', async () => {
+    const source = new CopilotContextSource();
+    const d = deferredCompute();
+    source.prefetch('k', 'a', d.compute);
+    d.finishQuick(ctxOf('quick, without the model'));
+    const timeoutEnd = Date.now() + 30;
+    const { token, cancel } = tokenSource();
+    const copilotTimer = setTimeout(cancel, timeoutEnd - Date.now()); // Copilot cancels at timeoutEnd
+    const got = await source.resolve('k', 'a', d.compute, token, timeoutEnd);
+    const cancelledFirst = token.isCancellationRequested;
+    clearTimeout(copilotTimer);
+    assert.deepStrictEqual([got.answer, got.context?.items[0].value, cancelledFirst], ['quick', 'quick, without the model', false]);
+    assert.ok(!d.aborted(), 'the full pass is not cancelled');
+    d.finish(ctxOf('full'));
+    await tick();
+    const next = await source.resolve('k', 'a', deferredCompute().compute, tokenSource().token, FAR());
+    assert.deepStrictEqual([next.answer, next.context?.items[0].value], ['ready', 'full']);
+  });
+
+  it('the full pass wins when it arrives before the deadline, though the quick one was ready first', async () => {
+    const source = new CopilotContextSource();
+    const d = deferredCompute();
+    source.prefetch('k', 'a', d.compute);
+    d.finishQuick(ctxOf('quick'));
+    await tick();
+    const pending = source.resolve('k', 'a', d.compute, tokenSource().token, FAR());
+    d.finish(ctxOf('full'));
+    const got = await pending;
+    assert.deepStrictEqual([got.answer, got.context?.items[0].value], ['waited', 'full']);
+  });
+
+  it('resolveOnTimeout gets the quick pass for this very cursor until the full one is ready; both passes are asked, the full one first, and a newer cursor aborts both', async () => {
+    const source = new CopilotContextSource();
+    const asked: Pass[] = [];
+    const signals: AbortSignal[] = [];
+    const finish = new Map<Pass, (c: ProvidedContext) => void>();
+    const compute: Compute = (signal, pass) => {
+      asked.push(pass);
+      signals.push(signal);
+      return new Promise((resolve) => finish.set(pass, resolve));
+    };
+    source.prefetch('k1', 'a', compute);
+    assert.deepStrictEqual(asked, ['full', 'quick']);
+    assert.strictEqual(source.ready('k1', 'a'), undefined, 'nothing ready yet');
+    finish.get('quick')!(ctxOf('quick'));
+    await tick();
+    assert.deepStrictEqual(source.ready('k1', 'a'), { context: ctxOf('quick'), of: 'quick' });
+    finish.get('full')!(ctxOf('full'));
+    await tick();
+    assert.deepStrictEqual(source.ready('k1', 'a'), { context: ctxOf('full'), of: 'full' });
+    source.prefetch('k2', 'a', compute);
+    finish.get('quick')!(ctxOf('quick at k2'));
+    await tick();
+    source.prefetch('k3', 'a', compute);
+    assert.ok(signals[2].aborted && signals[3].aborted, 'the superseded cursor\'s passes are cancelled');
+    assert.deepStrictEqual(source.ready('k3', 'a'), { context: ctxOf('full'), of: 'older' }, 'an older cursor\'s quick pass is never given');
   });
 });
 

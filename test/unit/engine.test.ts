@@ -310,6 +310,25 @@ describe('Engine', function () {
     await engine.close();
   });
 
+  it('lexicalOnly ranks without the model: no query embedded, no dense rank, the ranking of the dense signal weighted 0', async function () {
+    const modelDir = defaultModelDir();
+    if (!modelDir) this.skip();
+    const { engine } = await open(root, indexDir, { dense: true, modelDir });
+    await engine.indexAll();
+    const embedder = (engine as unknown as { embedder: { embedQueries(texts: string[]): Promise<Float32Array[]> } }).embedder;
+    let queries = 0;
+    const embedQueries = embedder.embedQueries.bind(embedder);
+    embedder.embedQueries = (texts) => ((queries += texts.length), embedQueries(texts));
+    const state = { file: 'lib/pricing.ts', language: 'typescript', prefix: 'export function total(cart: Cart) {\n  const stock = ', line: 1 };
+    const quick = await engine.retrieve(state, { budgetTokens: 512, lexicalOnly: true });
+    assert.strictEqual(queries, 0, 'the query was not embedded');
+    assert.ok(quick.length > 0 && quick.every((h) => h.signals.dense === undefined));
+    assert.deepStrictEqual(quick, await engine.retrieve(state, { budgetTokens: 512 }, { dense: 0, hyde: 0 }));
+    const full = await engine.retrieve(state, { budgetTokens: 512 });
+    assert.ok((queries as number) === 1 && full.some((h) => h.signals.dense !== undefined), 'without the option the model is used');
+    await engine.close();
+  });
+
   it('an unsaved-buffer update re-embeds only the chunks that changed, and the save after it none', async function () {
     const modelDir = defaultModelDir();
     if (!modelDir) this.skip();

@@ -15,7 +15,7 @@ import type { FolderIndex } from '../folderIndex';
 import type { CodeSnippet, ContextProvider, CopilotExports, ResolveRequest } from './copilotApi';
 import { COPILOT_EXTENSION_IDS } from './copilotPresence';
 import { applyProposedEdits, contextKey, requestPosition } from './copilotRequest';
-import { CopilotContextSource, DeliveredItems, snippetsFrom, usageSummary, type Answer, type ProvidedContext } from './copilotResolver';
+import { CopilotContextSource, DeliveredItems, snippetsFrom, usageSummary, type Answer, type Compute, type ProvidedContext } from './copilotResolver';
 import { cursorAfterEdit } from './completionPrefetch';
 
 /** The provider's id, as `github.copilot.advanced.contextProviders` names it. */
@@ -54,10 +54,10 @@ export class CopilotContext implements vscode.Disposable {
     return { doc, fi, rel, key: contextKey(doc.uri.toString(), doc.version, offset), state: editorState(doc, doc.positionAt(offset), rel, recent) };
   }
 
-  private compute(t: Target): (signal: AbortSignal) => Promise<ProvidedContext | undefined> {
-    return async (signal) => {
+  private compute(t: Target): Compute {
+    return async (signal, pass) => {
       const t0 = performance.now();
-      const chunks = await t.fi.client.retrieve(t.state, { budgetTokens: config.contextTokens(), signal });
+      const chunks = await t.fi.client.retrieve(t.state, { budgetTokens: config.contextTokens(), signal, lexicalOnly: pass === 'quick' });
       const uriOf = (f: string) => vscode.Uri.joinPath(t.fi.folder.uri, f).toString();
       return { ...snippetsFrom(chunks, { file: t.rel, prefix: t.state.prefix, uriOf, secretPatterns: config.secretPatterns(t.fi.folder) }), ms: performance.now() - t0 };
     };
@@ -73,7 +73,7 @@ export class CopilotContext implements vscode.Disposable {
   /** Whether the context for this document state and cursor is computed (the tests wait for the prefetch). */
   isReady(doc: vscode.TextDocument, offset: number): boolean {
     const t = this.target(doc, offset);
-    return !!t && this.source.ready(t.key, doc.uri.toString())?.exact === true;
+    return !!t && this.source.ready(t.key, doc.uri.toString())?.of === 'full';
   }
 
   private locate(request: ResolveRequest): Target | undefined {
@@ -100,13 +100,13 @@ export class CopilotContext implements vscode.Disposable {
     return items;
   }
 
-  /** What is ready when Copilot's deadline passed: this request's context, or the one a keystroke older in the same document. */
+  /** What is ready when Copilot's deadline passed: this request's context (the full pass's, else the quick one's), or the full one a keystroke older in the same document. */
   resolveOnTimeout(request: ResolveRequest): CodeSnippet[] {
     const t = this.locate(request);
     const ready = t && this.source.ready(t.key, t.doc.uri.toString());
     if (!t || !ready) return [];
     this.delivered.note(ready.context);
-    this.record(request, t, ready.exact ? 'on timeout' : 'on timeout (one keystroke older)', ready.context.chunks, ready.context.items);
+    this.record(request, t, ready.of === 'full' ? 'on timeout' : ready.of === 'quick' ? 'on timeout (quick pass)' : 'on timeout (one keystroke older)', ready.context.chunks, ready.context.items);
     return ready.context.items;
   }
 

@@ -3,9 +3,12 @@
 // less than a retrieval takes, so the context is computed ahead: on each edit and cursor move the
 // provider starts the retrieval for where the cursor now is (`prefetch`), and a request picks up
 // the answer for exactly its document version and cursor, waiting for it until its deadline at most
-// (`resolve`). What arrives after the deadline is never delivered; `ready` is what resolveOnTimeout
-// gives. Items are the packed excerpts, near-duplicates collapsed into one with `additionalUris`,
-// secrets redacted as for any remote model, deny-listed files dropped.
+// (`resolve`). Each prefetch runs two passes: the full retrieval, and a quick one without the
+// embedding model that is ready in a few milliseconds; a request the full pass cannot answer in
+// time gets the quick pass's items just before its deadline. What arrives after the deadline is
+// never delivered; `ready` is what resolveOnTimeout gives. Items are the packed excerpts,
+// near-duplicates collapsed into one with `additionalUris`, secrets redacted as for any remote
+// model, deny-listed files dropped.
 import { createHash } from 'node:crypto';
 import { isSecretPath, redactSecrets, type RetrievedChunk } from '../../../engine/src/public';
 import type { CancellationToken, CodeSnippet, ContextUsageStatistics } from './copilotApi';
@@ -20,14 +23,25 @@ export interface ProvidedContext {
   ms: number;
 }
 
-/** How a request was answered. */
-export type Answer = 'ready' | 'waited' | 'asked' | 'timeout' | 'cancelled' | 'failed';
+/** `full`: the engine's whole retrieval; `quick`: the same without the embedding model (lexical signals only). */
+export type Pass = 'quick' | 'full';
+export type Compute = (signal: AbortSignal, pass: Pass) => Promise<ProvidedContext | undefined>;
+
+/** How a request was answered (`quick`: the quick pass, the full one not being ready by the deadline). */
+export type Answer = 'ready' | 'waited' | 'asked' | 'quick' | 'timeout' | 'cancelled' | 'failed';
+
+/** How long before its deadline a request still waiting for the full pass takes the quick one: timers fire in order, so Copilot's own, at the deadline, comes after. */
+export const QUICK_ANSWER_MARGIN_MS = 2;
 
 interface Entry {
   key: string;
   docKey: string;
+  /** The full pass. */
   result: Promise<ProvidedContext | undefined>;
   value?: ProvidedContext;
+  /** The quick pass (undefined when it failed or was aborted). */
+  quickResult: Promise<ProvidedContext | undefined>;
+  quick?: ProvidedContext;
   controller: AbortController;
 }
 
@@ -38,18 +52,20 @@ export class CopilotContextSource {
   constructor(private readonly capacity = 16) {}
 
   /** Starts computing the context for `key` (unless known), cancelling the document's other computations in flight. */
-  prefetch(key: string, docKey: string, compute: (signal: AbortSignal) => Promise<ProvidedContext | undefined>): void {
+  prefetch(key: string, docKey: string, compute: Compute): void {
     const known = this.entries.get(key);
     if (known) return this.touch(known);
     this.start(key, docKey, compute);
   }
 
   /**
-   * The context for `key`: at once when ready, else the computation started for it (or one started
-   * now), waited for until the token is cancelled or `timeoutEnd` (Unix ms) passes, whichever is
-   * first. After that nothing: a computation this request started is cancelled with it.
+   * The context for `key`: at once when the full pass is ready, else the computation started for
+   * it (or one started now), waited for until the token is cancelled or `timeoutEnd` (Unix ms)
+   * passes, whichever is first; the quick pass's answer when the full one is not there
+   * QUICK_ANSWER_MARGIN_MS before `timeoutEnd`. After that nothing: a computation this request
+   * started is cancelled with it.
    */
-  async resolve(key: string, docKey: string, compute: (signal: AbortSignal) => Promise<ProvidedContext | undefined>, token: CancellationToken, timeoutEnd: number): Promise<{ context?: ProvidedContext; answer: Answer }> {
+  async resolve(key: string, docKey: string, compute: Compute, token: CancellationToken, timeoutEnd: number): Promise<{ context?: ProvidedContext; answer: Answer }> {
     if (token.isCancellationRequested) return { answer: 'cancelled' };
     let entry = this.entries.get(key);
     if (entry?.value) {
@@ -62,27 +78,35 @@ export class CopilotContextSource {
     let stop: (why: Answer) => void = () => undefined;
     const stopped = new Promise<Answer>((resolve) => (stop = resolve));
     const sub = token.onCancellationRequested(() => stop('cancelled'));
-    const wait = timeoutEnd - Date.now();
-    const timer = Number.isFinite(wait) && wait < 2 ** 31 ? setTimeout(() => stop('timeout'), Math.max(0, wait)) : undefined;
+    const timers = [
+      after(timeoutEnd - QUICK_ANSWER_MARGIN_MS, () => void own.quickResult.then((q) => q && stop('quick'))),
+      after(timeoutEnd, () => stop('timeout')),
+    ];
     try {
       const got = await Promise.race([own.result.then((c) => ({ c })), stopped]);
-      if (typeof got === 'string' || token.isCancellationRequested) {
+      if (token.isCancellationRequested || got === 'cancelled' || got === 'timeout') {
         if (started) this.drop(own);
-        return { answer: typeof got === 'string' ? got : 'cancelled' };
+        return { answer: token.isCancellationRequested ? 'cancelled' : (got as Answer) };
       }
-      return got.c ? { context: got.c, answer: started ? 'asked' : 'waited' } : { answer: 'failed' };
+      const full = typeof got === 'string' ? own.value : got.c;
+      if (full) return { context: full, answer: started ? 'asked' : 'waited' };
+      return own.quick ? { context: own.quick, answer: 'quick' } : { answer: 'failed' };
     } finally {
       sub.dispose();
-      if (timer) clearTimeout(timer);
+      for (const t of timers) if (t) clearTimeout(t);
     }
   }
 
-  /** The context ready for `key`, else the latest ready for the same document (one keystroke older), else undefined. */
-  ready(key: string, docKey: string): { context: ProvidedContext; exact: boolean } | undefined {
-    const exact = this.entries.get(key)?.value;
-    if (exact) return { context: exact, exact: true };
+  /**
+   * The context ready for `key` (`full`, else the quick pass's), else the latest full one for the
+   * same document (one keystroke older), else undefined.
+   */
+  ready(key: string, docKey: string): { context: ProvidedContext; of: 'full' | 'quick' | 'older' } | undefined {
+    const exact = this.entries.get(key);
+    if (exact?.value) return { context: exact.value, of: 'full' };
+    if (exact?.quick) return { context: exact.quick, of: 'quick' };
     const latest = [...this.entries.values()].reverse().find((e) => e.docKey === docKey && e.value);
-    return latest?.value ? { context: latest.value, exact: false } : undefined;
+    return latest?.value ? { context: latest.value, of: 'older' } : undefined;
   }
 
   /** Cancels everything in flight and forgets every context (a new index, trust withdrawn). */
@@ -91,18 +115,27 @@ export class CopilotContextSource {
     this.entries.clear();
   }
 
-  private start(key: string, docKey: string, compute: (signal: AbortSignal) => Promise<ProvidedContext | undefined>): Entry {
+  private start(key: string, docKey: string, compute: Compute): Entry {
     for (const e of [...this.entries.values()]) if (e.docKey === docKey && !e.value) this.drop(e); // superseded
     const controller = new AbortController();
-    const entry: Entry = { key, docKey, controller, result: Promise.resolve(undefined) };
-    entry.result = compute(controller.signal).then(
+    const entry: Entry = { key, docKey, controller, result: Promise.resolve(undefined), quickResult: Promise.resolve(undefined) };
+    const pass = (p: Pass, keep: (c: ProvidedContext) => void) => compute(controller.signal, p).then(
       (c) => {
         if (controller.signal.aborted || !c) return undefined;
-        entry.value = c;
+        keep(c);
         return c;
       },
       () => undefined,
     );
+    // The full pass is asked first, as when it was the only one. The engine runs the model on its one
+    // thread, so a quick pass arriving during the model's run waits for it.
+    entry.result = pass('full', (c) => {
+      entry.value = c;
+      entry.quick = undefined;
+    });
+    entry.quickResult = pass('quick', (c) => {
+      if (!entry.value) entry.quick = c;
+    });
     entry.result.then((c) => (c ? undefined : this.entries.get(key) === entry && this.entries.delete(key)), () => undefined);
     this.entries.set(key, entry);
     while (this.entries.size > this.capacity) this.drop(this.entries.values().next().value as Entry);
@@ -118,6 +151,12 @@ export class CopilotContextSource {
     this.entries.delete(e.key);
     this.entries.set(e.key, e);
   }
+}
+
+/** Runs `f` at `at` (Unix ms; at once when past); no timer for a deadline that never comes. */
+function after(at: number, f: () => void): ReturnType<typeof setTimeout> | undefined {
+  const wait = at - Date.now();
+  return Number.isFinite(wait) && wait < 2 ** 31 ? setTimeout(f, Math.max(0, wait)) : undefined;
 }
 
 export interface SnippetOptions {

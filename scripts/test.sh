@@ -1,5 +1,5 @@
 #!/bin/bash
-# Every test: set-up, unit tests (mocha), the VSIX of every platform (built and checked: contents,
+# Every test: set-up, the lint, unit tests (mocha), the VSIX of every platform (built and checked: contents,
 # size, links), then the extension in a real VS Code (code-server + chromium), from the development
 # folder and installed from the linux-x64 VSIX. The last line is the total as `N passed, M failed`; the exit status is non-zero when
 # anything failed.
@@ -16,6 +16,9 @@ fi
 if ! command -v rg >/dev/null; then
   apt-get install -y -q ripgrep >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q ripgrep >/dev/null; } || { echo "apt-get install ripgrep failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
+
+# The lint (ESLint with typescript-eslint, eslint.config.mjs): one result; any warning fails it.
+if npm run --silent lint; then lp=1; lf=0; else lp=0; lf=1; fi
 
 UNIT_SUMMARY=$(mktemp)
 npx mocha --reporter test/mocha-summary-reporter.js --reporter-option summaryFile="$UNIT_SUMMARY" 'out/test/unit/**/*.test.js'
@@ -40,6 +43,6 @@ ip=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/'); ip=${ip:-0}
 if_=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/'); if_=${if_:-0}
 if [ "$int_status" -ne 0 ] && [ "$if_" -eq 0 ]; then if_=1; fi
 
-echo "unit: $up passed, $uf failed; package: $pp passed, $pf failed; integration: $ip passed, $if_ failed"
-echo "$((up + pp + ip)) passed, $((uf + pf + if_)) failed"
-[ "$unit_status" -eq 0 ] && [ "$pkg_status" -eq 0 ] && [ "$int_status" -eq 0 ]
+echo "lint: $lp passed, $lf failed; unit: $up passed, $uf failed; package: $pp passed, $pf failed; integration: $ip passed, $if_ failed"
+echo "$((lp + up + pp + ip)) passed, $((lf + uf + pf + if_)) failed"
+[ "$lf" -eq 0 ] && [ "$unit_status" -eq 0 ] && [ "$pkg_status" -eq 0 ] && [ "$int_status" -eq 0 ]

@@ -1,7 +1,5 @@
 // The engine: keeps a workspace's index on disk fresh and answers "what code does the next line
 // need?". Plain TypeScript (no `vscode`), used by the CLI, the benchmark and the extension's worker.
-import * as fs from 'fs';
-import * as path from 'path';
 import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions, SymbolRelatedQuery } from './api';
 import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
@@ -70,6 +68,17 @@ export class Engine {
   private ws!: WorkspaceIndex;
   tuning: EngineTuning = {};
 
+  /** The team index being synced into this index, when configured (team/syncedIndex.ts). */
+  team: SyncedIndex | undefined;
+  /** The embedding model in use (undefined: dense off). */
+  private model: LoadedModel | undefined;
+  /** Why the configured model is not the one in use, or why there is none (no ONNX runtime here). */
+  private modelWarning: string | undefined;
+  /** Updates and removals of one path, in the order they arrived (indexer/pathQueue.ts). */
+  private readonly fileWork = new PathQueue();
+  private readonly completionTrees = new SyntaxTrees(1);
+  private nameLookups: NameLookups | undefined;
+
   private constructor(
     readonly opts: EngineOptions,
     private readonly chunker: Chunker,
@@ -98,14 +107,6 @@ export class Engine {
     }
     return engine;
   }
-
-  /** The team index being synced into this index, when configured (team/syncedIndex.ts). */
-  team: SyncedIndex | undefined;
-
-  /** The embedding model in use (undefined: dense off). */
-  private model: LoadedModel | undefined;
-  /** Why the configured model is not the one in use, or why there is none (no ONNX runtime here). */
-  private modelWarning: string | undefined;
 
   private get log(): (line: string) => void {
     return this.opts.log ?? (() => undefined);
@@ -169,9 +170,6 @@ export class Engine {
   async removeFile(relPath: string): Promise<void> {
     await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
   }
-
-  /** Updates and removals of one path, in the order they arrived (indexer/pathQueue.ts). */
-  private readonly fileWork = new PathQueue();
 
   private get tables(): IndexTables {
     return this.ws.tables;
@@ -323,8 +321,6 @@ export class Engine {
     return makeVetter(state, { chunker: this.chunker, trees: this.completionTrees, defined: (n) => moduleLevel(this.tables.defs.lookup(n)) });
   }
 
-  private readonly completionTrees = new SyntaxTrees(1);
-
   /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
     return this.names.symbolAt(relPath, line, character, content);
@@ -340,7 +336,6 @@ export class Engine {
     return this.names.definitionAt(relPath, line, character, siblings);
   }
 
-  private nameLookups: NameLookups | undefined;
   private get names(): NameLookups {
     return (this.nameLookups ??= new NameLookups({
       chunker: this.chunker, tables: () => this.tables, index: () => this.index, buffers: () => this.ws.buffers,

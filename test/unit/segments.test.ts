@@ -113,7 +113,7 @@ describe('index segments', function () {
         tables.defs.setFile(rel, defs);
       }
       const before = fs.existsSync(dir) ? committedFiles(dir).deltas.length : 0;
-      await store.saveAsync(tables, fields, undefined, null, 0, ['docField', 'normalized']);
+      await store.saveAsync({ tables, lexical: fields, vectors: undefined, modelId: null, dim: 0, fields: ['docField', 'normalized'] });
       const after = committedFiles(dir);
       Object.values(after.bases).forEach((b) => seen.bases.add(b));
       if (after.deltas.length <= before && before > 0) seen.folds++;

@@ -2,7 +2,6 @@
 // differ if they correspond one to one (the copy's name is then adapted to the user's); evidence is
 // the summed IDF of the tokens that matched exactly.
 import type { EditorState } from '../types';
-import { TOKEN } from '../lexical/normalize';
 import { bindings, edgeKey, isBlank, isName, MAX_LINES, tokensOf, type CompletionSource } from './lines';
 
 /** Context lines (non-blank, before the cursor) matched at most. */

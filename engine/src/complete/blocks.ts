@@ -47,7 +47,7 @@ function opensBlock(line: string, k: number, lines: string[], i: number): boolea
   for (let j = i - 1; !before && j >= 0 && j > i - 3; j--) before = lines[j].trimEnd();
   if (!before) return true;
   if (/(=>|\)|\belse|\btry|\bfinally|\bdo)$/.test(before)) return true;
-  if (/[=(\[,:?|&!]$/.test(before) || /\breturn$/.test(before)) return false;
+  if (/[=([,:?|&!]$/.test(before) || /\breturn$/.test(before)) return false;
   // `class X extends Y {`, `interface X {`, `namespace X {`, `get x() {` …
   return /^\s*(export\s+)?(default\s+)?(abstract\s+)?(class|interface|namespace|enum|module|switch|function)\b/.test(before) || /\)\s*:\s*[^=]*$/.test(before);
 }

@@ -70,7 +70,7 @@ function opensBlock(before: string): boolean {
   const b = before.trimEnd();
   if (!b) return true;
   if (/(=>|\)|\belse|\btry|\bfinally|\bdo)$/.test(b)) return true;
-  if (/[=(\[,:?|&!]$/.test(b) || /\breturn$/.test(b)) return false;
+  if (/[=([,:?|&!]$/.test(b) || /\breturn$/.test(b)) return false;
   return /^\s*(export\s+)?(default\s+)?(abstract\s+)?(declare\s+)?(class|interface|namespace|enum|module|switch|function)\b/.test(b) || /\)\s*:\s*[^=]*$/.test(b);
 }
 
@@ -82,7 +82,7 @@ function code(line: string, python: boolean): string {
 
 /** Does a line end an element (nothing suggests the expression goes on)? */
 function endsElement(c: string, python: boolean): boolean {
-  if (!c || /[,(\[{+\-*/%=&|^!~?:<>.\\]$/.test(c) || /=>$/.test(c)) return false;
+  if (!c || /[,([{+\-*/%=&|^!~?:<>.\\]$/.test(c) || /=>$/.test(c)) return false;
   if (/^[|&?:]/.test(c) || /^<|>$/.test(c)) return false; // union members, ternary arms, JSX
   if (/^[rbfuRBFU]*(['"`]).*\1$/.test(c) && !/,$/.test(c)) return false; // a bare string may be concatenated with the next
   if (python && /\b(?:and|or|not|in|is|if|else|for|lambda)$/.test(c)) return false;

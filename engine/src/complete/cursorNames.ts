@@ -85,7 +85,7 @@ const CONTROL = /^(?:if|for|while|switch|catch|return|else|do|new|await|yield|th
 function isFunctionHeader(line: string, python: boolean): boolean {
   if (/\b(?:fn|func|def|function)\b[^(]*\(/.test(line)) return true;
   if (python) return false; // only `def` starts one (`assert (…)` is no C-like header)
-  const m = /^\s*(?:public|private|protected|static|\w+\s+)*[\w<>\[\],\s]+\s+(\w+)\s*\([^;]*$/.exec(line);
+  const m = /^\s*(?:public|private|protected|static|\w+\s+)*[\w<>[\],\s]+\s+(\w+)\s*\([^;]*$/.exec(line);
   return !!m && !CONTROL.test(m[1]) && !CONTROL.test(line.trim().split(/\W/)[0]);
 }
 

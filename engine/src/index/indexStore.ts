@@ -1,15 +1,11 @@
-// One index directory per workspace, as immutable segments under one commit point:
-//   manifest.json        the commit point (manifest.ts): base file and delta range per component,
-//                        the delta segments, the sha256 of every listed file; written last
-//   tables-<seq>.bin     tables base (tables.ts): string pools, file table, chunk rows, definitions
-//   lexical-<seq>.bin, lexical-doc-<seq>.bin, lexical-norm-<seq>.bin
-//                        packed BM25 base per field (bm25Format.ts); a loaded index keeps each file
-//                        open and reads its postings from it per query
-//   delta-<seq>.bin      one save's changes (deltaFile.ts): files re-set or gone with their rows and
-//                        definitions, and per lexical field the ids removed and documents added
-//   vectors/lists-<seq>.ivf, vectors/pending-<seq>.bin
-//                        the vector index (engine/src/vector): its lists, written when rebuilt, and
-//                        each save's pending vectors and removals; the manifest lists both
+// One index directory per workspace, as immutable segments under one commit point: manifest.json
+// (manifest.ts; written last: base file and delta range per component, the delta segments, the
+// sha256 of every listed file); tables-<seq>.bin (tables.ts: string pools, files, chunk rows,
+// definitions); lexical-<seq>.bin, lexical-doc-<seq>.bin, lexical-norm-<seq>.bin (a packed BM25 base
+// per field, bm25Format.ts; kept open, postings read per query); delta-<seq>.bin (deltaFile.ts: one
+// save's changes, files re-set or gone and per lexical field the ids removed and documents added);
+// vectors/lists-<seq>.ivf and pending-<seq>.bin (engine/src/vector: lists when rebuilt, each save's
+// pending vectors and removals).
 // A save writes only new files (a delta, plus a base for a component that was merged) and then the
 // manifest; a crash before the manifest's rename leaves the previous commit whole. Files the new
 // manifest no longer lists are deleted after it. A directory whose files do not match the
@@ -37,6 +33,17 @@ import {
 export { STORE_FORMAT_VERSION, LEXICAL_FILES } from './manifest';
 export type LexicalFields = Record<LexicalField, Bm25Index>;
 
+/** What a save commits; `modelId` null and `dim` 0 without vectors; the manifest lists `fields` and `omittedForSize`. */
+export interface IndexToSave {
+  tables: IndexTables; lexical: LexicalFields; vectors: VectorIndex | undefined;
+  modelId: string | null; dim: number; fields: string[]; omittedForSize?: string[];
+}
+
+/** Moves `key` to the end of `set` (a set of changed files keeps the order of the latest changes). */
+const toEnd = (set: Set<string>, key: string): void => {
+  set.delete(key);
+  set.add(key);
+};
 
 export interface StorePolicy {
   maxDeltas?: number;
@@ -79,6 +86,11 @@ export class IndexStore {
 
   private readonly maxDeltas: number;
   private readonly tablesRebaseMinFiles: number;
+
+  /** Set by a failed save: the next writes full bases. */
+  private rewriteAll = false;
+  /** Writes saveAsync's small files off the event loop. */
+  private readonly writer = new WriterThread();
 
   constructor(
     readonly dir: string,
@@ -158,12 +170,15 @@ export class IndexStore {
       }
       for (const d of manifest.deltas) {
         let delta: DeltaSegment | undefined;
-        const problem = read(d.file, (buf) => ((delta = decodeDelta(buf, d.file)), false));
+        const problem = read(d.file, (buf) => {
+          delta = decodeDelta(buf, d.file);
+          return false;
+        });
         if (problem) return fail(problem);
         if (delta!.seq !== d.seq) return fail(`${d.file} holds save ${delta!.seq}, the manifest lists ${d.seq}`);
         if (delta!.tables && d.seq >= manifest.bases.tables.from) {
           applyTablesDelta(tables!, delta!.tables);
-          for (const f of delta!.tables.files) sinceBase.delete(f.rel), sinceBase.add(f.rel);
+          for (const f of delta!.tables.files) toEnd(sinceBase, f.rel);
         }
         for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
           const part = delta!.lexical[field];
@@ -199,11 +214,8 @@ export class IndexStore {
    * segment; a base for a component that is new or due a merge), then the manifest, then the
    * files no longer listed are deleted. The small files (delta, vectors' pending file, manifest) are written by a thread (store/writerThread.ts).
    */
-  async saveAsync(
-    tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
-    fields: string[], omittedForSize: string[] = [],
-  ): Promise<string[]> {
-    const staged = this.stage(tables, lexical, vectors, modelId, dim, fields, omittedForSize);
+  async saveAsync(index: IndexToSave): Promise<string[]> {
+    const staged = this.stage(index);
     try {
       await this.writer.write(staged.writes);
     } catch (err) {
@@ -221,11 +233,6 @@ export class IndexStore {
   private uncommitted(): void {
     this.rewriteAll = true;
   }
-
-  /** Set by a failed save: the next writes full bases. */
-  private rewriteAll = false;
-  /** Writes saveAsync's small files off the event loop. */
-  private readonly writer = new WriterThread();
 
   /** Starts the writer thread now (the process that holds the index, at open): see store/writerThread.ts. */
   prepareWriter(): void {
@@ -249,8 +256,7 @@ export class IndexStore {
    * go in the next save; a failed write sets `rewriteAll` instead.
    */
   private stage(
-    tables: IndexTables, lexical: LexicalFields, vectors: VectorIndex | undefined, modelId: string | null, dim: number,
-    fields: string[], omittedForSize: string[],
+    { tables, lexical, vectors, modelId, dim, fields, omittedForSize = [] }: IndexToSave,
   ): { writes: AtomicWrite[]; names: string[]; after: () => void } {
     ensurePrivateDir(this.dir);
     const writes: AtomicWrite[] = [];
@@ -269,7 +275,7 @@ export class IndexStore {
     const rewriteAll = this.rewriteAll;
 
     const changedSinceBase = new Set(this.tablesSinceBase);
-    for (const rel of tables.files.changed) changedSinceBase.delete(rel), changedSinceBase.add(rel);
+    for (const rel of tables.files.changed) toEnd(changedSinceBase, rel);
     const rebaseTables = !prev || rewriteAll || this.rebaseTables || tablesRebaseDue({ changedSinceBase: changedSinceBase.size, files: tables.files.count, minFiles: this.tablesRebaseMinFiles });
     if (rebaseTables) {
       const name = baseFileName('tables', seq);

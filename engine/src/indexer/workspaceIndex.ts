@@ -47,6 +47,22 @@ export class WorkspaceIndex {
   /** Held while this engine may write the index; absent when another process writes it. */
   private lock: HeldLock | undefined;
 
+  /** Optional fields this index left out because the repository is large (kept in the manifest). */
+  private omittedForSize = new Set<OptionalField>();
+  private readonly calleeChanges = new CalleeChanges({
+    root: () => this.opts.root, lexical: () => this.index.lexical, fileOf: (id) => this.tables.chunks.fileOf(id), overlay: (rel) => this.buffers.overlay(rel), drop: (rel) => this.dropFile(rel, true),
+    parse: async (rel, text) => { const chunked = await this.chunker.chunk(rel, text); this.setDefinitions(rel, chunked); return chunked; },
+  });
+  private readonly merges = new SegmentMerges(BREATHE_EVERY_MS, (line) => this.log(line));
+  private readonly vectorReuse = new VectorReuse();
+  private readonly saves = new SaveSchedule(() => {
+    this.save().catch((e) => this.log(`index save failed (retried with the next change): ${(e as Error).message}`));
+  });
+  /** Why this process does not write the index (store/writeAccess.ts), and why its last save failed. */
+  notWriting: string | undefined;
+  private saveError: string | undefined;
+  readonly saveQueue = new SaveQueue(); // saves one after another; a synced team index is installed in it (team/syncedIndex.ts)
+
   constructor(
     readonly opts: EngineOptions,
     private readonly chunker: Chunker,
@@ -63,9 +79,6 @@ export class WorkspaceIndex {
 
   private get tuning(): IndexTuning { return this.tuningOf(); }
   private get log(): (line: string) => void { return this.opts.log ?? (() => undefined); }
-
-  /** Optional fields this index left out because the repository is large (kept in the manifest). */
-  private omittedForSize = new Set<OptionalField>();
 
   /** The optional lexical fields the current tuning reads. */
   get wantedFields(): Set<OptionalField> { return this.tuning.allFields ? new Set(OPTIONAL_FIELDS) : fieldsFor(this.tuning.weights ?? {}); }
@@ -185,11 +198,6 @@ export class WorkspaceIndex {
     this.tables.defs.setFile(rel, defs);
   }
 
-  private readonly calleeChanges = new CalleeChanges({
-    root: () => this.opts.root, lexical: () => this.index.lexical, fileOf: (id) => this.tables.chunks.fileOf(id), overlay: (rel) => this.buffers.overlay(rel), drop: (rel) => this.dropFile(rel, true),
-    parse: async (rel, text) => { const chunked = await this.chunker.chunk(rel, text); this.setDefinitions(rel, chunked); return chunked; },
-  });
-
   /** Indexes `first`, then, with `followCallers` (never per keystroke), the callers of names whose definitions changed. */
   async reindexDependents(except: ReadonlySet<string>, first: Pending[] = [], followCallers = true): Promise<void> {
     const pending = [...first];
@@ -285,11 +293,6 @@ export class WorkspaceIndex {
     await flush();
   }
 
-  private readonly merges = new SegmentMerges(BREATHE_EVERY_MS, (line) => this.log(line));
-  private readonly vectorReuse = new VectorReuse();
-  private readonly saves = new SaveSchedule(() => {
-    this.save().catch((e) => this.log(`index save failed (retried with the next change): ${(e as Error).message}`));
-  });
 
   /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
   private scheduleSave(): void {
@@ -304,11 +307,7 @@ export class WorkspaceIndex {
 
   /** Whether this process writes the index (false when another window or process holds the lock). */
   get writable(): boolean { return this.lock !== undefined; }
-  /** Why this process does not write the index (store/writeAccess.ts), and why its last save failed. */
-  notWriting: string | undefined;
-  private saveError: string | undefined;
   get updatesPaused(): string | undefined { return this.notWriting ?? (this.saveError && `the last save failed: ${this.saveError}`); }
-  readonly saveQueue = new SaveQueue(); // saves one after another; a synced team index is installed in it (team/syncedIndex.ts)
 
   /**
    * Commits the changes not yet saved, after any save still being written. Bases due are written
@@ -323,7 +322,7 @@ export class WorkspaceIndex {
       this.dirty = false;
       let written: string[];
       try {
-        written = await this.store.saveAsync(this.tables, this.index, this.index.vectors, this.embedder?.modelId ?? null, this.embedder?.dim ?? 0, [...this.index.fields], [...this.omittedForSize]);
+        written = await this.store.saveAsync({ tables: this.tables, lexical: this.index, vectors: this.index.vectors, modelId: this.embedder?.modelId ?? null, dim: this.embedder?.dim ?? 0, fields: [...this.index.fields], omittedForSize: [...this.omittedForSize] });
       } catch (err) {
         this.dirty = true;
         this.saveError = unwritableReason(err) ?? (err as Error).message;

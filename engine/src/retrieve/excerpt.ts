@@ -22,7 +22,7 @@ export interface ExcerptOptions {
 const COMMENT_ONLY = /^\s*(#|\/\/|\*|\/\*|\*\/)/;
 
 export function excerpt(lines: string[], queryTerms: ReadonlySet<string>, opts: ExcerptOptions): string {
-  let kept = opts.compact ? lines.filter((l, i) => i === 0 || (l.trim() !== '' && !COMMENT_ONLY.test(l))) : lines;
+  const kept = opts.compact ? lines.filter((l, i) => i === 0 || (l.trim() !== '' && !COMMENT_ONLY.test(l))) : lines;
   if (opts.seen) return remember(cut(kept.filter((l, i) => i === 0 || addsName(l, opts.seen!)), queryTerms, opts), opts.seen);
   return cut(kept, queryTerms, opts);
 }

@@ -74,6 +74,8 @@ export class HybridIndex {
   /** The documents' metadata, also who defines what and what follows what in a file. */
   readonly docs: ChunkTable;
 
+  private readonly filled: Set<OptionalField>;
+
   constructor(
     dense?: { dim: number; modelId: string },
     parts?: IndexParts,
@@ -97,8 +99,6 @@ export class HybridIndex {
       this[f] = new Bm25Index(this.lexicalOptions);
     }
   }
-
-  private readonly filled: Set<OptionalField>;
 
   /** The optional fields this index fills. */
   get fields(): ReadonlySet<OptionalField> {

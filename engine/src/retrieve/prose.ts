@@ -4,8 +4,10 @@
 import { lexicalTerms } from '../lexical/tokenize';
 
 // The `stopword` package's English list (a maintained list, not our own); it ships no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- no type declarations to import against
 const { eng: ENGLISH_STOP_WORDS } = require('stopword') as { eng: string[] };
 // Porter2 (Snowball English) stemmer, the standard one; it ships no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- no type declarations to import against
 const stem = require('wink-porter2-stemmer') as (word: string) => string;
 
 const STOP = new Set(ENGLISH_STOP_WORDS.map((w) => w.toLowerCase()));

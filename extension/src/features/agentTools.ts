@@ -95,14 +95,16 @@ function registerMcpServers(c: Ctx, lm: ToolApi, extensionPath: string): boolean
   const Definition = (vscode as unknown as ToolClasses).McpStdioServerDefinition;
   if (!lm.registerMcpServerDefinitionProvider || !Definition || !hasFinalMcpApi(vscode.version)) return false;
   const changed = new vscode.EventEmitter<void>();
-  const version = String((require(path.join(extensionPath, 'package.json')) as { version: string }).version);
+  const version = String((c.extension.extension.packageJSON as { version: string }).version);
   const definitions = () => c.allFolders().map((fi) => ({ label: `RepoRecall: ${fi.folder.name}`, args: mcpArgs(fi, extensionPath) }));
   // A folder added or removed, or an engine reopened with other settings (another index or model):
   // VS Code asks again, only when what it would get differs.
   let offered = JSON.stringify(definitions());
   const maybeChanged = (): void => {
     const now = JSON.stringify(definitions());
-    if (now !== offered) (offered = now), changed.fire();
+    if (now === offered) return;
+    offered = now;
+    changed.fire();
   };
   c.push(changed, vscode.workspace.onDidChangeWorkspaceFolders(maybeChanged), c.onDidChangeIndexes(maybeChanged));
   try {

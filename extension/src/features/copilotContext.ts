@@ -37,6 +37,8 @@ export class CopilotContext implements vscode.Disposable {
   /** The Copilot extension the provider is registered with, if any. */
   registeredWith: string | undefined;
 
+  private lastUsage: CopilotContextRecord['previousUsage'];
+
   constructor(private readonly ctx: Ctx) {}
 
   /** Whether a document may be given to Copilot at all: trusted workspace, parsed language, indexed folder, not deny-listed. */
@@ -118,8 +120,6 @@ export class CopilotContext implements vscode.Disposable {
     for (const i of usage.items) this.ctx.log.debug(`  ${i.usage}: ${i.file ? `${i.file}:${(i.startLine ?? 0) + 1}-${(i.endLine ?? 0) + 1}` : i.id}${i.expectedTokens !== undefined ? ` (${i.actualTokens}/${i.expectedTokens} tokens)` : ''}`);
     this.lastUsage = usage;
   }
-
-  private lastUsage: CopilotContextRecord['previousUsage'];
 
   private record(request: ResolveRequest, t: Target | undefined, answer: Answer | string, chunks: ProvidedContext['chunks'], items: CodeSnippet[] = [], ms?: number): void {
     const rec: CopilotContextRecord = {

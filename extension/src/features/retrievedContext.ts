@@ -28,7 +28,7 @@ export async function renderContext(rec: RetrievedContextRecord): Promise<string
   ];
   if (rec.source) {
     const uri = vscode.Uri.joinPath(rec.folder, rec.source.file);
-    let text = '';
+    let text: string;
     try {
       const doc = await vscode.workspace.openTextDocument(uri);
       text = doc.getText(new vscode.Range(rec.source.startLine, 0, rec.source.endLine + 1, 0));

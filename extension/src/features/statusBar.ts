@@ -3,7 +3,6 @@
 // left) or off for the active editor's language; click opens the RepoRecall menu.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexProgress } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { progressLabel, type FolderIndex } from '../folderIndex';

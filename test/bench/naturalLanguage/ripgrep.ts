@@ -4,6 +4,7 @@
 import { execFile } from 'child_process';
 
 // The `stopword` package's English list (a maintained list, not our own); it ships no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- no type declarations to import against
 const { eng: ENGLISH_STOP_WORDS } = require('stopword') as { eng: string[] };
 const STOP = new Set(ENGLISH_STOP_WORDS.map((w) => w.toLowerCase()));
 

@@ -19,15 +19,16 @@ export class EngineSystem extends FragmentSystem {
   /** Protocol E, reported for the system that asks for it (the engine with its default model). */
   readonly complete?: (task: Task, suffix?: string) => Promise<Record<string, { text: string; ms: number; info?: Record<string, unknown> }>>;
 
+  lastQueryMs: Record<string, number> = {};
+  /** Above 1,024 tokens the engine is asked for proportionally more chunks (20 per 1,024 tokens); at or below, the product's 20. */
+  readonly budgetAware = true;
+  /** The task whose editor state the engine's index currently holds (its file cut at the cursor). */
+  private editing: Task | undefined;
+
   constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning, completion = false) {
     super(opts);
     if (completion) this.complete = (task, suffix) => this.completeTask(task, suffix);
   }
-
-  lastQueryMs: Record<string, number> = {};
-
-  /** Above 1,024 tokens the engine is asked for proportionally more chunks (20 per 1,024 tokens); at or below, the product's 20. */
-  readonly budgetAware = true;
 
   override async indexRepo(repo: Repo, docs: Parameters<FragmentSystem['indexRepo']>[1]): Promise<void> {
     await super.indexRepo(repo, docs);
@@ -56,9 +57,6 @@ export class EngineSystem extends FragmentSystem {
   repoStats(): Record<string, number> {
     return this.stats;
   }
-
-  /** The task whose editor state the engine's index currently holds (its file cut at the cursor). */
-  private editing: Task | undefined;
 
   /** Puts the engine in the task's editor state: its file holds only the left context. */
   private async enter(task: Task): Promise<Engine> {

@@ -73,6 +73,9 @@ export class FragmentSystem implements BenchSystem {
   private readonly texts = new Map<number, string>();
   protected repo!: Repo;
 
+  /** The query of the last `rank` call, so `explain` right after it neither re-embeds nor re-asks a hypothesis. */
+  private lastQuery: { task: Task; query: Promise<{ q: RetrievalQuery; vec: Float32Array | undefined }> } | undefined;
+
   constructor(protected readonly opts: FragmentSystemOptions) {
     this.name = opts.name;
     this.weightSets = [[opts.name, opts.weights], ...Object.entries(opts.variants ?? {})];
@@ -125,9 +128,6 @@ export class FragmentSystem implements BenchSystem {
     for (const [name, weights] of this.weightSets) out[name] = this.index.search(q, vec, { k, weights, accept, chainInCurrentFile: false }).map((h) => h.id);
     return this.outputs ? out : out[this.name];
   }
-
-  /** The query of the last `rank` call, so `explain` right after it neither re-embeds nor re-asks a hypothesis. */
-  private lastQuery: { task: Task; query: Promise<{ q: RetrievalQuery; vec: Float32Array | undefined }> } | undefined;
 
   /** The first weight set's hits with every signal's rank and score (bench --dump-features). */
   async explain(task: Task, k: number, exclude?: (id: number) => boolean): Promise<Hit[]> {

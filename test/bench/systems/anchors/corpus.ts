@@ -58,6 +58,8 @@ export class RepoCorpus {
   private readonly defsByName = new Map<string, DefinitionAt[]>();
   private taskView: { task: Task; file: CorpusFile } | undefined;
 
+  private readonly resolved = new Map<string, boolean>();
+
   private constructor(readonly files: Map<string, CorpusFile>) {
     for (const f of files.values()) this.addDefs(f);
   }
@@ -119,7 +121,6 @@ export class RepoCorpus {
     return importMatches(fromFile, source, file) || (/^\.{1,2}\//.test(source) && /\.[cm]?[jt]sx?$/.test(source) && importMatches(fromFile, source.replace(/\.[cm]?[jt]sx?$/, ''), file));
   }
 
-  private readonly resolved = new Map<string, boolean>();
   /** Whether an import specifier names any file of the repository. */
   private resolves(fromFile: string, source: string): boolean {
     const key = `${fromFile}\0${source}`;

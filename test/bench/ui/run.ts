@@ -29,7 +29,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type LaunchedBrowser } from '../../e2e/browser';
 import type { TimingRecord } from '../../../extension/src/timings';
 import { classifyPlaces, drawTasks, duplicateRows, normaliseRow, percentile, type Place, type UiTask } from './places';
 
@@ -140,16 +141,10 @@ function stopServer(run: string): void {
   spawnSync(path.join(HERE, 'stop-code-server.sh'), [run], { stdio: 'inherit' });
 }
 
-async function openBrowser(profile: string): Promise<BrowserContext> {
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  await ctx.addInitScript({ content: INSTRUMENT });
-  return ctx;
+async function openBrowser(name: string): Promise<LaunchedBrowser> {
+  const browser = await launchBrowser(name);
+  await browser.context.addInitScript({ content: INSTRUMENT });
+  return browser;
 }
 
 async function openFile(page: Page, rel: string): Promise<void> {
@@ -266,8 +261,8 @@ async function main(): Promise<void> {
     const b0 = Date.now();
     startServer(run, args.port, ws, env);
     {
-      const browser = await openBrowser(path.join(work, 'profile1'));
-      const page = browser.pages()[0] ?? (await browser.newPage());
+      const browser = await openBrowser('bench-ui-1');
+      const page = browser.page;
       await page.goto(url);
       await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
       await page.waitForSelector('.statusbar-item:has-text("chunks")', { timeout: 600_000 });
@@ -302,8 +297,8 @@ async function main(): Promise<void> {
 
     // Session 2: everything measured.
     startServer(run, args.port, ws, env);
-    const browser = await openBrowser(path.join(work, 'profile2'));
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const browser = await openBrowser('bench-ui-2');
+    const page = browser.page;
     page.on('pageerror', (e) => log('pageerror', e.message));
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });

@@ -78,13 +78,7 @@ export async function uploadSegment(client: Client, repo: number, sha256: string
   });
 }
 
-export interface CommitRecord {
-  commit: string;
-  manifest: string;
-  modelId: string | null;
-  dim: number;
-  format: number;
-  fields: string[];
+export interface CommitRecord extends Pick<PublishedCommit, 'commit' | 'manifest' | 'modelId' | 'dim' | 'format' | 'fields'> {
   files: Array<{ name: string; sha256: string }>;
   bytes: number;
 }

@@ -12,7 +12,9 @@ CS=${CODE_SERVER:-${REPORECALL_CS_DIR:-$HOME/.cache/reporecall/code-server}/node
 mkdir -p "$RUN/data/User" "$RUN/exts"
 printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/config.yaml"
 # Quiet, deterministic workbench: no welcome page, no update checks, no word-based suggest popups
-# covering the ghost text, fast hovers, trusted workspace (tests run their own code).
+# covering the ghost text, fast hovers, trusted workspace (tests run their own code), and no
+# built-in git extension (its `git check-ignore` pipes broke as test workspaces were rewritten, and
+# the EPIPE surfaced as an uncaught error in the extension host's test runner).
 [ -f "$RUN/data/User/settings.json" ] || cat > "$RUN/data/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -30,7 +32,8 @@ printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$RUN/conf
   "editor.hover.delay": 150,
   "files.autoSave": "off",
   "files.hotExit": "off",
-  "chat.commandCenter.enabled": false
+  "chat.commandCenter.enabled": false,
+  "git.enabled": false
 }
 JSON
 # RUN/settings.extra.json (optional): settings a run adds to the ones above.

@@ -109,7 +109,7 @@ export class IndexStore {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {
         const p = path.join(d, e.name);
         if (e.isDirectory()) walk(p);
-        else total += fs.statSync(p).size;
+        else total += fs.statSync(p, { throwIfNoEntry: false })?.size ?? 0; // a temp file may be renamed meanwhile
       }
     };
     walk(this.dir);

@@ -17,7 +17,8 @@ if ! command -v rg >/dev/null; then
   apt-get install -y -q ripgrep >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q ripgrep >/dev/null; } || { echo "apt-get install ripgrep failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
-# The lint (ESLint with typescript-eslint, eslint.config.mjs): one result; any warning fails it.
+# The lint and the format check (ESLint with typescript-eslint and @stylistic, eslint.config.mjs): one result;
+# any warning fails it. `npm run format` fixes the format.
 if npm run --silent lint; then lp=1; lf=0; else lp=0; lf=1; fi
 
 UNIT_SUMMARY=$(mktemp)

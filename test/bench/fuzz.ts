@@ -407,7 +407,7 @@ function report(stats: FuzzStats, seconds: number, seed: number): string {
     `  chunker inputs: ${stats.chunkInputs}`,
     `  scanned trees: ${stats.scanTrees} (${stats.scannedEntries} entries), Engine.indexAll runs: ${stats.indexRuns}`,
     `  skip reasons: ${JSON.stringify(stats.skipReasons)}`,
-    `  skip details:`,
+    '  skip details:',
     ...Object.entries(stats.skipDetails).sort((a, b) => b[1] - a[1]).map(([k, v]) => `    ${String(v).padStart(6)}  ${k}`),
     `  chunker fallbacks to windows: ${JSON.stringify(stats.chunkFallbacks)}`,
     `  inputs by kind: ${JSON.stringify(stats.inputKinds)}`,

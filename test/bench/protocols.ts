@@ -98,37 +98,37 @@ const words = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 // reserved and count as identifiers.
 const JS_KEYWORDS = words(
   'await break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-    'function if import in instanceof new null return super switch this throw true try typeof var void while with yield ' +
-    'let static implements interface package private protected public self',
+  'function if import in instanceof new null return super switch this throw true try typeof var void while with yield ' +
+  'let static implements interface package private protected public self',
 );
 const GO_KEYWORDS = words(
   'break case chan const continue default defer else fallthrough for func go goto if import interface map package range ' +
-    'return select struct switch type var self this',
+  'return select struct switch type var self this',
 );
 const RUST_KEYWORDS = words(
   'as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ' +
-    'ref return self Self static struct super trait true type unsafe use where while abstract become box do final macro ' +
-    'override priv typeof unsized virtual yield try gen this',
+  'ref return self Self static struct super trait true type unsafe use where while abstract become box do final macro ' +
+  'override priv typeof unsized virtual yield try gen this',
 );
 const JAVA_KEYWORDS = words(
   'abstract assert boolean break byte case catch char class const continue default do double else enum extends final ' +
-    'finally float for goto if implements import instanceof int interface long native new package private protected public ' +
-    'return short static strictfp super switch synchronized this throw throws transient try void volatile while true false ' +
-    'null var yield record sealed permits _ self',
+  'finally float for goto if implements import instanceof int interface long native new package private protected public ' +
+  'return short static strictfp super switch synchronized this throw throws transient try void volatile while true false ' +
+  'null var yield record sealed permits _ self',
 );
 const C_KEYWORDS = words(
   'auto break case char const continue default do double else enum extern float for goto if inline int long register ' +
-    'restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Bool _Complex ' +
-    '_Imaginary _Alignas _Alignof _Atomic _Generic _Noreturn _Static_assert _Thread_local alignas alignof bool constexpr ' +
-    'false nullptr static_assert thread_local true typeof typeof_unqual self this',
+  'restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Bool _Complex ' +
+  '_Imaginary _Alignas _Alignof _Atomic _Generic _Noreturn _Static_assert _Thread_local alignas alignof bool constexpr ' +
+  'false nullptr static_assert thread_local true typeof typeof_unqual self this',
 );
 const CPP_KEYWORDS = words(
   'alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class compl ' +
-    'concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype default delete ' +
-    'do double dynamic_cast else enum explicit export extern false float for friend goto if inline int long mutable ' +
-    'namespace new noexcept not not_eq nullptr operator or or_eq private protected public register reinterpret_cast ' +
-    'requires return short signed sizeof static static_assert static_cast struct switch template this thread_local throw ' +
-    'true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq self',
+  'concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype default delete ' +
+  'do double dynamic_cast else enum explicit export extern false float for friend goto if inline int long mutable ' +
+  'namespace new noexcept not not_eq nullptr operator or or_eq private protected public register reinterpret_cast ' +
+  'requires return short signed sizeof static static_assert static_cast struct switch template this thread_local throw ' +
+  'true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq self',
 );
 
 /** Protocol C's keyword list for a task's VS Code language id. */

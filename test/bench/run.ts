@@ -294,17 +294,17 @@ async function main(): Promise<void> {
         await sys.addDocs(aDocs);
         const excludeA = (id: number) => excludedA(task, lookup(id));
         if (ranks) {
-        const t0 = performance.now();
-        const ra = await sys.rank(task, 40, excludeA);
-        const msA = performance.now() - t0;
-        for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
-          acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
-          const rank = rankOfPositive(ids.map(lookup), task, 'A');
-          push(acc.get(o)!.ranksA, groups, rank);
-          (acc.get(o)!.perTask[task.id] ??= {}).a = rank;
-        }
-        const explainer = dump !== undefined ? asFragmentSystem(sys) : undefined;
-        if (explainer) dumpCandidates(dump!, sys.name, task, await explainer.explain(task, FEATURE_CANDIDATES, excludeA), lookup);
+          const t0 = performance.now();
+          const ra = await sys.rank(task, 40, excludeA);
+          const msA = performance.now() - t0;
+          for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
+            acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
+            const rank = rankOfPositive(ids.map(lookup), task, 'A');
+            push(acc.get(o)!.ranksA, groups, rank);
+            (acc.get(o)!.perTask[task.id] ??= {}).a = rank;
+          }
+          const explainer = dump !== undefined ? asFragmentSystem(sys) : undefined;
+          if (explainer) dumpCandidates(dump!, sys.name, task, await explainer.explain(task, FEATURE_CANDIDATES, excludeA), lookup);
         }
         await sys.removeDocs(aDocs.map((d) => d.id));
         // Protocol C: leak-free editor state, at 1,024 tokens (`C`) and at each --budgets budget.

@@ -53,9 +53,9 @@ async function vscodeExecutable(): Promise<string> {
   } catch (e) {
     throw new Error(
       `test:desktop could not get a desktop VS Code: ${e instanceof Error ? e.message : String(e)}\n` +
-        '  It downloads one from update.code.visualstudio.com into .vscode-test/ (needs internet access),\n' +
-        '  or set REPORECALL_VSCODE_EXECUTABLE to an installed VS Code binary.\n' +
-        '  Offline, run the same suites in code-server instead: npm run test:integration',
+      '  It downloads one from update.code.visualstudio.com into .vscode-test/ (needs internet access),\n' +
+      '  or set REPORECALL_VSCODE_EXECUTABLE to an installed VS Code binary.\n' +
+      '  Offline, run the same suites in code-server instead: npm run test:integration',
       { cause: e },
     );
   }

@@ -145,44 +145,44 @@ describe('Bm25Index at scale of its merges', () => {
   }
 
   for (const spill of [false, true])
-  it(`random add/remove/replace sequences across merges score like a fresh build and like exhaustive BM25${spill ? ' (merged postings in a scratch file)' : ''}`, function () {
-    this.timeout(120_000); // a second alone; generous for a loaded machine
-    const rand = rng(42);
-    const vocab = 60;
-    const live = new Map<number, string[]>();
-    const idx = new Bm25Index({ mergeMinDocs: 16 });
-    // 0: every merge writes its new base's postings to a scratch file and reads them from there.
-    if (spill) idx.mergeSpillBytes = 0;
-    for (let round = 0; round < 40; round++) {
-      const ops = 5 + Math.floor(rand() * 60);
-      for (let o = 0; o < ops; o++) {
-        const id = Math.floor(rand() * 200) - 20; // some negative ids too
-        if (rand() < 0.3) {
-          assert.strictEqual(idx.remove(id), live.delete(id));
-        } else {
-          const doc = randomDoc(rand, vocab);
-          idx.add(id, doc); // a replace when the id is live
-          live.set(id, doc);
+    it(`random add/remove/replace sequences across merges score like a fresh build and like exhaustive BM25${spill ? ' (merged postings in a scratch file)' : ''}`, function () {
+      this.timeout(120_000); // a second alone; generous for a loaded machine
+      const rand = rng(42);
+      const vocab = 60;
+      const live = new Map<number, string[]>();
+      const idx = new Bm25Index({ mergeMinDocs: 16 });
+      // 0: every merge writes its new base's postings to a scratch file and reads them from there.
+      if (spill) idx.mergeSpillBytes = 0;
+      for (let round = 0; round < 40; round++) {
+        const ops = 5 + Math.floor(rand() * 60);
+        for (let o = 0; o < ops; o++) {
+          const id = Math.floor(rand() * 200) - 20; // some negative ids too
+          if (rand() < 0.3) {
+            assert.strictEqual(idx.remove(id), live.delete(id));
+          } else {
+            const doc = randomDoc(rand, vocab);
+            idx.add(id, doc); // a replace when the id is live
+            live.set(id, doc);
+          }
+        }
+        if (round % 7 === 3) {
+          idx.compact();
+          assert.strictEqual(idx.onDisk, spill && live.size > 0, 'postings of a spilled merge are read from its file');
+        }
+        assert.strictEqual(idx.size, live.size);
+        const fresh = new Bm25Index();
+        for (const [id, doc] of live) fresh.add(id, doc);
+        for (let q = 0; q < 5; q++) {
+          const query = Array.from({ length: 1 + Math.floor(rand() * 40) }, () => zipfTerm(rand, vocab + 5));
+          const k = 1 + Math.floor(rand() * 12);
+          const odd = (id: number) => id % 2 !== 0;
+          assertSameRanking(idx.search(query, k), fresh.search(query, k), `round ${round}: incremental vs fresh`);
+          assertSameRanking(idx.search(query, k), reference(live, query, k), `round ${round}: incremental vs exhaustive`);
+          assertSameRanking(idx.search(query, k, odd), reference(live, query, k, odd), `round ${round}: filtered`);
+          assert.ok(Math.abs(idx.idf(query[0]) - fresh.idf(query[0])) < 1e-12);
         }
       }
-      if (round % 7 === 3) {
-        idx.compact();
-        assert.strictEqual(idx.onDisk, spill && live.size > 0, 'postings of a spilled merge are read from its file');
-      }
-      assert.strictEqual(idx.size, live.size);
-      const fresh = new Bm25Index();
-      for (const [id, doc] of live) fresh.add(id, doc);
-      for (let q = 0; q < 5; q++) {
-        const query = Array.from({ length: 1 + Math.floor(rand() * 40) }, () => zipfTerm(rand, vocab + 5));
-        const k = 1 + Math.floor(rand() * 12);
-        const odd = (id: number) => id % 2 !== 0;
-        assertSameRanking(idx.search(query, k), fresh.search(query, k), `round ${round}: incremental vs fresh`);
-        assertSameRanking(idx.search(query, k), reference(live, query, k), `round ${round}: incremental vs exhaustive`);
-        assertSameRanking(idx.search(query, k, odd), reference(live, query, k, odd), `round ${round}: filtered`);
-        assert.ok(Math.abs(idx.idf(query[0]) - fresh.idf(query[0])) < 1e-12);
-      }
-    }
-  });
+    });
 
   it('prunes nothing that belongs in the top k on a larger corpus with long queries', function () {
     this.timeout(120_000); // a few seconds alone; generous for a loaded machine

@@ -11,10 +11,10 @@ const copy = [
   'export type GetStorageAtParameters = {', // 0
   '  address: Address',
   '  slot: Hex',
-  '}',                                        // 3: chunk end
+  '}', // 3: chunk end
   'export type GetStorageAtReturnType = Hex | undefined',
-  'export type GetStorageAtErrorType =',    // 5
-  '  | FormatBlockParameterErrorType',       // 6
+  'export type GetStorageAtErrorType =', // 5
+  '  | FormatBlockParameterErrorType', // 6
   '  | RequestErrorType',
   '  | ErrorType',
 ];

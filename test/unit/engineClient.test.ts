@@ -42,102 +42,102 @@ onMessage((msg) => {
 `;
 
 for (const host of ['process', 'thread'] as const)
-describe(`EngineClient (engine in a ${host === 'process' ? 'child process' : 'worker thread'})`, function () {
-  this.timeout(10_000);
-  let workerPath: string;
-  const clients: EngineClient[] = [];
-  const client = (root = 'ok', extra: Partial<ConstructorParameters<typeof EngineClient>[0]> = {}): EngineClient => {
-    const c = new EngineClient({ workerPath, host, init: { options: { root, indexDir: 'idx' } }, backoffMs: 20, heartbeatMs: 50, ...extra });
-    clients.push(c);
-    return c;
-  };
+  describe(`EngineClient (engine in a ${host === 'process' ? 'child process' : 'worker thread'})`, function () {
+    this.timeout(10_000);
+    let workerPath: string;
+    const clients: EngineClient[] = [];
+    const client = (root = 'ok', extra: Partial<ConstructorParameters<typeof EngineClient>[0]> = {}): EngineClient => {
+      const c = new EngineClient({ workerPath, host, init: { options: { root, indexDir: 'idx' } }, backoffMs: 20, heartbeatMs: 50, ...extra });
+      clients.push(c);
+      return c;
+    };
 
-  before(() => {
-    workerPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-client-')), 'worker.js');
-    fs.writeFileSync(workerPath, SCRIPTED_WORKER);
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+    before(() => {
+      workerPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-client-')), 'worker.js');
+      fs.writeFileSync(workerPath, SCRIPTED_WORKER);
+    });
+    afterEach(async () => {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+    });
 
-  it('serves requests once ready and forwards indexAll progress', async () => {
-    const c = client();
-    await c.whenReady();
-    assert.strictEqual(c.state, 'ready');
-    const progress: number[] = [];
-    const result = (await c.indexAll((p) => progress.push(p.done))) as unknown as { method: string };
-    assert.strictEqual(result.method, 'indexAll');
-    assert.deepStrictEqual(progress, [1, 2]);
-  });
+    it('serves requests once ready and forwards indexAll progress', async () => {
+      const c = client();
+      await c.whenReady();
+      assert.strictEqual(c.state, 'ready');
+      const progress: number[] = [];
+      const result = (await c.indexAll((p) => progress.push(p.done))) as unknown as { method: string };
+      assert.strictEqual(result.method, 'indexAll');
+      assert.deepStrictEqual(progress, [1, 2]);
+    });
 
-  it('rejects requests in flight when the worker crashes, then restarts it and serves again', async () => {
-    const c = client();
-    await c.whenReady();
-    const states: EngineClientState[] = [];
-    c.onState((s) => states.push(s));
-    let restarted = 0;
-    c.onRestarted(() => restarted++);
-    await assert.rejects(c.retrieve('crash'), (e: Error) => e.name === 'EngineCrashedError' && /exited with code 3/.test(e.message));
-    const after = (await c.retrieve('again')) as unknown as { arg: string };
-    assert.strictEqual(after.arg, 'again');
-    assert.strictEqual(restarted, 1);
-    assert.deepStrictEqual(states, ['restarting', 'ready']);
-  });
+    it('rejects requests in flight when the worker crashes, then restarts it and serves again', async () => {
+      const c = client();
+      await c.whenReady();
+      const states: EngineClientState[] = [];
+      c.onState((s) => states.push(s));
+      let restarted = 0;
+      c.onRestarted(() => restarted++);
+      await assert.rejects(c.retrieve('crash'), (e: Error) => e.name === 'EngineCrashedError' && /exited with code 3/.test(e.message));
+      const after = (await c.retrieve('again')) as unknown as { arg: string };
+      assert.strictEqual(after.arg, 'again');
+      assert.strictEqual(restarted, 1);
+      assert.deepStrictEqual(states, ['restarting', 'ready']);
+    });
 
-  it('reports each answered request with the engine\'s own time, in the caller\'s async context', async () => {
-    const c = client();
-    await c.whenReady();
-    const { AsyncLocalStorage } = await import('node:async_hooks');
-    const als = new AsyncLocalStorage<string>();
-    const seen: Array<[string, number, string | undefined]> = [];
-    c.onTiming((t) => seen.push([t.method, t.engineMs, als.getStore()]));
-    await als.run('span', () => c.stats());
-    await c.retrieve('no time reported');
-    assert.deepStrictEqual(seen, [['stats', 7.5, 'span'], ['retrieve', 0, undefined]]);
-  });
+    it('reports each answered request with the engine\'s own time, in the caller\'s async context', async () => {
+      const c = client();
+      await c.whenReady();
+      const { AsyncLocalStorage } = await import('node:async_hooks');
+      const als = new AsyncLocalStorage<string>();
+      const seen: Array<[string, number, string | undefined]> = [];
+      c.onTiming((t) => seen.push([t.method, t.engineMs, als.getStore()]));
+      await als.run('span', () => c.stats());
+      await c.retrieve('no time reported');
+      assert.deepStrictEqual(seen, [['stats', 7.5, 'span'], ['retrieve', 0, undefined]]);
+    });
 
-  it('cancels a request through its AbortSignal', async () => {
-    const c = client();
-    await c.whenReady();
-    const controller = new AbortController();
-    const pending = c.retrieve('wait', { signal: controller.signal });
-    controller.abort();
-    await assert.rejects(pending, (e: Error) => e.name === 'AbortError');
-    assert.strictEqual(((await c.retrieve('next')) as unknown as { arg: string }).arg, 'next');
-  });
+    it('cancels a request through its AbortSignal', async () => {
+      const c = client();
+      await c.whenReady();
+      const controller = new AbortController();
+      const pending = c.retrieve('wait', { signal: controller.signal });
+      controller.abort();
+      await assert.rejects(pending, (e: Error) => e.name === 'AbortError');
+      assert.strictEqual(((await c.retrieve('next')) as unknown as { arg: string }).arg, 'next');
+    });
 
-  it('times a request out without killing a healthy worker', async () => {
-    const c = client('ok', { requestTimeoutMs: 100 });
-    await c.whenReady();
-    await assert.rejects(c.retrieve('wait'), (e: Error) => e.name === 'TimeoutError');
-    assert.strictEqual(c.state, 'ready');
-  });
+    it('times a request out without killing a healthy worker', async () => {
+      const c = client('ok', { requestTimeoutMs: 100 });
+      await c.whenReady();
+      await assert.rejects(c.retrieve('wait'), (e: Error) => e.name === 'TimeoutError');
+      assert.strictEqual(c.state, 'ready');
+    });
 
-  it('replaces a worker that stops answering heartbeats', async () => {
-    const c = client('ok', { hangTimeoutMs: 300, requestTimeoutMs: 0 });
-    let restarted = 0;
-    c.onRestarted(() => restarted++);
-    await c.whenReady();
-    await assert.rejects(c.retrieve('hang'), (e: Error) => e.name === 'EngineCrashedError' && /hung/.test(e.message));
-    assert.strictEqual(((await c.retrieve('alive')) as unknown as { arg: string }).arg, 'alive');
-    assert.strictEqual(restarted, 1);
-  });
+    it('replaces a worker that stops answering heartbeats', async () => {
+      const c = client('ok', { hangTimeoutMs: 300, requestTimeoutMs: 0 });
+      let restarted = 0;
+      c.onRestarted(() => restarted++);
+      await c.whenReady();
+      await assert.rejects(c.retrieve('hang'), (e: Error) => e.name === 'EngineCrashedError' && /hung/.test(e.message));
+      assert.strictEqual(((await c.retrieve('alive')) as unknown as { arg: string }).arg, 'alive');
+      assert.strictEqual(restarted, 1);
+    });
 
-  it('reports an engine that cannot open as failed instead of restarting it forever', async () => {
-    const c = client('fail-open');
-    await assert.rejects(c.whenReady(), /no index here/);
-    assert.strictEqual(c.state, 'failed');
-    assert.strictEqual(c.error, 'no index here');
-  });
+    it('reports an engine that cannot open as failed instead of restarting it forever', async () => {
+      const c = client('fail-open');
+      await assert.rejects(c.whenReady(), /no index here/);
+      assert.strictEqual(c.state, 'failed');
+      assert.strictEqual(c.error, 'no index here');
+    });
 
-  it('gives up after maxRestarts consecutive crashes', async () => {
-    const c = client('ok', { maxRestarts: 0 });
-    await c.whenReady();
-    await assert.rejects(c.retrieve('crash'));
-    assert.strictEqual(c.state, 'failed');
-    await assert.rejects(c.stats(), /gave up/);
+    it('gives up after maxRestarts consecutive crashes', async () => {
+      const c = client('ok', { maxRestarts: 0 });
+      await c.whenReady();
+      await assert.rejects(c.retrieve('crash'));
+      assert.strictEqual(c.state, 'failed');
+      await assert.rejects(c.stats(), /gave up/);
+    });
   });
-});
 
 describe('EngineClient: the engine child process', function () {
   this.timeout(20_000);

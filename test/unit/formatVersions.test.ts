@@ -20,7 +20,7 @@ describe('format versions', () => {
     const { store, ...components } = FORMAT_VERSIONS;
     const released = RELEASED[store];
     assert.ok(released, `store format ${store} has no row in RELEASED: add the component versions it ships with`);
-    assert.deepStrictEqual(components, released, `a component format changed without a new store version: bump FORMAT_VERSIONS.store and add its row`);
+    assert.deepStrictEqual(components, released, 'a component format changed without a new store version: bump FORMAT_VERSIONS.store and add its row');
   });
 
   it('store versions only grow with their rows', () => {

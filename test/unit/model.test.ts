@@ -20,7 +20,7 @@ const DOC_COMMENT = `/**
 const CALL_SITES = [
   `const total = computeInvoiceTotal(order.items, region.taxRate);
 if (total > customer.creditLimit) throw new CreditLimitError(customer.id, total);`,
-  `res.json({ invoiceId: invoice.id, total: computeInvoiceTotal(invoice.items, 0.2) });`,
+  'res.json({ invoiceId: invoice.id, total: computeInvoiceTotal(invoice.items, 0.2) });',
 ];
 const UNRELATED = [
   `function parseCsvLine(line: string): string[] {

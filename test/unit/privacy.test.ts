@@ -43,8 +43,8 @@ function plantWorkspace(root: string): void {
   // A link with an innocent name pointing at a secret file.
   fs.symlinkSync('.env', path.join(root, 'config-link.ts'));
   // Ordinary code that refers to the secrets by name (and must be indexed).
-  w('src/app.ts', `import { signRequest } from './internal/signing';\nexport function loadApiKey(): string {\n  return process.env.API_KEY ?? '';\n}\nexport function send(body: string): string {\n  return signRequest(body);\n}\n`);
-  w('src/db.py', `import os\n\ndef database_password():\n    """Reads the password from config/secrets.yaml at deploy time."""\n    return os.environ["DB_PASSWORD"]\n`);
+  w('src/app.ts', 'import { signRequest } from \'./internal/signing\';\nexport function loadApiKey(): string {\n  return process.env.API_KEY ?? \'\';\n}\nexport function send(body: string): string {\n  return signRequest(body);\n}\n');
+  w('src/db.py', 'import os\n\ndef database_password():\n    """Reads the password from config/secrets.yaml at deploy time."""\n    return os.environ["DB_PASSWORD"]\n');
 }
 
 /** Every file under `dir`, read whole (vectors included: a secret must not be there in any form we can grep). */

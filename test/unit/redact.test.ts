@@ -21,9 +21,9 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'RSA private key block', kind: 'private-key', secret: 'MIIEpAIBAAKCAQEAplantedRSAkeyBODY0123',
-    text: `const key = \`-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAplantedRSAkeyBODY0123\nabcdefABCDEF==\n-----END RSA PRIVATE KEY-----\`;\nexport default key;`, keeps: 'export default key;' },
+    text: 'const key = `-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAplantedRSAkeyBODY0123\nabcdefABCDEF==\n-----END RSA PRIVATE KEY-----`;\nexport default key;', keeps: 'export default key;' },
   { name: 'OpenSSH private key in a string with \\n escapes', kind: 'private-key', secret: 'b3BlbnNzaC1rZXktdjEAAAAplanted',
-    text: `KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAplanted\\n-----END OPENSSH PRIVATE KEY-----"\nprint(KEY)`, keeps: 'print(KEY)' },
+    text: 'KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAplanted\\n-----END OPENSSH PRIVATE KEY-----"\nprint(KEY)', keeps: 'print(KEY)' },
   { name: 'private key cut off by the budget (no END line)', kind: 'private-key', secret: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7',
     text: 'def load():\n    pem = """-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7', keeps: 'def load():' },
   { name: 'AWS access key id', kind: 'aws-access-key-id', secret: j('AKIA', 'IOSFODNN7PLANTED'), text: `aws.config.accessKeyId = '${j('AKIA', 'IOSFODNN7PLANTED')}';`, keeps: 'aws.config.accessKeyId = ' },
@@ -41,7 +41,7 @@ const CASES: Case[] = [
   { name: 'JWT', kind: 'jwt', secret: j('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlwcSplanted'),
     text: `fetch(url, { headers: { Authorization: 'Bearer ${j('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlwcSplanted')}' } })`, keeps: "Authorization: 'Bearer " },
   { name: 'password in a database URL', kind: 'url-password', secret: 'Pl4nted-Db-Pass', text: 'const db = connect("postgres://admin:Pl4nted-Db-Pass@db.internal:5432/app");', keeps: 'postgres://admin:' },
-  { name: 'password assignment (quoted, high entropy)', kind: 'secret', secret: 'Zq81x-Pl4nted!pw', text: `DB_PASSWORD = "Zq81x-Pl4nted!pw"\nDB_HOST = "db"`, keeps: 'DB_HOST = "db"' },
+  { name: 'password assignment (quoted, high entropy)', kind: 'secret', secret: 'Zq81x-Pl4nted!pw', text: 'DB_PASSWORD = "Zq81x-Pl4nted!pw"\nDB_HOST = "db"', keeps: 'DB_HOST = "db"' },
   { name: 'api_key in JSON', kind: 'secret', secret: 'a9F3kPlanted27Qx', text: '{ "api_key": "a9F3kPlanted27Qx", "region": "eu" }', keeps: '"region": "eu"' },
   { name: 'client_secret in YAML (unquoted)', kind: 'secret', secret: 'cS3cr3t-Planted-99x', text: 'oauth:\n  client_secret: cS3cr3t-Planted-99x\n  scope: read', keeps: 'scope: read' },
   { name: 'token assignment in Python', kind: 'secret', secret: 'tK9Planted0aZ7Bc', text: "self.auth_token = 'tK9Planted0aZ7Bc'\nself.retries = 3", keeps: 'self.retries = 3' },

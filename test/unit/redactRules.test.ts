@@ -13,7 +13,6 @@ import { familyCoverage } from '../bench/redactionFamilies';
 const ROOT = path.join(__dirname, '..', '..', '..');
 const j = (...parts: string[]): string => parts.join(''); // no whole credential literal in this file
 
-
 describe('gitleaks rules in the redactor', function () {
   this.timeout(120_000);
 

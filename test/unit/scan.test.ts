@@ -264,7 +264,7 @@ describe('scanWorkspace', function () {
         'src/main.ts': code('main'),
         'src/loop/up': { link: '..' },
         'root-link': { link: '.' },
-        'self': { link: 'self' },
+        self: { link: 'self' },
         'alias.ts': { link: 'src/main.ts' },
         'dangling.ts': { link: 'missing.ts' },
         'outside.ts': { link: path.join(outside, 'elsewhere.ts') },
@@ -273,7 +273,7 @@ describe('scanWorkspace', function () {
         'conf/.env': 'TOKEN=abc\n',
         '.gitignore': 'hidden/\n',
         'hidden/h.ts': code('h'),
-        'shown': { link: 'hidden' },
+        shown: { link: 'hidden' },
       });
       result = await scanWorkspace(root);
     });
@@ -289,7 +289,7 @@ describe('scanWorkspace', function () {
         'outside-dir': 'ignored',
         'outside.ts': 'ignored',
         'root-link/': 'symlink-loop',
-        'self': 'symlink-loop',
+        self: 'symlink-loop',
         'src/loop/up/': 'symlink-loop',
       });
     });

@@ -57,7 +57,7 @@ const TS_BEFORE = [
   "import { testServerAndClientResource } from '../testing/resource';",
   "import { t } from '../testing/trpc';",
   '',
-  "const webhookRouter = t.router({ deliver: t.procedure.query(() => ({ id: 2, delivered: true })) });",
+  'const webhookRouter = t.router({ deliver: t.procedure.query(() => ({ id: 2, delivered: true })) });',
   '',
   "describe('webhooks', () => {",
   "  test('delivers the queued payload once', async () => {",

@@ -181,4 +181,3 @@ export async function adminQuery(url: string, sql: string, params: unknown[] = [
     await c.end();
   }
 }
-

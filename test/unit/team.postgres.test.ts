@@ -165,7 +165,7 @@ describe('team index on PostgreSQL: publish and sync', function () {
     await assert.rejects(publish({
       applicationName: 'rr-killed-publisher',
       afterPart: async () => {
-        if (++parts === 1) await adminQuery(pg.url(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rr-killed-publisher'`);
+        if (++parts === 1) await adminQuery(pg.url(), 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \'rr-killed-publisher\'');
       },
     }), (e: unknown) => e instanceof TeamIndexError && e.code === 'connection-lost');
     const seen = await adminQuery(pg.url(), `SELECT count(*) n FROM ${SCHEMA}.published WHERE commit = $1`, [head]);
@@ -190,7 +190,7 @@ describe('team index on PostgreSQL: publish and sync', function () {
   });
 
   it('a read-only role syncs and cannot write; secrets never reach the store', async () => {
-    await adminQuery(pg.url(), `CREATE ROLE rr_editor LOGIN PASSWORD 'editor-pw-1'`);
+    await adminQuery(pg.url(), 'CREATE ROLE rr_editor LOGIN PASSWORD \'editor-pw-1\'');
     await adminQuery(pg.url(), `GRANT USAGE ON SCHEMA ${SCHEMA} TO rr_editor; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO rr_editor`);
     const editorUrl = pg.url('rr_editor', 'editor-pw-1');
     const { engine } = await syncedEngine(root, tmp('rr-team-editor-'), editorUrl, 'engine');

@@ -211,7 +211,6 @@ export function similarity(a: string[], b: string[], w: (t: string) => number): 
   return total > 0 ? (2 * prevRow[b.length]) / total : 0;
 }
 
-
 /**
  * Names that stand in the same place of two resembling lines: where their longest common
  * subsequence leaves exactly one name on each side between two common tokens (the copy's

@@ -99,7 +99,7 @@ export class WordPieceTokenizer {
   private encodeWord(word: string, out: number[]): void {
     // UTF-16 offsets of each code point boundary, so substrings never split a surrogate pair.
     const bounds: number[] = [0];
-    for (let i = 0; i < word.length; ) {
+    for (let i = 0; i < word.length;) {
       const cp = word.codePointAt(i)!;
       i += cp > 0xffff ? 2 : 1;
       bounds.push(i);

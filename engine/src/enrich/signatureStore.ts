@@ -65,5 +65,4 @@ export class SignatureStore {
     store.open = open as string[];
     return store;
   }
-
 }

@@ -293,7 +293,6 @@ export class WorkspaceIndex {
     await flush();
   }
 
-
   /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */
   private scheduleSave(): void {
     this.saves.schedule(this.tables.chunks.size);

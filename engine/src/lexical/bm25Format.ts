@@ -135,7 +135,7 @@ export function bm25File(k1: number, b: number, dict: TermDictionary, seg: Packe
     postingsOffset,
     postingsLength,
     blockByte,
-    *parts() {
+    * parts() {
       yield header;
       yield* sections;
       yield* seg.encodedParts(new Uint32Array(blockByte.length));

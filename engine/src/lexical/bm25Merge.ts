@@ -23,7 +23,7 @@ export abstract class Bm25Merging extends Bm25Segments {
    * end installs the new base, then applies what happened meanwhile: removals of snapshot
    * documents become dead marks of the new base, documents added since become its mutable segment.
    */
-  *mergeSteps(sliceTerms = 512): Generator<void, void> {
+  * mergeSteps(sliceTerms = 512): Generator<void, void> {
     if (this.merging) throw new Error('lexical index: a merge is already running');
     if (this.mutIds.length === 0 && this.deadLog.length === 0) return;
     this.merging = true;

@@ -41,7 +41,6 @@ export const DEFAULT_MAX_QUERY_POSTINGS = 250_000;
 /** A merge writes its new base's postings to a scratch file beyond this many bytes (segmentWriter.ts). */
 const MERGE_SPILL_BYTES = 4 << 20;
 
-
 export abstract class Bm25Segments {
   readonly k1: number;
   readonly b: number;
@@ -154,7 +153,7 @@ export abstract class Bm25Segments {
     // Run-length in place: distinct term ids to the front, their counts in docTfs.
     let distinct = 0;
     this.docTfs = grow(this.docTfs, len + 1);
-    for (let i = 0; i < len; ) {
+    for (let i = 0; i < len;) {
       const tid = tids[i];
       let j = i + 1;
       while (j < len && tids[j] === tid) j++;

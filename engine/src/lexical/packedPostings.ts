@@ -168,7 +168,7 @@ export class PackedSegment implements SegmentTables {
    * copied COPY_CHUNK bytes at a time, never loaded whole). Fills `fileBlockByte` with each
    * block's offset in that form.
    */
-  *encodedParts(fileBlockByte: Uint32Array): IterableIterator<Uint8Array> {
+  * encodedParts(fileBlockByte: Uint32Array): IterableIterator<Uint8Array> {
     const source = this.source;
     if (this.dense.size === 0 || !(source instanceof MemoryBytes)) {
       // Already the file's layout.

@@ -228,7 +228,7 @@ export function classInfo(file: string, cls: Node, python: boolean): ClassInfo |
   for (const fn of methods) {
     // TypeScript parameter properties: constructor(private readonly x: T).
     for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
-      if (p?.type === 'required_parameter' && p.namedChildren.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'override_modifier') ) add(p.childForFieldName('pattern'), 'attribute', p);
+      if (p?.type === 'required_parameter' && p.namedChildren.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'override_modifier')) add(p.childForFieldName('pattern'), 'attribute', p);
       else if (p?.type === 'required_parameter' && p.children.some((c) => c?.type === 'readonly')) add(p.childForFieldName('pattern'), 'attribute', p);
     }
     selfAssignments(fn, selfName, python, (id, stmt) => add(id, 'attribute', stmt));

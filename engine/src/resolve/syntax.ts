@@ -92,7 +92,6 @@ export function importPlan(node: Node, python: boolean): Plan | undefined {
   return { t: 'import', ref };
 }
 
-
 /**
  * The class a variable or parameter holds, as a dotted name, when its declaration says so: an
  * annotation (`c: Context`, `x: mod.Foo`), else a constructor call (`new Hono()`, `Foo(...)`).

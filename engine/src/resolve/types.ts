@@ -80,4 +80,3 @@ export interface ValueInfo {
   returns?: string[];
   init?: Chain;
 }
-

@@ -387,4 +387,3 @@ interface FoundDefinitionLite {
   doc?: string;
   copyOf?: string;
 }
-

@@ -343,7 +343,7 @@ export function inspectContent(
 /** A name with its invalid UTF-8 bytes written as \xNN, so the user can find the file. */
 export function escapeInvalidUtf8(raw: Buffer): string {
   let out = '';
-  for (let i = 0; i < raw.length; ) {
+  for (let i = 0; i < raw.length;) {
     const b = raw[i];
     const len = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
     const seq = raw.subarray(i, i + len);

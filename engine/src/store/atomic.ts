@@ -73,7 +73,7 @@ export function writePartsAtomic(target: string, parts: Iterable<Uint8Array>): F
     const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       for (const part of parts) {
-        for (let off = 0; off < part.length; ) off += fs.writeSync(fd, part, off, part.length - off);
+        for (let off = 0; off < part.length;) off += fs.writeSync(fd, part, off, part.length - off);
         hash.update(part);
         bytes += part.length;
       }

@@ -338,7 +338,7 @@ export class ChunkTable {
   }
 
   /** Every live document in id order. */
-  *all(): IterableIterator<DocInfo> {
+  * all(): IterableIterator<DocInfo> {
     if (this.unsorted) this.compact();
     for (let r = 0; r < this.rows; r++) if (!(this.flags[r] & DEAD)) yield this.infoAt(r);
   }

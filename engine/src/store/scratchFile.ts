@@ -26,7 +26,7 @@ export function openScratch(prefix: string, dir = os.tmpdir()): ScratchFile {
 
 /** Writes all of `bytes` at `position`. */
 export function writeAt(fd: number, bytes: Uint8Array, position: number): void {
-  for (let off = 0; off < bytes.length; ) off += fs.writeSync(fd, bytes, off, bytes.length - off, position + off);
+  for (let off = 0; off < bytes.length;) off += fs.writeSync(fd, bytes, off, bytes.length - off, position + off);
 }
 
 /** Closes a scratch file that no one took over (a failed or discarded build step) and deletes its name. */

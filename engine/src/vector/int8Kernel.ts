@@ -211,7 +211,7 @@ export class Int8Scorer {
     const { stride, sums, batch } = this;
     let index = -1;
     let score = -Infinity;
-    for (let done = 0; done < count; ) {
+    for (let done = 0; done < count;) {
       const n = Math.min(this.batchRecords, count - done);
       src.copy(batch, 0, offset + done * stride, offset + (done + n) * stride);
       this.sumBatch(n);
@@ -229,7 +229,7 @@ export class Int8Scorer {
 
   /** Scores `count` records held in `src` from `offset`, copying them through `batch`. */
   scoreRecords(src: Buffer, offset: number, count: number, visit: (index: number, score: number, batchSlot: number) => void): void {
-    for (let done = 0; done < count; ) {
+    for (let done = 0; done < count;) {
       const n = Math.min(this.batchRecords, count - done);
       src.copy(this.batch, 0, offset + done * this.stride, offset + (done + n) * this.stride);
       const base = done;

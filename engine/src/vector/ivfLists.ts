@@ -97,7 +97,7 @@ export class IvfLists {
     const { stride } = this;
     const batch = scorer.batch;
     for (const list of lists.slice().sort((a, b) => a - b)) {
-      for (let at = this.starts[list], end = this.starts[list + 1]; at < end; ) {
+      for (let at = this.starts[list], end = this.starts[list + 1]; at < end;) {
         const n = Math.min(scorer.batchRecords, end - at);
         this.readInto(batch, at, n);
         scorer.scoreBatch(n, (slot, score) => visit(batch.readUInt32LE(slot * stride), score));
@@ -119,7 +119,7 @@ export class IvfLists {
   }
 
   /** The bytes of vectors.ivf for these lists, produced piece by piece (a piece is valid until the next is taken). */
-  *fileParts(): IterableIterator<Buffer> {
+  * fileParts(): IterableIterator<Buffer> {
     const prefix = Buffer.alloc(PREFIX_BYTES);
     prefix.write(IVF_MAGIC, 0, 'latin1');
     prefix.writeUInt32LE(this.dim, 8);

@@ -187,7 +187,7 @@ export class VectorIndexCore {
    * reused: it and its buffer are valid until the next is taken (per-record arrays were tens of
    * MB of old-space garbage per rebuild at 100k files, promoted by the engine's small young generation).
    */
-  protected *liveSlices(slice: number): Generator<LiveSlice> {
+  protected* liveSlices(slice: number): Generator<LiveSlice> {
     const out: LiveSlice = { buf: this.pending.records, n: 0, offs: new Int32Array(slice), lists: new Int32Array(slice) };
     const lists = this.lists;
     if (lists) {
@@ -210,7 +210,7 @@ export class VectorIndexCore {
       }
     }
     out.buf = this.pending.records;
-    for (let i = 0; i < this.pending.size; ) {
+    for (let i = 0; i < this.pending.size;) {
       out.n = 0;
       for (; i < this.pending.size && out.n < slice; i++) {
         out.offs[out.n] = i * this.stride;
@@ -273,7 +273,7 @@ export class VectorIndexCore {
    * index has grown or shrunk 2x since they were trained; otherwise listed vectors keep their list
    * and only pending ones are assigned.
    */
-  protected *rebuildSteps(forceRetrain: boolean, slice: number): Generator<void> {
+  protected* rebuildSteps(forceRetrain: boolean, slice: number): Generator<void> {
     const live = this.size;
     const { dim, stride } = this;
     const scorer = this.scorer();

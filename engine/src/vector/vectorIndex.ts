@@ -23,7 +23,6 @@ import { vectorRebuildDueAtSave } from '../store/mergePolicy';
 export type { ScoredId } from './flatStore';
 export type { VectorIndexOptions, VectorIndexTuning } from './vectorCore';
 
-
 export class VectorIndex extends VectorIndexCore {
   /**
    * Whether save() folds pending vectors into the lists when the merge policy says so. The

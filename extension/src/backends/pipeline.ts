@@ -51,9 +51,9 @@ export async function modelCompletion(input: ModelCompletionInput): Promise<Mode
   const hyde = input.hyde;
   const hypothesis = hyde && hyde.weight > 0
     ? await hyde.source.continuation({
-      trusted: input.trusted, state: input.state, docKey: hyde.docKey, backend: input.backend,
-      budgetMs: hyde.budgetMs, maxTokens: hyde.maxTokens, signal: input.signal, secretPatterns: input.secretPatterns,
-    })
+        trusted: input.trusted, state: input.state, docKey: hyde.docKey, backend: input.backend,
+        budgetMs: hyde.budgetMs, maxTokens: hyde.maxTokens, signal: input.signal, secretPatterns: input.secretPatterns,
+      })
     : undefined;
   const snippets = await input.retrieve(input.state, input.budget.contextTokens, input.signal, hypothesis?.text ? { text: hypothesis.text, weight: hyde!.weight } : undefined);
   const built = buildPrompt(input.state, snippets, input.budget, input.repoName);

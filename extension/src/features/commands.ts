@@ -47,8 +47,8 @@ export function registerCommands(ctx: Ctx): void {
           : SNOOZE_CHOICES_MIN.map((m) => ({ label: `$(bell-slash) Snooze Completions for ${m} min`, command: 'reporecall.snoozeCompletions', args: [m] }))),
         ...(lang
           ? [config.completionEnabledFor(lang)
-            ? { label: `$(eye-closed) Disable Completions for ${lang}`, command: 'reporecall.toggleCompletionsForLanguage', args: [lang] }
-            : { label: `$(eye) Enable Completions for ${lang}`, command: 'reporecall.toggleCompletionsForLanguage', args: [lang] }]
+              ? { label: `$(eye-closed) Disable Completions for ${lang}`, command: 'reporecall.toggleCompletionsForLanguage', args: [lang] }
+              : { label: `$(eye) Enable Completions for ${lang}`, command: 'reporecall.toggleCompletionsForLanguage', args: [lang] }]
           : []),
         { label: 'Index', kind: vscode.QuickPickItemKind.Separator },
         paused

@@ -37,9 +37,6 @@ function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-
-
-
 /** A definition the retrieval did not return, as a row (its declaration and doc). */
 function definitionChunk(symbol: SymbolInfo, rel: string): RetrievedChunk | undefined {
   if (symbol.resolution === 'candidates' || symbol.resolution === 'external') return undefined; // only a resolved definition is shown as one
@@ -114,7 +111,6 @@ interface ChunkItem extends vscode.QuickPickItem {
   chunk: RetrievedChunk;
   row?: RelatedRow;
 }
-
 
 const REASON_WORDS: Record<RelatedReason, (name: string) => string> = {
   definition: (n) => `defines ${n}`,

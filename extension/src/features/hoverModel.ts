@@ -34,7 +34,6 @@ export interface HoverModel {
   source?: DefinitionSource;
 }
 
-
 /** The syntax's relations as hover reasons; a declaration is no usage, a mention in text none either. */
 const RELATION_USAGE: Partial<Record<NonNullable<RetrievedChunk['relation']>['kind'], UsageReason>> = {
   overrides: 'overrides it', calls: 'calls it', uses: 'uses it', imports: 'imports it',
@@ -107,4 +106,3 @@ export function buildHoverModel(symbol: SymbolInfo, rel: string, cursorLine: num
     ...(definition && source ? { source } : {}),
   };
 }
-

@@ -16,10 +16,10 @@ function fence(text: string, lang: string): string {
 
 export async function renderContext(rec: RetrievedContextRecord): Promise<string> {
   const lines: string[] = [
-    `# RepoRecall: retrieved context`,
+    '# RepoRecall: retrieved context',
     '',
     `Completion at \`${rec.file}:${rec.line + 1}\` (${rec.time.toLocaleTimeString()}), source **${rec.backend}**, ${rec.latencyMs} ms` +
-      (rec.confidence !== undefined ? `, confidence ${rec.confidence.toFixed(2)}` : ''),
+    (rec.confidence !== undefined ? `, confidence ${rec.confidence.toFixed(2)}` : ''),
     '',
     '## Completion',
     '',
@@ -70,7 +70,7 @@ const lines = (f: { file?: string; startLine?: number; endLine?: number }): stri
 /** The last Copilot context request: the items given, and what Copilot used of the request before. */
 export function renderCopilot(rec: CopilotContextRecord): string {
   const out = [
-    `## Context given to GitHub Copilot`, '',
+    '## Context given to GitHub Copilot', '',
     `For ${rec.source === 'nes' ? 'a next-edit suggestion' : 'a completion'} at \`${rec.file}:${rec.line + 1}\` (${rec.time.toLocaleTimeString()}), budget ${rec.budgetMs} ms: **${rec.answer}**, ${rec.items.length} item(s).`, '',
   ];
   for (const i of rec.items) out.push(`- ${lines(i)} importance ${i.importance}${i.copies ? `, ${i.copies} more file(s) with a copy` : ''}`);

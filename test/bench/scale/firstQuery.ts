@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     const byExt = new Map<string, string>();
     for (const f of code) if (!byExt.has(path.extname(f))) byExt.set(path.extname(f), f);
     for (const f of byExt.values()) {
-      fs.appendFileSync(path.join(root, f), `\nexport const warmEdit = 0;\n`);
+      fs.appendFileSync(path.join(root, f), '\nexport const warmEdit = 0;\n');
       await engine.updateFile(f);
       // `--warm-updates`: the updates only (grammars loaded), the save path left cold.
       if (argv.includes('--warm-edits')) await engine.flush();

@@ -344,7 +344,7 @@ export function renderFile(shape: RepoShape, i: number): string {
       for (const l of docLines(r, 'jsdoc')) w.line(l);
       const typed = lang === 'ts' ? ps.map((p) => `${p}: number[]`) : ps;
       w.line(`export function ${camel(f)}(${typed.join(', ')})${lang === 'ts' ? ': number' : ''} {`);
-      w.line(`let total = 0;`, 2);
+      w.line('let total = 0;', 2);
       bodyStatements(lang, r, callees, ps, 2, w);
       w.line('}');
     }

@@ -130,8 +130,8 @@ const ROWS = `[...document.querySelectorAll('.quick-input-list .monaco-list-row'
   .sort((a, b) => a.i - b.i).map((r) => r.t)`;
 
 const GHOST_PRED = `const n = document.querySelectorAll(${JSON.stringify(GHOST)}); for (const e of n) if (e.textContent && e.textContent.trim()) return true; return false;`;
-const hoverPred = `for (const e of document.querySelectorAll('.monaco-hover')) if (e.offsetParent !== null && !e.closest('.hidden') && (e.textContent || '').includes('RepoRecall')) return true; return false;`;
-const RELATED_PRED = `const i = document.querySelector('.quick-input-widget input'); if (!i || i.closest('.quick-input-widget').style.display === 'none') return false; const p = i.getAttribute('placeholder') || ''; return p !== '' && !p.startsWith('Searching') && !p.includes('Find Related') && !p.startsWith('Type the name');`;
+const hoverPred = 'for (const e of document.querySelectorAll(\'.monaco-hover\')) if (e.offsetParent !== null && !e.closest(\'.hidden\') && (e.textContent || \'\').includes(\'RepoRecall\')) return true; return false;';
+const RELATED_PRED = 'const i = document.querySelector(\'.quick-input-widget input\'); if (!i || i.closest(\'.quick-input-widget\').style.display === \'none\') return false; const p = i.getAttribute(\'placeholder\') || \'\'; return p !== \'\' && !p.startsWith(\'Searching\') && !p.includes(\'Find Related\') && !p.startsWith(\'Type the name\');';
 
 function startServer(run: string, port: number, ws: string, env: NodeJS.ProcessEnv): void {
   const r = spawnSync(path.join(HERE, 'start-code-server.sh'), [run, String(port), ws], { env, stdio: 'inherit' });
@@ -158,7 +158,7 @@ async function openFile(page: Page, rel: string): Promise<void> {
   const row = dir === '.'
     ? page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) })
     : page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-description', { hasText: exact(dir) }) })
-      .filter({ has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) });
+        .filter({ has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) });
   await row.first().waitFor({ state: 'visible', timeout: 15_000 });
   await row.first().click();
   await page.waitForSelector(`.tab.active:has-text("${path.basename(rel)}")`, { timeout: 15_000 });

@@ -7,6 +7,8 @@
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
+import type { HoverTiming } from '../recorder';
 import { fenceLanguage, signalFor } from '../editorState';
 import { SOURCE_WORDS } from './definitionChoice';
 import { buildHoverModel, type HoverModel } from './hoverModel';
@@ -76,18 +78,12 @@ function phaseDetail(p: Partial<HoverPhases>, flowMs: number): Record<string, nu
   };
 }
 
-export interface HoverTiming {
-  /** The engine request (symbol + retrieval), round trip. */
-  requestMs: number;
-  totalMs: number;
-}
-
-export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined; gate: HoverGate } {
-  let last: HoverTiming | undefined;
-  const gate = new HoverGate(ctx);
+export function registerHover(ctx: Ctx): vscode.Disposable {
+  const gate = new HoverGate();
   const cache = new HoverCache<vscode.Hover>();
   const forget = (): void => cache.clear();
-  ctx.push(
+  return combined(
+    gate.register(),
     // Any edit or save may change a definition shown (the log's output channel is no edit).
     vscode.workspace.onDidChangeTextDocument((e) => { if (e.document.uri.scheme !== 'output' && e.contentChanges.length) forget(); }),
     vscode.workspace.onDidSaveTextDocument(forget),
@@ -135,7 +131,8 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           const hover = shown ? new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range) : undefined;
           if (!token.isCancellationRequested && keepable(phases)) cache.put(docKey, doc.version, symbol.line, symbol.startCharacter, symbol.endCharacter, hover);
           if (!hover) return undefined;
-          last = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
+          const last: HoverTiming = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
+          ctx.recorder.hoverTiming = last;
           ctx.timings.note({ renderMs: round(performance.now() - r0), source: source ?? 'none' });
           ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
           return hover;
@@ -147,5 +144,4 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
       },
     })),
   );
-  return { lastTiming: () => last, gate };
 }

@@ -3,11 +3,12 @@
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 
 /** File events often come in bursts (git checkout, formatters); coalesce them per path. */
 const FS_EVENT_DELAY_MS = 300;
 
-export function registerIndexSync(ctx: Ctx): void {
+export function registerIndexSync(ctx: Ctx): vscode.Disposable {
   const editTimers = new Map<string, NodeJS.Timeout>();
   const fsTimers = new Map<string, NodeJS.Timeout>();
   const clear = (timers: Map<string, NodeJS.Timeout>, key: string): void => {
@@ -33,7 +34,7 @@ export function registerIndexSync(ctx: Ctx): void {
   };
 
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-  ctx.push(
+  return combined(
     watcher,
     watcher.onDidCreate((uri) => onDisk(uri, 'update')),
     watcher.onDidChange((uri) => onDisk(uri, 'update')),

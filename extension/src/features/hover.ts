@@ -6,6 +6,7 @@
 // words. reporecall.hover.mode: off | identifiers | modifier (see hoverGate.ts).
 import * as vscode from 'vscode';
 import { config } from '../config';
+import { conditionalRegistration } from '../conditionalRegistration';
 import type { Ctx } from '../ctx';
 import { combined } from '../dispose';
 import type { HoverTiming } from '../recorder';
@@ -78,6 +79,7 @@ function phaseDetail(p: Partial<HoverPhases>, flowMs: number): Record<string, nu
   };
 }
 
+/** Registered while reporecall.hover.mode is not `off`; `modifier` is decided per request (hoverGate.ts). */
 export function registerHover(ctx: Ctx): vscode.Disposable {
   const gate = new HoverGate();
   const cache = new HoverCache<vscode.Hover>();
@@ -88,7 +90,7 @@ export function registerHover(ctx: Ctx): vscode.Disposable {
     vscode.workspace.onDidChangeTextDocument((e) => { if (e.document.uri.scheme !== 'output' && e.contentChanges.length) forget(); }),
     vscode.workspace.onDidSaveTextDocument(forget),
     vscode.workspace.onDidChangeConfiguration(forget),
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
+    conditionalRegistration(['reporecall.hover'], () => config.hoverMode() !== 'off', () => vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
       async provideHover(doc, pos, token) {
         if (!gate.allows()) return undefined;
         const fi = ctx.folderFor(doc.uri);
@@ -142,6 +144,6 @@ export function registerHover(ctx: Ctx): vscode.Disposable {
           dispose();
         }
       },
-    })),
+    }))),
   );
 }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { isAbortError } from '../../../engine/src/public';
 import { config } from '../config';
+import { conditionalRegistration } from '../conditionalRegistration';
 import type { Ctx } from '../ctx';
 import { combined } from '../dispose';
 import { editorState, signalFor } from '../editorState';
@@ -155,13 +156,17 @@ function indexGeneration(ctx: Ctx): string {
   return ctx.allFolders().map((f) => `${f.folder.uri.toString()}:${f.state}:${f.client.state}:${f.stats?.seconds ?? ''}:${f.stats?.changedFiles ?? ''}`).join('|');
 }
 
+/**
+ * The provider, registered with VS Code while reporecall.completion.enabled is on (snooze and the
+ * per-language switches are per request: completionSwitches.ts). The API calls it directly.
+ */
 export function registerInlineCompletions(ctx: Ctx): vscode.Disposable {
   const provider = new RepoInlineCompletionProvider(ctx);
   explainOutcomes(ctx, provider);
   ctx.recorder.inlineCompletionProvider = provider;
   let generation = indexGeneration(ctx);
   return combined(
-    vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, provider),
+    conditionalRegistration(['reporecall.completion.enabled'], () => config.completionEnabled(), () => vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, provider)),
     // A new index (an indexing run ended, a rebuild, a restart) may make cached completions stale;
     // the unsaved-buffer updates that follow typing do not: they hold what the cache was built on.
     ctx.onDidChangeIndexes(() => {

@@ -2,6 +2,7 @@
 // showed nothing if it did, as a read-only Markdown document of its own scheme (never an Untitled
 // buffer the user is asked to save).
 import * as vscode from 'vscode';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { combined } from '../dispose';
 import type { CompletionOutcome, CopilotContextRecord, RetrievedContextRecord } from '../completionState';
@@ -103,6 +104,9 @@ export function registerShowContext(ctx: Ctx): vscode.Disposable {
       if (d.uri.scheme === CONTEXT_SCHEME) contents.delete(d.uri.query);
     }),
     vscode.commands.registerCommand('reporecall.showRetrievedContext', async () => {
+      // Turned off, the provider is not registered and VS Code asks nothing: why is said for the cursor.
+      const editor = vscode.window.activeTextEditor;
+      if (editor && !config.completionEnabled()) ctx.completions.gate(editor.document, editor.selection.active);
       const { completionContext, completionOutcome: outcome, copilotContext } = ctx.recorder;
       if (!completionContext && !outcome?.reason && !copilotContext) {
         void vscode.window.showInformationMessage('RepoRecall: no completion has been requested yet.');

@@ -29,7 +29,7 @@ export class HoverGate {
   allows(): boolean {
     switch (config.hoverMode()) {
       case 'off':
-        return false;
+        return false; // not asked then: hover.ts registers the provider only while the mode is not off
       case 'identifiers':
         return true;
       case 'modifier':

@@ -1,6 +1,6 @@
-// What features share through the context about completions: the record of what the last one was
-// built from, why the last request showed none, and the switches that gate requests. Declared here,
-// apart from the features that implement them, so ctx.ts depends on no feature module.
+// The records features keep about completions (recorder.ts holds them): what the last one was built
+// from, why the last request showed none, what Copilot was given. Declared apart from the features
+// that write them, so ctx.ts and recorder.ts import no feature that imports ctx.ts.
 import type * as vscode from 'vscode';
 import type { HypothesisOutcome } from './backends/hypothetical';
 import type { CompletionBackendKind } from './config';
@@ -34,24 +34,6 @@ export interface CompletionOutcome {
   /** Undefined when a suggestion was shown. */
   reason?: NoSuggestionReason;
   detail?: string;
-}
-
-/** What features ask of the completion switches (features/completionControl.ts implements it). */
-export interface CompletionSwitches {
-  /** Fires when the snooze, the toggle or a language switch changes. */
-  readonly onDidChange: vscode.Event<void>;
-  /** The last request's outcome (a suggestion, or why none). */
-  readonly lastOutcome: CompletionOutcome | undefined;
-  /** Whole minutes of snooze left (rounded up), or 0. */
-  snoozeMinutesLeft(): number;
-  /** Whether a request here is refused (off, snoozed, off for the language); records why. */
-  gate(doc: vscode.TextDocument, pos: vscode.Position): boolean;
-  /** Why requests in this language are refused now (off, snoozed, off for the language), without recording it. */
-  blocked(languageId: string): { reason: NoSuggestionReason; detail: string } | undefined;
-  /** The built-in source found code to continue from but declined, and why. */
-  noteAbstention(file: string, line: number, why: string): void;
-  /** Tells listeners (the status bar) that something behind the gate changed (Copilot activated). */
-  refresh(): void;
 }
 
 /** One item Copilot was given, and what Copilot later reported doing with it. */

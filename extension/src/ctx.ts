@@ -1,12 +1,14 @@
 // The extension's context: owns every disposable, the per-folder indexes and the shared state
-// features read (last completion context, recently used files). Features receive it; nothing else
-// is global.
+// features read (the completion switches, recently used files, the recorder of what they last did).
+// Features receive it; nothing else is global.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexStats, TeamState } from '../../engine/src/public';
 import { FolderIndex, type FolderIndexPaths } from './folderIndex';
-import type { CompletionSwitches, CopilotContextRecord, RetrievedContextRecord } from './completionState';
+import { HypothesisSource } from './backends/hypothetical';
+import { CompletionControl } from './completionSwitches';
+import { Recorder } from './recorder';
 import { Timings } from './timings';
 import { disposeEach, throwCollected } from './dispose';
 import { engineSettings } from './config';
@@ -31,12 +33,12 @@ export class Ctx implements vscode.Disposable {
   private readonly foldersChanged = new vscode.EventEmitter<void>();
   /** Fires when any folder's state, progress or stats change. */
   readonly onDidChangeIndexes = this.foldersChanged.event;
-  /** What the last shown completion was built from ("Show Retrieved Context"). */
-  lastContext: RetrievedContextRecord | undefined;
-  /** What the last Copilot context request got (features/copilotContext.ts). */
-  lastCopilot: CopilotContextRecord | undefined;
-  /** Snooze, per-language switch and the last request's outcome (features/completionControl.ts). */
-  completions: CompletionSwitches | undefined;
+  /** What the features last did (last completion context and outcome, hover timing, ...), for the API. */
+  readonly recorder = new Recorder();
+  /** Snooze, per-language switch and the toggle (completionSwitches.ts; its commands: features/completionControl.ts). */
+  readonly completions: CompletionControl;
+  /** The last completion shown or hypothetical continuation asked for (hypothetical-code expansion). */
+  readonly hypotheses = new HypothesisSource();
   private readonly recent: string[] = [];
   private readonly paths: FolderIndexPaths;
   /** Per-request timings (completion, hover, Find Related Code); see timings.ts. */
@@ -49,7 +51,8 @@ export class Ctx implements vscode.Disposable {
 
   constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('RepoRecall', { log: true });
-    this.push(this.log, this.foldersChanged);
+    this.completions = new CompletionControl({ globalState: extension.globalState, log: this.log, recorder: this.recorder, relPathOf: (uri) => this.folderFor(uri)?.relPath(uri) });
+    this.push(this.log, this.foldersChanged, this.completions);
     this.paths = resolvePaths(extension);
     this.log.info(`worker ${this.paths.workerPath}; model ${this.paths.modelDir ?? '(engine default)'}; grammars ${this.paths.grammarDir ?? '(engine default)'}`);
   }

@@ -14,6 +14,26 @@ export function disposeAll(disposables: Iterable<DisposableLike>): void {
   throwCollected(disposeEach(disposables));
 }
 
+/** Disposables added as they come (a feature registering more later); disposed together, last first, even when some throw. */
+export class DisposableStore {
+  private readonly parts: DisposableLike[] = [];
+
+  add(...parts: DisposableLike[]): void {
+    this.parts.push(...parts);
+  }
+
+  dispose(): void {
+    disposeAll(this.parts.splice(0).reverse());
+  }
+}
+
+/** One disposable for many (a feature's registrations), disposed as DisposableStore does. */
+export function combined(...parts: DisposableLike[]): DisposableStore {
+  const store = new DisposableStore();
+  store.add(...parts);
+  return store;
+}
+
 /** Disposes each in order, even when some throw; returns what they threw. */
 export function disposeEach(disposables: Iterable<DisposableLike>): unknown[] {
   const errors: unknown[] = [];

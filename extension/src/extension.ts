@@ -1,23 +1,47 @@
-// Entry point. activate() wires every feature to one Ctx, which owns all disposables.
+// Entry point. activate() registers every feature (FEATURES) on one Ctx, which owns all disposables,
+// and returns the API the integration tests read, from the Ctx's recorder.
 import * as vscode from 'vscode';
 import type { RetrievedChunk } from '../../engine/src/public';
 import { Ctx, type FolderReport } from './ctx';
 import { config } from './config';
 import { editorState } from './editorState';
+import type { CompletionOutcome, CopilotContextRecord, RetrievedContextRecord } from './completionState';
+import type { HoverTiming, RelatedView } from './recorder';
+import { registerAgentTools } from './features/agentTools';
 import { registerCommands } from './features/commands';
+import { registerCompletionControl } from './features/completionControl';
 import { registerCopilotContext } from './features/copilotContext';
-import type { CopilotContextRecord } from './completionState';
 import { registerDetectServer } from './features/detectServer';
-import { explainOutcomes, registerCompletionControl, type CompletionOutcome } from './features/completionControl';
-import { findRelated, registerFindRelated, type RelatedView } from './features/findRelated';
-import { registerHover, type HoverTiming } from './features/hover';
+import { findRelated, registerFindRelated } from './features/findRelated';
+import { registerHover } from './features/hover';
 import { registerIndexSync } from './features/indexSync';
 import { registerInlineCompletions } from './features/inlineCompletion';
-import { registerShowContext, type RetrievedContextRecord } from './features/retrievedContext';
+import { registerShowContext } from './features/retrievedContext';
 import { registerStatusBar } from './features/statusBar';
-import { registerWarmUp } from './features/warmUp';
 import { registerTeamIndex } from './features/teamIndex';
-import { registerAgentTools } from './features/agentTools';
+import { registerWarmUp } from './features/warmUp';
+
+/**
+ * Every feature: each registers what it needs on the context and returns one Disposable; what it
+ * records for the API goes to ctx.recorder. In any order: none reads another's return value.
+ */
+const FEATURES: ReadonlyArray<(ctx: Ctx) => vscode.Disposable> = [
+  registerCompletionControl,
+  registerStatusBar,
+  registerCommands,
+  registerTeamIndex,
+  registerDetectServer,
+  registerInlineCompletions,
+  registerHover,
+  registerFindRelated,
+  registerShowContext,
+  registerCopilotContext,
+  registerIndexSync,
+  registerAgentTools,
+  registerWarmUp,
+  // For scripts and `npm run bench:ui`: per-request timings, engine time apart (not in the palette).
+  (c) => vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()),
+];
 
 /** What activate() returns: used by the integration tests, and by other extensions if they want. */
 export interface RepoRecallApi {
@@ -54,45 +78,33 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): RepoRecallApi {
   const c = new Ctx(context);
   ctx = c;
-  const completions = registerCompletionControl(c);
-  c.completions = completions;
-  const status = registerStatusBar(c);
-  registerCommands(c);
-  registerTeamIndex(c);
-  registerDetectServer(c);
-  const inline = registerInlineCompletions(c);
-  explainOutcomes(c, completions, inline);
-  const hover = registerHover(c);
-  const related = registerFindRelated(c);
-  registerShowContext(c);
-  const copilot = registerCopilotContext(c);
-  registerIndexSync(c);
-  registerAgentTools(c, context.extensionPath);
-  // For scripts and `npm run bench:ui`: per-request timings, engine time apart (not in the palette).
-  c.push(vscode.commands.registerCommand('reporecall.timings', () => c.timings.snapshot()));
+  for (const register of FEATURES) c.push(register(c));
   c.startFolders();
-  registerWarmUp(c);
   c.log.info(`activated; ${c.allFolders().length} folder(s); workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted: model backends and the team index disabled'}`);
+  const rec = c.recorder;
   return {
     whenReady: () => c.whenReady(),
     report: () => c.report(),
     findRelated: async (doc, pos) => (await findRelated(c, doc, new vscode.Selection(pos, pos)))?.chunks ?? [],
-    lastRelatedShown: () => related.lastShown(),
-    lastCompletionContext: () => c.lastContext,
+    lastRelatedShown: () => rec.relatedShown,
+    lastCompletionContext: () => rec.completionContext,
     retrieve: async (uri, query, k) => {
       const fi = c.folderFor(uri);
       if (!fi) throw new Error(`${uri.toString()} is not in an indexed workspace folder`);
       return fi.client.retrieve(query, { k });
     },
-    inlineCompletionProvider: inline,
-    lastRelatedView: () => related.lastView(),
-    expandRelatedCopies: (i) => related.expandCopies(i),
-    statusHistory: () => status.history(),
-    lastCompletionOutcome: () => c.completions?.lastOutcome,
-    lastHoverTiming: () => hover.lastTiming(),
-    lastCopilotContext: () => c.lastCopilot,
-    copilotProviderHost: () => copilot.registeredWith,
-    copilotContextReady: (doc, pos) => copilot.isReady(doc, doc.offsetAt(pos)),
+    get inlineCompletionProvider(): vscode.InlineCompletionItemProvider {
+      if (!rec.inlineCompletionProvider) throw new Error('RepoRecall: inline completions are not registered');
+      return rec.inlineCompletionProvider;
+    },
+    lastRelatedView: () => rec.relatedView,
+    expandRelatedCopies: (i) => rec.expandRelatedCopies?.(i) ?? false,
+    statusHistory: () => rec.statusHistory(),
+    lastCompletionOutcome: () => rec.completionOutcome,
+    lastHoverTiming: () => rec.hoverTiming,
+    lastCopilotContext: () => rec.copilotContext,
+    copilotProviderHost: () => rec.copilot?.registeredWith,
+    copilotContextReady: (doc, pos) => rec.copilot?.isReady(doc, doc.offsetAt(pos)) ?? false,
     retrieveContext: async (doc, pos) => {
       const fi = c.folderFor(doc.uri);
       const rel = fi?.relPath(doc.uri);

@@ -105,6 +105,38 @@ describe('RepoRecall in VS Code', () => {
     });
   });
 
+  it('a file deleted while its edit waits to be indexed leaves the index for good', async () => {
+    // The race behind a CI timeout: an unsaved edit's buffer is sent liveUpdateDelayMs after the
+    // edit, the delete ~300 ms after its event; a buffer sent after the delete put the file back.
+    const uri = fileUri('src/app/walrusPending.ts');
+    const inIndex = async (): Promise<boolean> => (await api.retrieve(uri, 'walrusPendingTotal', 5)).some((h) => h.file === 'src/app/walrusPending.ts');
+    const delayMs = 4000;
+    const reporecall = vscode.workspace.getConfiguration('reporecall');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('export function walrusPendingTotal(xs: number[]): number {\n  return xs.length;\n}\n'));
+    await eventually('the new file to be indexed', async () => ((await inIndex()) ? true : undefined));
+    await reporecall.update('index.liveUpdateDelayMs', delayMs, vscode.ConfigurationTarget.Global);
+    const barrier = fileUri('src/app/walrusBarrier.ts');
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const editor = await vscode.window.showTextDocument(doc);
+      await editor.edit((e) => e.insert(new vscode.Position(3, 0), 'export const walrusPendingSeed = 7;\n'));
+      const edited = Date.now();
+      await vscode.workspace.fs.delete(uri);
+      await eventually('the deleted file to leave the index', async () => ((await inIndex()) ? undefined : true));
+      // Not a timed assertion: this process's timer for the edit (set before this one, shorter) has
+      // fired by the time this one does, and whatever it sent the engine applies before a later
+      // change (the engine applies changes one at a time, in order), which the barrier file is.
+      await new Promise((r) => setTimeout(r, Math.max(0, edited + delayMs + 100 - Date.now())));
+      await vscode.workspace.fs.writeFile(barrier, Buffer.from('export function walrusBarrierMark(): void {}\n'));
+      await eventually('the barrier file to be indexed', async () => ((await api.retrieve(barrier, 'walrusBarrierMark', 5)).some((h) => h.file === 'src/app/walrusBarrier.ts') ? true : undefined));
+      assert.strictEqual(await inIndex(), false, 'the deleted file came back into the index');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await reporecall.update('index.liveUpdateDelayMs', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.fs.delete(barrier).then(undefined, () => undefined);
+    }
+  });
+
   it('pauses, resumes and rebuilds the index from scratch', async () => {
     await vscode.commands.executeCommand('reporecall.pauseIndexing');
     assert.deepStrictEqual(api.report().map((r) => r.state), ['paused']);

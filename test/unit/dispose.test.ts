@@ -1,6 +1,6 @@
 // disposeAll: every disposable is disposed even when earlier ones throw, and no error is lost.
 import * as assert from 'assert';
-import { disposeAll, disposeEach } from '../../extension/src/dispose';
+import { combined, disposeAll, disposeEach, DisposableStore } from '../../extension/src/dispose';
 
 function tracker(): { disposed: string[]; ok(name: string): { dispose(): void }; failing(name: string): { dispose(): void } } {
   const disposed: string[] = [];
@@ -37,5 +37,24 @@ describe('disposeAll', () => {
     const t = tracker();
     assert.deepStrictEqual(disposeEach([t.failing('x'), t.ok('y')]).map((e) => (e as Error).message), ['x failed']);
     assert.deepStrictEqual(t.disposed, ['x', 'y']);
+  });
+});
+
+describe('DisposableStore and combined (a feature\'s one Disposable)', () => {
+  it('disposes what was added later too, last first, past a throwing one, once', () => {
+    const t = tracker();
+    const store = new DisposableStore();
+    store.add(t.ok('a'), t.failing('b'));
+    store.add(t.ok('c'));
+    assert.throws(() => store.dispose(), /^Error: b failed$/);
+    assert.deepStrictEqual(t.disposed, ['c', 'b', 'a']);
+    store.dispose();
+    assert.deepStrictEqual(t.disposed, ['c', 'b', 'a'], 'disposed twice');
+  });
+
+  it('combined disposes its parts last first', () => {
+    const t = tracker();
+    combined(t.ok('a'), t.ok('b')).dispose();
+    assert.deepStrictEqual(t.disposed, ['b', 'a']);
   });
 });

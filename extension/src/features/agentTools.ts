@@ -7,6 +7,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import { DisposableStore } from '../dispose';
 import { engineSettings } from '../config';
 import type { FolderIndex } from '../folderIndex';
 
@@ -27,20 +28,25 @@ interface ToolClasses {
 }
 
 /** Registers the tools (and the MCP server where supported) now if the workspace is trusted, else once it is. */
-export function registerAgentTools(c: Ctx, extensionPath: string): void {
+export function registerAgentTools(c: Ctx): vscode.Disposable {
+  const registered = new DisposableStore();
   const lm = (vscode as unknown as { lm?: Partial<ToolApi> }).lm;
   if (!lm?.registerTool) {
     c.log.info('agent tools: this VS Code has no language-model tool API (vscode.lm.registerTool); not offered');
-    return;
+    return registered;
   }
   const register = (): void => {
-    for (const name of AGENT_TOOL_NAMES) c.push(lm.registerTool!(TOOL_PREFIX + name, { invoke: (options, token) => invoke(c, name, options.input, token) }));
-    const mcp = registerMcpServers(c, lm as ToolApi, extensionPath);
+    for (const name of AGENT_TOOL_NAMES) registered.add(lm.registerTool!(TOOL_PREFIX + name, { invoke: (options, token) => invoke(c, name, options.input, token) }));
+    const mcp = registerMcpServers(c, registered, lm as ToolApi);
     c.log.info(`agent tools: ${AGENT_TOOL_NAMES.length} language-model tools registered${mcp ? '; MCP server offered to VS Code' : ''}`);
   };
-  if (vscode.workspace.isTrusted) return register();
+  if (vscode.workspace.isTrusted) {
+    register();
+    return registered;
+  }
   c.log.info('agent tools: not registered until the workspace is trusted');
-  c.push(vscode.workspace.onDidGrantWorkspaceTrust(register));
+  registered.add(vscode.workspace.onDidGrantWorkspaceTrust(register));
+  return registered;
 }
 
 /** The folder a call is about: the one holding the active editor, else the first. */
@@ -91,7 +97,8 @@ export function hasFinalMcpApi(version: string): boolean {
 }
 
 /** One stdio MCP server per folder, reading that folder's index (VS Code 1.101+); false where the API is missing or refuses. */
-function registerMcpServers(c: Ctx, lm: ToolApi, extensionPath: string): boolean {
+function registerMcpServers(c: Ctx, registered: DisposableStore, lm: ToolApi): boolean {
+  const { extensionPath } = c.extension;
   const Definition = (vscode as unknown as ToolClasses).McpStdioServerDefinition;
   if (!lm.registerMcpServerDefinitionProvider || !Definition || !hasFinalMcpApi(vscode.version)) return false;
   const changed = new vscode.EventEmitter<void>();
@@ -106,9 +113,9 @@ function registerMcpServers(c: Ctx, lm: ToolApi, extensionPath: string): boolean
     offered = now;
     changed.fire();
   };
-  c.push(changed, vscode.workspace.onDidChangeWorkspaceFolders(maybeChanged), c.onDidChangeIndexes(maybeChanged));
+  registered.add(changed, vscode.workspace.onDidChangeWorkspaceFolders(maybeChanged), c.onDidChangeIndexes(maybeChanged));
   try {
-    c.push(lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+    registered.add(lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: changed.event,
       provideMcpServerDefinitions: () => definitions().map((d) => new Definition(d.label, process.execPath, d.args, { ELECTRON_RUN_AS_NODE: '1' }, version)),
     }));

@@ -2,12 +2,13 @@
 import * as vscode from 'vscode';
 import type { Ctx, FolderReport } from '../ctx';
 import { config } from '../config';
+import { combined } from '../dispose';
 import { OPENAI_KEY_SECRET } from './completionSource';
 import { SNOOZE_CHOICES_MIN } from './completionControl';
 import { progressLabel } from '../folderIndex';
 
-export function registerCommands(ctx: Ctx): void {
-  ctx.push(
+export function registerCommands(ctx: Ctx): vscode.Disposable {
+  return combined(
     vscode.commands.registerCommand('reporecall.rebuildIndex', async () => {
       await Promise.all(ctx.allFolders().map((fi) => fi.rebuild()));
       return ctx.report();
@@ -33,7 +34,7 @@ export function registerCommands(ctx: Ctx): void {
       const paused = ctx.allFolders().some((f) => f.isPaused);
       const lang = vscode.window.activeTextEditor?.document.languageId;
       const on = config.completionEnabled();
-      const left = ctx.completions?.snoozeMinutesLeft() ?? 0;
+      const left = ctx.completions.snoozeMinutesLeft();
       type Entry = vscode.QuickPickItem & { command?: string; args?: unknown[] };
       const entries: Entry[] = [
         { label: '$(search) Find Related Code', command: 'reporecall.findRelated' },

@@ -3,7 +3,6 @@
 // in an untrusted workspace only the built-in source is used.
 import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/public';
-import { HypothesisSource } from '../backends/hypothetical';
 import { modelCompletion } from '../backends/pipeline';
 import { redactSecrets, redactsRequestTo } from '../backends/redact';
 import { LlamaCppInfillBackend } from '../backends/llamacpp';
@@ -25,9 +24,6 @@ export interface SourcedCompletion {
 }
 
 export const OPENAI_KEY_SECRET = 'reporecall.openai.apiKey';
-
-/** The last completion shown or hypothetical continuation asked for (hypothetical-code expansion). */
-const hypotheses = new HypothesisSource();
 
 /** The backend the settings ask for, downgraded to `builtin` when the workspace is not trusted. */
 export function effectiveBackend(): CompletionBackendKind {
@@ -59,7 +55,7 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
   const started = Date.now();
   if (backend === 'builtin') {
     const result = await fi.client.complete(state, { signal });
-    if (result?.abstained) ctx.completions?.noteAbstention(state.file, state.line, result.abstained);
+    if (result?.abstained) ctx.completions.noteAbstention(state.file, state.line, result.abstained);
     if (!result || !result.text) return undefined;
     // The built-in source's alternatives become further inline items (VS Code cycles through them).
     const alternatives = (result.alternatives ?? []).map((a) => a.text).filter((t) => t && t !== result.text);
@@ -85,7 +81,7 @@ export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState
     signal,
     vet: config.keepModelOutput() ? undefined : async (text, sig) => (await fi.client.vet(state, text, { signal: sig })).text,
     hyde: config.hydeEnabled()
-      ? { source: hypotheses, docKey: `${fi.folder.uri.toString()}|${state.file}`, budgetMs: config.hydeBudgetMs(), maxTokens: config.hydeMaxTokens(), weight: config.hydeWeight() }
+      ? { source: ctx.hypotheses, docKey: `${fi.folder.uri.toString()}|${state.file}`, budgetMs: config.hydeBudgetMs(), maxTokens: config.hydeMaxTokens(), weight: config.hydeWeight() }
       : undefined,
   });
   if (!result) return undefined;

@@ -10,6 +10,7 @@ import { isSecretPath, PARSED_LANGUAGES } from '../../../engine/src/public';
 import type { CopilotContextRecord } from '../completionState';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 import { editorState, editorStateFromText } from '../editorState';
 import type { FolderIndex } from '../folderIndex';
 import type { CodeSnippet, ContextProvider, CopilotExports, ResolveRequest } from './copilotApi';
@@ -128,7 +129,7 @@ export class CopilotContext implements vscode.Disposable {
       items: items.map((it, i) => ({ id: it.id ?? '', file: chunks[i]?.file ?? it.uri, startLine: chunks[i]?.startLine ?? 0, endLine: chunks[i]?.endLine ?? 0, importance: it.importance ?? 0, copies: it.additionalUris?.length ?? 0 })),
       ...(this.lastUsage ? { previousUsage: this.lastUsage } : {}),
     };
-    this.ctx.lastCopilot = rec;
+    this.ctx.recorder.copilotContext = rec;
     this.ctx.log.debug(`Copilot ${rec.source} context for ${rec.file}:${rec.line + 1}: ${answer}, ${items.length} item(s)${ms !== undefined ? ` in ${ms} ms` : ''}`);
   }
 
@@ -174,14 +175,15 @@ function toPosition(p: { line: number; character: number }): vscode.Position {
   return new vscode.Position(Math.max(0, p.line), Math.max(0, p.character));
 }
 
-export function registerCopilotContext(ctx: Ctx): CopilotContext {
+export function registerCopilotContext(ctx: Ctx): vscode.Disposable {
   const copilot = new CopilotContext(ctx);
+  ctx.recorder.copilot = copilot;
   const refresh = (): void => {
     const gone = copilot.registeredWith && !vscode.extensions.getExtension(copilot.registeredWith);
     if (gone || config.withCopilot() === 'own') copilot.unregister();
-    void copilot.register().then(() => ctx.completions?.refresh());
+    void copilot.register().then(() => ctx.completions.refresh());
   };
-  ctx.push(
+  const registered = combined(
     copilot,
     // Copilot installed, enabled or removed while VS Code runs; trust granted; the setting changed.
     vscode.extensions.onDidChange(refresh),
@@ -194,5 +196,5 @@ export function registerCopilotContext(ctx: Ctx): CopilotContext {
     }),
   );
   refresh();
-  return copilot;
+  return registered;
 }

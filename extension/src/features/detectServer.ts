@@ -76,6 +76,6 @@ export async function detectLocalModelServer(ctx: Ctx, args: DetectArgs = {}): P
   return { found, chosen: { server: chosen.server, model: chosen.model, settings } };
 }
 
-export function registerDetectServer(ctx: Ctx): void {
-  ctx.push(vscode.commands.registerCommand(DETECT_COMMAND, (args?: DetectArgs) => detectLocalModelServer(ctx, args ?? {})));
+export function registerDetectServer(ctx: Ctx): vscode.Disposable {
+  return vscode.commands.registerCommand(DETECT_COMMAND, (args?: DetectArgs) => detectLocalModelServer(ctx, args ?? {}));
 }

@@ -10,6 +10,8 @@ import type { SymbolInfo } from '../../../engine/src/public';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/public';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
+import type { RelatedTiming, RelatedView } from '../recorder';
 import { editorState, signalFor } from '../editorState';
 import type { FolderIndex } from '../folderIndex';
 import { chooseDefinition, SOURCE_WORDS, type DefinitionSource } from './definitionChoice';
@@ -23,8 +25,7 @@ export interface RelatedResult {
   rows: RelatedRow[];
   /** First chunk of each row (the API's and the older callers' view). */
   chunks: RetrievedChunk[];
-  /** symbolMs: the name and, when one is found, its retrieval (one request); retrieveMs: the retrieval for the code at the cursor otherwise. */
-  timing: { symbolMs: number; retrieveMs: number; totalMs: number };
+  timing: RelatedTiming;
   /** Where the definition row comes from (the language server or RepoRecall). */
   source?: DefinitionSource;
 }
@@ -143,15 +144,6 @@ function copyItem(c: RetrievedChunk): ChunkItem {
   return { label: `$(blank) $(files) copy in ${c.file.split('/').pop()}`, description: `${c.file}:${c.startLine + 1}`, detail: preview(c.text), chunk: c };
 }
 
-export interface RelatedView {
-  title: string;
-  items: Array<Pick<vscode.QuickPickItem, 'label' | 'description' | 'detail'>>;
-  rows: RelatedRow[];
-  timing?: RelatedResult['timing'];
-  /** From the command to the list being set (ms). */
-  commandMs?: number;
-}
-
 export async function openChunk(folder: vscode.Uri, chunk: Pick<RetrievedChunk, 'file' | 'startLine' | 'endLine'>): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, chunk.file));
   const range = new vscode.Range(chunk.startLine, 0, chunk.startLine, 0);
@@ -160,11 +152,9 @@ export async function openChunk(folder: vscode.Uri, chunk: Pick<RetrievedChunk, 
   return editor;
 }
 
-export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] | undefined; lastView(): RelatedView | undefined; expandCopies(index: number): boolean } {
-  let shown: RetrievedChunk[] | undefined;
-  let view: RelatedView | undefined;
-  let expand: ((index: number) => boolean) | undefined;
-  ctx.push(
+export function registerFindRelated(ctx: Ctx): vscode.Disposable {
+  const rec = ctx.recorder;
+  return combined(
     vscode.commands.registerCommand('reporecall.findRelated', async (): Promise<RetrievedChunk | undefined> => {
       const started = performance.now();
       const editor = vscode.window.activeTextEditor;
@@ -178,9 +168,10 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
       pick.matchOnDescription = true;
       pick.matchOnDetail = true;
       pick.busy = true;
-      shown = undefined;
-      view = undefined;
-      expand = undefined;
+      rec.relatedShown = undefined;
+      rec.relatedView = undefined;
+      rec.expandRelatedCopies = undefined;
+      let view: RelatedView | undefined;
       const cts = new vscode.CancellationTokenSource();
       const picked = new Promise<ChunkItem | undefined>((resolve) => {
         // Enter pressed as the results arrive (before the list reports a selection) means the
@@ -209,13 +200,13 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
             if (view) view.items = next.map(({ label, description, detail }) => ({ label, description, detail }));
             return true;
           };
-          expand = expandRow;
+          rec.expandRelatedCopies = expandRow;
           pick.onDidTriggerItemButton((e) => {
             if (e.item.row) expandRow(result.rows.indexOf(e.item.row));
           });
           pick.placeholder = result.rows.length ? 'Pick a result to open it' : 'Nothing related found';
-          shown = result.chunks;
-          view = {
+          rec.relatedShown = result.chunks;
+          view = rec.relatedView = {
             title: pick.title,
             items: items.map(({ label, description, detail }) => ({ label, description, detail })),
             rows: result.rows,
@@ -234,11 +225,10 @@ export function registerFindRelated(ctx: Ctx): { lastShown(): RetrievedChunk[] |
       cts.cancel();
       cts.dispose();
       pick.dispose();
-      expand = undefined;
+      rec.expandRelatedCopies = undefined;
       const fi = ctx.folderFor(editor.document.uri);
       if (choice && fi) await openChunk(fi.folder.uri, choice.chunk);
       return choice?.chunk;
     }),
   );
-  return { lastShown: () => shown, lastView: () => view, expandCopies: (i) => expand?.(i) ?? false };
 }

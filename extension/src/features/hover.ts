@@ -6,7 +6,10 @@
 // words. reporecall.hover.mode: off | identifiers | modifier (see hoverGate.ts).
 import * as vscode from 'vscode';
 import { config } from '../config';
+import { conditionalRegistration } from '../conditionalRegistration';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
+import type { HoverTiming } from '../recorder';
 import { fenceLanguage, signalFor } from '../editorState';
 import { SOURCE_WORDS } from './definitionChoice';
 import { buildHoverModel, type HoverModel } from './hoverModel';
@@ -76,23 +79,18 @@ function phaseDetail(p: Partial<HoverPhases>, flowMs: number): Record<string, nu
   };
 }
 
-export interface HoverTiming {
-  /** The engine request (symbol + retrieval), round trip. */
-  requestMs: number;
-  totalMs: number;
-}
-
-export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined; gate: HoverGate } {
-  let last: HoverTiming | undefined;
-  const gate = new HoverGate(ctx);
+/** Registered while reporecall.hover.mode is not `off`; `modifier` is decided per request (hoverGate.ts). */
+export function registerHover(ctx: Ctx): vscode.Disposable {
+  const gate = new HoverGate();
   const cache = new HoverCache<vscode.Hover>();
   const forget = (): void => cache.clear();
-  ctx.push(
+  return combined(
+    gate.register(),
     // Any edit or save may change a definition shown (the log's output channel is no edit).
     vscode.workspace.onDidChangeTextDocument((e) => { if (e.document.uri.scheme !== 'output' && e.contentChanges.length) forget(); }),
     vscode.workspace.onDidSaveTextDocument(forget),
     vscode.workspace.onDidChangeConfiguration(forget),
-    vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
+    conditionalRegistration(['reporecall.hover'], () => config.hoverMode() !== 'off', () => vscode.languages.registerHoverProvider({ scheme: 'file' }, timedHover(ctx, {
       async provideHover(doc, pos, token) {
         if (!gate.allows()) return undefined;
         const fi = ctx.folderFor(doc.uri);
@@ -135,7 +133,8 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           const hover = shown ? new vscode.Hover(hoverMarkdown(fi.folder.uri, model), range) : undefined;
           if (!token.isCancellationRequested && keepable(phases)) cache.put(docKey, doc.version, symbol.line, symbol.startCharacter, symbol.endCharacter, hover);
           if (!hover) return undefined;
-          last = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
+          const last: HoverTiming = { requestMs: phases.engineMs ?? 0, totalMs: performance.now() - t0 };
+          ctx.recorder.hoverTiming = last;
           ctx.timings.note({ renderMs: round(performance.now() - r0), source: source ?? 'none' });
           ctx.log.debug(`hover ${symbol.name} at ${rel}:${pos.line + 1}: engine ${last.requestMs.toFixed(1)} ms, total ${last.totalMs.toFixed(1)} ms`);
           return hover;
@@ -145,7 +144,6 @@ export function registerHover(ctx: Ctx): { lastTiming(): HoverTiming | undefined
           dispose();
         }
       },
-    })),
+    }))),
   );
-  return { lastTiming: () => last, gate };
 }

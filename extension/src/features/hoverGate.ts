@@ -7,13 +7,14 @@
 //    mode is `modifier`) arms the gate for one hover and asks VS Code for the hover at the cursor.
 import * as vscode from 'vscode';
 import { config } from '../config';
-import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 
 export class HoverGate {
   private armed = false;
 
-  constructor(ctx: Ctx) {
-    ctx.push(
+  /** The command that arms it, and what disarms it. */
+  register(): vscode.Disposable {
+    return combined(
       vscode.commands.registerCommand('reporecall.showHover', async () => {
         this.armed = true;
         await vscode.commands.executeCommand('editor.action.showHover');
@@ -28,7 +29,7 @@ export class HoverGate {
   allows(): boolean {
     switch (config.hoverMode()) {
       case 'off':
-        return false;
+        return false; // not asked then: hover.ts registers the provider only while the mode is not off
       case 'identifiers':
         return true;
       case 'modifier':

@@ -1,13 +1,16 @@
 // Keeps every folder's index fresh: file system changes (create/change/delete, from any source),
 // unsaved edits (debounced, the buffer text is indexed), saves, and buffers closed without saving.
+// A delete is the last word on a path: edits waiting to be sent for it (or for a file under a
+// deleted folder) are dropped, so a buffer sent after the delete cannot put the file back.
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 
 /** File events often come in bursts (git checkout, formatters); coalesce them per path. */
 const FS_EVENT_DELAY_MS = 300;
 
-export function registerIndexSync(ctx: Ctx): void {
+export function registerIndexSync(ctx: Ctx): vscode.Disposable {
   const editTimers = new Map<string, NodeJS.Timeout>();
   const fsTimers = new Map<string, NodeJS.Timeout>();
   const clear = (timers: Map<string, NodeJS.Timeout>, key: string): void => {
@@ -23,6 +26,9 @@ export function registerIndexSync(ctx: Ctx): void {
     if (!fi || rel === undefined) return;
     const key = uri.toString();
     clear(fsTimers, key);
+    // The editor's buffer may still be open (VS Code keeps it after the tab closes): its pending
+    // update would re-add what is deleted, after the delete.
+    if (kind === 'remove') for (const k of [...editTimers.keys()]) if (k === key || k.startsWith(`${key}/`)) clear(editTimers, k);
     fsTimers.set(key, setTimeout(() => {
       fsTimers.delete(key);
       if (kind === 'remove') return void fi.removeFile(rel);
@@ -33,7 +39,7 @@ export function registerIndexSync(ctx: Ctx): void {
   };
 
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-  ctx.push(
+  return combined(
     watcher,
     watcher.onDidCreate((uri) => onDisk(uri, 'update')),
     watcher.onDidChange((uri) => onDisk(uri, 'update')),

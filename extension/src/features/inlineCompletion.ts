@@ -2,11 +2,14 @@
 import * as vscode from 'vscode';
 import { isAbortError } from '../../../engine/src/public';
 import { config } from '../config';
+import { conditionalRegistration } from '../conditionalRegistration';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 import { editorState, signalFor } from '../editorState';
 import { AdaptiveDebounce, delay, EditClock, sinceKeystroke, VSCODE_INLINE_SUGGEST_DELAY_MS } from './adaptiveDebounce';
 import { CompletionCache } from './completionCache';
 import { CompletionPrefetch, cursorAfterEdit, prefetchKey } from './completionPrefetch';
+import { explainOutcomes } from './completionControl';
 import { completeFrom, effectiveBackend, type CompletionMeta, type SourcedCompletion } from './completionSource';
 import type { TimingRecord } from '../timings';
 
@@ -42,7 +45,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
     token: vscode.CancellationToken,
     rec: TimingRecord,
   ): Promise<vscode.InlineCompletionItem[] | undefined> {
-    if (this.ctx.completions?.gate(doc, pos)) return undefined; // off, snoozed, or off for this language: completionControl.ts
+    if (this.ctx.completions.gate(doc, pos)) return undefined; // off, snoozed, or off for this language: completionControl.ts
     const fi = this.ctx.folderFor(doc.uri);
     const rel = fi?.relPath(doc.uri);
     // An engine still opening is waited for (the request is cancelled by the next keystroke), so
@@ -103,7 +106,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
   }
 
   private items(text: string, pos: vscode.Position, context: CompletionMeta): vscode.InlineCompletionItem[] {
-    this.ctx.lastContext = context;
+    this.ctx.recorder.completionContext = context;
     // The best first, then the alternatives (the built-in source's), which VS Code cycles through.
     return [text, ...(context.alternatives ?? [])].map((t) => new vscode.InlineCompletionItem(t, new vscode.Range(pos, pos)));
   }
@@ -124,7 +127,7 @@ export class RepoInlineCompletionProvider implements vscode.InlineCompletionItem
     const offset = cursorAfterEdit(e.contentChanges);
     if (offset === undefined || vscode.window.activeTextEditor?.document !== doc) return;
     const backend = effectiveBackend();
-    if (backend !== 'builtin' || this.ctx.completions?.blocked(doc.languageId)) return;
+    if (backend !== 'builtin' || this.ctx.completions.blocked(doc.languageId)) return;
     if (!vscode.workspace.getConfiguration('editor', doc).get<boolean>('inlineSuggest.enabled', true)) return;
     const fi = this.ctx.folderFor(doc.uri);
     const rel = fi?.relPath(doc.uri);
@@ -153,11 +156,17 @@ function indexGeneration(ctx: Ctx): string {
   return ctx.allFolders().map((f) => `${f.folder.uri.toString()}:${f.state}:${f.client.state}:${f.stats?.seconds ?? ''}:${f.stats?.changedFiles ?? ''}`).join('|');
 }
 
-export function registerInlineCompletions(ctx: Ctx): RepoInlineCompletionProvider {
+/**
+ * The provider, registered with VS Code while reporecall.completion.enabled is on (snooze and the
+ * per-language switches are per request: completionSwitches.ts). The API calls it directly.
+ */
+export function registerInlineCompletions(ctx: Ctx): vscode.Disposable {
   const provider = new RepoInlineCompletionProvider(ctx);
+  explainOutcomes(ctx, provider);
+  ctx.recorder.inlineCompletionProvider = provider;
   let generation = indexGeneration(ctx);
-  ctx.push(
-    vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, provider),
+  return combined(
+    conditionalRegistration(['reporecall.completion.enabled'], () => config.completionEnabled(), () => vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, provider)),
     // A new index (an indexing run ended, a rebuild, a restart) may make cached completions stale;
     // the unsaved-buffer updates that follow typing do not: they hold what the cache was built on.
     ctx.onDidChangeIndexes(() => {
@@ -172,5 +181,4 @@ export function registerInlineCompletions(ctx: Ctx): RepoInlineCompletionProvide
     }),
     vscode.workspace.onDidCloseTextDocument((doc) => provider.edits.forget(doc.uri.toString())),
   );
-  return provider;
 }

@@ -2,9 +2,10 @@
 // showed nothing if it did, as a read-only Markdown document of its own scheme (never an Untitled
 // buffer the user is asked to save).
 import * as vscode from 'vscode';
-import type { CompletionOutcome } from './completionControl';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
-import type { CopilotContextRecord, RetrievedContextRecord } from '../completionState';
+import { combined } from '../dispose';
+import type { CompletionOutcome, CopilotContextRecord, RetrievedContextRecord } from '../completionState';
 import { fenceLanguage } from '../editorState';
 
 export type { RetrievedContextRecord };
@@ -94,21 +95,24 @@ export async function renderContextDocument(rec: RetrievedContextRecord | undefi
   return parts.join('\n');
 }
 
-export function registerShowContext(ctx: Ctx): void {
+export function registerShowContext(ctx: Ctx): vscode.Disposable {
   const contents = new Map<string, string>();
   let shown = 0;
-  ctx.push(
+  return combined(
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, { provideTextDocumentContent: (uri) => contents.get(uri.query) ?? '(this context is no longer kept; run Show Retrieved Context again)' }),
     vscode.workspace.onDidCloseTextDocument((d) => {
       if (d.uri.scheme === CONTEXT_SCHEME) contents.delete(d.uri.query);
     }),
     vscode.commands.registerCommand('reporecall.showRetrievedContext', async () => {
-      const outcome = ctx.completions?.lastOutcome;
-      if (!ctx.lastContext && !outcome?.reason && !ctx.lastCopilot) {
+      // Turned off, the provider is not registered and VS Code asks nothing: why is said for the cursor.
+      const editor = vscode.window.activeTextEditor;
+      if (editor && !config.completionEnabled()) ctx.completions.gate(editor.document, editor.selection.active);
+      const { completionContext, completionOutcome: outcome, copilotContext } = ctx.recorder;
+      if (!completionContext && !outcome?.reason && !copilotContext) {
         void vscode.window.showInformationMessage('RepoRecall: no completion has been requested yet.');
         return undefined;
       }
-      const content = await renderContextDocument(ctx.lastContext, outcome, ctx.lastCopilot);
+      const content = await renderContextDocument(completionContext, outcome, copilotContext);
       const uri = contextUri(++shown);
       contents.set(uri.query, content);
       const doc = await vscode.workspace.openTextDocument(uri);

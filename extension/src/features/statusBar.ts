@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 import { progressLabel, type FolderIndex } from '../folderIndex';
 import { stepsAsideForCopilot } from './copilotPresence';
 import { teamStateIsProblem, teamStateLabel } from './teamIndex';
@@ -27,9 +28,8 @@ function folderLine(fi: FolderIndex): string {
 
 /** What the completion switches say, for the status bar text (empty when completions are on). */
 export function completionNote(ctx: Ctx): string {
-  const control = ctx.completions;
   if (!config.completionEnabled()) return ' · completions off';
-  const left = control?.snoozeMinutesLeft() ?? 0;
+  const left = ctx.completions.snoozeMinutesLeft();
   if (left > 0) return ` · snoozed ${left} min`;
   const lang = vscode.window.activeTextEditor?.document.languageId;
   if (lang && !config.completionEnabledFor(lang)) return ` · off for ${lang}`;
@@ -37,9 +37,7 @@ export function completionNote(ctx: Ctx): string {
   return '';
 }
 
-export function registerStatusBar(ctx: Ctx): { text(): string; history(): string[] } {
-  /** The texts shown, latest last (the integration tests read how a build was labelled). */
-  const history: string[] = [];
+export function registerStatusBar(ctx: Ctx): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('reporecall.status', vscode.StatusBarAlignment.Right, 100);
   item.name = 'RepoRecall';
   item.command = 'reporecall.showMenu';
@@ -73,11 +71,10 @@ export function registerStatusBar(ctx: Ctx): { text(): string; history(): string
     }
     const note = completionNote(ctx);
     item.text = note ? `${text}${note}` : text;
-    if (history[history.length - 1] !== item.text) history.push(item.text);
-    if (history.length > 200) history.splice(0, history.length - 200);
+    ctx.recorder.noteStatus(item.text);
     item.tooltip = [...folders.map(folderLine), note ? `Completions:${note.slice(2)}` : ''].filter(Boolean).join('\n') || 'RepoRecall';
     // The minutes left of a snooze are shown; refreshed while it runs.
-    const snoozed = (ctx.completions?.snoozeMinutesLeft() ?? 0) > 0;
+    const snoozed = ctx.completions.snoozeMinutesLeft() > 0;
     if (snoozed && !countdown) countdown = setInterval(update, 15_000);
     if (!snoozed && countdown) {
       clearInterval(countdown);
@@ -86,12 +83,11 @@ export function registerStatusBar(ctx: Ctx): { text(): string; history(): string
   };
   update();
   item.show();
-  ctx.push(
+  return combined(
     item,
     ctx.onDidChangeIndexes(update),
+    ctx.completions.onDidChange(update),
     vscode.window.onDidChangeActiveTextEditor(update),
     { dispose: () => countdown && clearInterval(countdown) },
   );
-  if (ctx.completions) ctx.push(ctx.completions.onDidChange(update));
-  return { text: () => item.text, history: () => [...history] };
 }

@@ -6,12 +6,13 @@
 import * as vscode from 'vscode';
 import type { TeamState } from '../../../engine/src/public';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 import { SECTION } from '../settings';
 import { TEAM_SECRET_PREFIX, teamSecretKey } from '../teamIndexUrl';
 import { currentTeamUrl, moveEmbeddedPasswords } from '../teamSecrets';
 
-export function registerTeamIndex(ctx: Ctx): void {
-  ctx.push(
+export function registerTeamIndex(ctx: Ctx): vscode.Disposable {
+  return combined(
     vscode.commands.registerCommand('reporecall.setTeamIndexPassword', async (given?: string) => {
       const url = currentTeamUrl();
       if (!url) {

@@ -1,6 +1,7 @@
 // Warm-up: the first keystroke in a file should not pay for a cold engine.
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import { combined } from '../dispose';
 import { editorState } from '../editorState';
 
 /** After an editor switch, the file is parsed this much later if it was not edited meanwhile. */
@@ -13,7 +14,7 @@ const PARSE_AFTER_MS = 1000;
  * so the first hover does not pay for that either (idle time, off the keystroke path; the engine
  * also warms its model and code paths by itself when it opens).
  */
-export function registerWarmUp(c: Ctx): void {
+export function registerWarmUp(c: Ctx): vscode.Disposable {
   let timer: NodeJS.Timeout | undefined;
   let parseTimer: NodeJS.Timeout | undefined;
   const warm = (editor: vscode.TextEditor | undefined): void => {
@@ -43,6 +44,17 @@ export function registerWarmUp(c: Ctx): void {
       }, PARSE_AFTER_MS);
     }, 150);
   };
-  warm(vscode.window.activeTextEditor);
-  c.push(vscode.window.onDidChangeActiveTextEditor(warm), { dispose: () => [timer, parseTimer].forEach((t) => t && clearTimeout(t)) });
+  // The editor active at startup is warmed once its folder's engine exists (folders open after activation).
+  let startup = true;
+  const warmStartup = (): void => {
+    const editor = vscode.window.activeTextEditor;
+    if (!startup || !editor || !c.folderFor(editor.document.uri)) return;
+    startup = false;
+    warm(editor);
+  };
+  warmStartup();
+  return combined(c.onDidChangeIndexes(warmStartup), vscode.window.onDidChangeActiveTextEditor((e) => {
+    startup = false;
+    warm(e);
+  }), { dispose: () => [timer, parseTimer].forEach((t) => t && clearTimeout(t)) });
 }

@@ -182,6 +182,7 @@ export class Engine {
 
   /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks (retrieve/contextRetrieval.ts). */
   retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
+    this.ws.saves.noteRead(); // a pending save waits for a quiet moment
     const src: RetrievalSource = {
       tables: this.tables, index: this.index, names: this.names, tuning: this.tuning, team: !!this.team,
       linesOf: (f) => this.linesOf(f), embedQuery: (t, signal, asDocument) => this.embedQuery(t, signal, asDocument),
@@ -214,6 +215,7 @@ export class Engine {
    */
   async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
+    this.ws.saves.noteRead();
     const state = withEditorLines(asked);
     const prefixLines = state.prefix.split('\n');
     const typed = prefixLines.pop() ?? '';

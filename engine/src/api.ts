@@ -1,5 +1,5 @@
 // The engine's public face: what the CLI, the benchmark and the extension's worker call.
-import type { SkipReason } from './types';
+import type { RetrievedChunk, SkipReason } from './types';
 import type { FileFilter } from './retrieve/fileFilter';
 
 export interface EngineOptions {
@@ -182,6 +182,13 @@ export interface RetrieveOptions {
    * (the Copilot context provider's). Default false.
    */
   lexicalOnly?: boolean;
+  /**
+   * Called once with the answer of the lexical signals (as `lexicalOnly` would give) before the
+   * embedding model runs; the full answer follows, reusing their rankings (one request, two
+   * answers: the Copilot context provider's first answer in milliseconds). Over the engine process
+   * it arrives as a `partial` message of the same request. Default none.
+   */
+  onQuick?: (chunks: RetrievedChunk[]) => void;
 }
 
 /**

@@ -5,12 +5,10 @@ import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
 import { lexicalTerms } from './lexical/tokenize';
 import { HybridIndex } from './retrieve/hybrid';
-import { DEFAULT_WEIGHTS, type FusionWeights } from './retrieve/weights';
-import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
-import { isProse, proseConcepts } from './retrieve/prose';
-import { prepareHypothetical } from './retrieve/hyde';
+import { buildQuery, type QueryOptions } from './retrieve/query';
+import type { FusionWeights } from './retrieve/weights';
+import { retrieveChunks, withEditorLines, type RetrievalSource } from './retrieve/contextRetrieval';
 import { warmSearchPaths } from './retrieve/warmSearch';
-import { fileFilter } from './retrieve/fileFilter';
 import { nextTurn } from './util/breathe';
 import { normalizeLoneCR } from './util/lines';
 import { countSkips } from './scan';
@@ -21,11 +19,6 @@ import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { makeVetter, moduleLevel, type Vetted } from './complete/vetter';
 import { SyntaxTrees } from './chunk/syntaxTrees';
 import { boundNames, normalizedTerms } from './lexical/normalize';
-import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
-import { namesOnScreen } from './retrieve/excerpt';
-import { continuationChunks, DEFAULT_CONTINUATION } from './retrieve/continuation';
-import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
-import { DEFINITION_SHARE } from './retrieve/definitionContext';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
@@ -60,8 +53,6 @@ export interface EngineTuning extends IndexTuning {
 /** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
 const COMPLETION_QUERY_LINES = 3;
 const COMPLETION_CHUNKS = 16;
-/** Candidates per signal under RetrieveOptions.files (default depth 100). */
-const FILTERED_DEPTH = 2000;
 
 export class Engine {
   /** The index, its tables and the text buffers: indexing, change detection, saving (indexer/). */
@@ -189,58 +180,14 @@ export class Engine {
     return (await (asDocument ? this.embedder.embed([text], signal) : this.embedder.embedQueries([text], signal)))[0];
   }
 
-  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
-  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
-    const k = opts.k ?? 10;
-    const weights = opts.lexicalOnly ? { ...tunedWeights, dense: 0, hyde: 0 } : tunedWeights;
-    const state: EditorState = typeof query === 'string' ? { file: '', prefix: normalizeLoneCR(query) + '\n', line: -1 } : withEditorLines(query);
-    const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
-    // Free text: all of it is the query; a question in words (asked so) by its concepts (retrieve/prose.ts).
-    if (typeof query === 'string') Object.assign(q, { trimmed: q.window, prose: opts.prose && !this.team && isProse(query) ? proseConcepts(query, (t) => this.index.lexical.holds(t)) : undefined });
-    const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
-    // Chunks of the current file around the cursor hold what the user is typing or already sees.
-    const currentFile = this.tables.paths.find(state.file);
-    const inFiles = opts.files ? fileFilter(opts.files) : undefined;
-    const accept = inFiles
-      ? (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line) && inFiles(this.tables.chunks.fileOf(id) ?? '')
-      : (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
-    const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
-    const hydeWeight = opts.lexicalOnly ? 0 : opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
-    q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
-    opts.signal?.throwIfAborted();
-    // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).
-    const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
-    const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks dropped (retrieve/excerpt.ts).
-    const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
-    const seen = fresh ? namesOnScreen(state.prefix) : undefined;
-    // The definitions of the names in play come first, out of their share of the budget (retrieve/definitionContext.ts).
-    const definitionTokens = opts.definitionTokens ?? (opts.budgetTokens === undefined ? 0 : Math.round(DEFINITION_SHARE * opts.budgetTokens));
-    const defined = definitionTokens > 0 && typeof query !== 'string' ? await this.names.definitionsInPlay(state, definitionTokens * 4, windowStart, seen ?? namesOnScreen(state.prefix), opts.signal) : [];
-    // The lines after where the best hits resemble the cursor's last line, before the hits themselves (retrieve/continuation.ts).
-    const continuations = opts.continuations ?? this.tuning.continuations ?? (fresh ? FRESH_CONTINUATIONS : 0);
-    const continued = continuations > 0 && typeof query !== 'string'
-      ? continuationChunks(hits, continuations, (file) => this.linesOf(file), { file: state.file, prefix: state.prefix, windowStart }, DEFAULT_CONTINUATION, seen)
-      : [];
-    const packed = packHits(hits, (file) => this.linesOf(file), {
-      k,
-      // The continuations come out of the same budget (4 characters a token).
-      budgetTokens: opts.budgetTokens === undefined ? undefined : Math.max(0, opts.budgetTokens - Math.ceil([...defined, ...continued].reduce((n, c) => n + c.text.length, 0) / 4)),
-      packing: {
-        maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? (fresh ? FRESH_LINES_PER_HIT : DEFAULT_LINES_PER_HIT),
-        compact: opts.compact ?? this.tuning.compact ?? (fresh ? FRESH_COMPACT : DEFAULT_COMPACT),
-        mode: opts.excerpt,
-        seen,
-      },
-      maxPerFile: opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity,
-      novelty: opts.novelty ?? this.tuning.novelty ?? 0,
-      queryTerms,
-      window: q.window,
-    });
-    // Declarations of the names in play, before the analogous code (retrieve/declarations.ts).
-    const out = [...defined, ...continued, ...packed];
-    if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
-    return out;
+  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks (retrieve/contextRetrieval.ts). */
+  retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
+    this.ws.saves.noteRead(); // a pending save waits for a quiet moment
+    const src: RetrievalSource = {
+      tables: this.tables, index: this.index, names: this.names, tuning: this.tuning, team: !!this.team,
+      linesOf: (f) => this.linesOf(f), embedQuery: (t, signal, asDocument) => this.embedQuery(t, signal, asDocument),
+    };
+    return retrieveChunks(src, query, opts, tunedWeights);
   }
 
   /**
@@ -268,6 +215,7 @@ export class Engine {
    */
   async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
+    this.ws.saves.noteRead();
     const state = withEditorLines(asked);
     const prefixLines = state.prefix.split('\n');
     const typed = prefixLines.pop() ?? '';
@@ -377,10 +325,4 @@ export class Engine {
     await this.embedder?.dispose();
     await this.chunker.dispose();
   }
-}
-
-/** The state with lone CRs as LF (same length), so its lines are counted as the editor counts them, as in the index. */
-function withEditorLines(state: EditorState): EditorState {
-  if (!state.prefix.includes('\r') && !state.suffix?.includes('\r')) return state;
-  return { ...state, prefix: normalizeLoneCR(state.prefix), ...(state.suffix === undefined ? {} : { suffix: normalizeLoneCR(state.suffix) }) };
 }

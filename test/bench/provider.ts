@@ -64,10 +64,10 @@ export class ProviderPath {
     await client.updateFile(task.file, task.left_context);
     try {
       const state = { file: task.file, language: task.language, prefix: task.left_context, line: task.cursor.line };
-      const compute: Compute = async (signal, pass) => {
+      const compute: Compute = async (signal, onQuick) => {
         const t0 = performance.now();
-        const chunks = await client.retrieve(state, { budgetTokens, signal, lexicalOnly: pass === 'quick' });
-        return { ...snippetsFrom(chunks.filter((c) => !excluded(c)), { file: task.file, prefix: task.left_context, uriOf: (f) => f }), ms: performance.now() - t0 };
+        const context = (chunks: RetrievedChunk[]) => ({ ...snippetsFrom(chunks.filter((c) => !excluded(c)), { file: task.file, prefix: task.left_context, uriOf: (f: string) => f }), ms: performance.now() - t0 });
+        return context(await client.retrieve(state, { budgetTokens, signal, onQuick: (chunks) => onQuick(context(chunks)) }));
       };
       const source = new CopilotContextSource();
       const key = contextKey(task.file, 1, task.left_context.length);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert';
 import type { RetrievedChunk } from '../../engine/src/public';
 import type { CancellationToken } from '../../extension/src/features/copilotApi';
 import { applyProposedEdits, contextKey, offsetAt, requestPosition } from '../../extension/src/features/copilotRequest';
-import { CopilotContextSource, DeliveredItems, snippetsFrom, usageSummary, type Compute, type Pass, type ProvidedContext } from '../../extension/src/features/copilotResolver';
+import { CopilotContextSource, DeliveredItems, snippetsFrom, usageSummary, type Compute, type ProvidedContext } from '../../extension/src/features/copilotResolver';
 import { groupCopies } from '../../extension/src/features/copies';
 import { indexedWorkspace, type IndexedWorkspace } from './workspace.helpers';
 
@@ -29,20 +29,21 @@ function tokenSource(): { token: CancellationToken; cancel(): void } {
   };
 }
 
-/** A computation the test finishes by hand, pass by pass; it records whether it was aborted. */
+/** A computation the test finishes by hand, the quick answer then the full one; it records whether it was aborted. */
 function deferredCompute(): { compute: Compute; finish(c: ProvidedContext): void; finishQuick(c: ProvidedContext): void; aborted(): boolean; calls(): number } {
-  const finish: Record<Pass, (c: ProvidedContext) => void> = { full: () => undefined, quick: () => undefined };
+  let finish: (c: ProvidedContext) => void = () => undefined;
+  let quick: (c: ProvidedContext) => void = () => undefined;
   let signal: AbortSignal | undefined;
   let calls = 0;
   return {
-    // No pass named: the full one.
-    compute: (s, pass = 'full') => {
-      if (pass === 'full') calls++;
+    compute: (s, onQuick) => {
+      calls++;
       signal = s;
-      return new Promise((resolve) => (finish[pass] = resolve));
+      quick = onQuick;
+      return new Promise((resolve) => (finish = resolve));
     },
-    finish: (c) => finish.full(c),
-    finishQuick: (c) => finish.quick(c),
+    finish: (c) => finish(c),
+    finishQuick: (c) => quick(c),
     aborted: () => signal?.aborted === true,
     calls: () => calls,
   };
@@ -163,31 +164,32 @@ describe('CopilotContextSource: the quick pass', () => {
     assert.deepStrictEqual([got.answer, got.context?.items[0].value], ['waited', 'full']);
   });
 
-  it('resolveOnTimeout gets the quick pass for this very cursor until the full one is ready; both passes are asked, the full one first, and a newer cursor aborts both', async () => {
+  it('resolveOnTimeout gets the quick pass for this very cursor until the full one is ready; one request gives both, and a newer cursor aborts it', async () => {
     const source = new CopilotContextSource();
-    const asked: Pass[] = [];
     const signals: AbortSignal[] = [];
-    const finish = new Map<Pass, (c: ProvidedContext) => void>();
-    const compute: Compute = (signal, pass) => {
-      asked.push(pass);
+    let quick: (c: ProvidedContext) => void = () => undefined;
+    let full: (c: ProvidedContext) => void = () => undefined;
+    const compute: Compute = (signal, onQuick) => {
       signals.push(signal);
-      return new Promise((resolve) => finish.set(pass, resolve));
+      quick = onQuick;
+      return new Promise((resolve) => (full = resolve));
     };
     source.prefetch('k1', 'a', compute);
-    assert.deepStrictEqual(asked, ['full', 'quick']);
+    assert.strictEqual(signals.length, 1, 'one computation per cursor');
     assert.strictEqual(source.ready('k1', 'a'), undefined, 'nothing ready yet');
-    finish.get('quick')!(ctxOf('quick'));
-    await tick();
+    quick(ctxOf('quick'));
     assert.deepStrictEqual(source.ready('k1', 'a'), { context: ctxOf('quick'), of: 'quick' });
-    finish.get('full')!(ctxOf('full'));
+    full(ctxOf('full'));
     await tick();
     assert.deepStrictEqual(source.ready('k1', 'a'), { context: ctxOf('full'), of: 'full' });
     source.prefetch('k2', 'a', compute);
-    finish.get('quick')!(ctxOf('quick at k2'));
-    await tick();
+    const quickAtK2 = quick;
+    quickAtK2(ctxOf('quick at k2'));
     source.prefetch('k3', 'a', compute);
-    assert.ok(signals[2].aborted && signals[3].aborted, 'the superseded cursor\'s passes are cancelled');
+    assert.ok(signals[1].aborted, 'the superseded cursor\'s computation is cancelled');
+    quickAtK2(ctxOf('quick after k2 was cancelled'));
     assert.deepStrictEqual(source.ready('k3', 'a'), { context: ctxOf('full'), of: 'older' }, 'an older cursor\'s quick pass is never given');
+    assert.strictEqual(source.ready('k2', 'a')?.of, 'older', 'a cancelled computation\'s quick answer is not kept');
   });
 });
 

@@ -18,19 +18,41 @@ export function saveDelayMs(chunks: number): number {
   return Math.min(MAX_SAVE_DELAY_MS, Math.max(SAVE_DELAY_MS, (chunks / 1000) * SAVE_DELAY_MS_PER_1K_CHUNKS));
 }
 
+/**
+ * A save due while the editor is asking (a completion, Copilot's context: a read within
+ * READ_QUIET_MS) waits for that quiet moment, MAX_SAVE_DEFERRAL_MS at most: a save blocks the
+ * engine's thread for 100-400 ms on a 2-core machine, longer than a keystroke's request may take.
+ */
+export const READ_QUIET_MS = 300;
+export const MAX_SAVE_DEFERRAL_MS = 10_000;
+
 /** One pending save at a time: updates that arrive while one waits join it. */
 export class SaveSchedule {
   private timer: NodeJS.Timeout | undefined;
+  private lastRead = -Infinity;
 
-  constructor(private readonly save: () => void) {}
+  constructor(private readonly save: () => void, private readonly delayMs: (chunks: number) => number = saveDelayMs, private readonly quietMs = READ_QUIET_MS) {}
 
-  /** A save `saveDelayMs(chunks)` from now, unless one is already pending. */
+  /** A request for the editor arrived (the save waits for a quiet moment). */
+  noteRead(): void {
+    this.lastRead = performance.now();
+  }
+
+  /** A save `delayMs(chunks)` from now, unless one is already pending; then once no read came for quietMs (MAX_SAVE_DEFERRAL_MS more at most). */
   schedule(chunks: number): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
+    const latest = performance.now() + this.delayMs(chunks) + MAX_SAVE_DEFERRAL_MS;
+    const due = (): void => {
+      const wait = this.lastRead + this.quietMs - performance.now();
+      if (wait > 0 && performance.now() < latest) return this.arm(due, wait);
       this.timer = undefined;
       this.save();
-    }, saveDelayMs(chunks));
+    };
+    this.arm(due, this.delayMs(chunks));
+  }
+
+  private arm(f: () => void, ms: number): void {
+    this.timer = setTimeout(f, ms);
     this.timer.unref();
   }
 

@@ -55,7 +55,7 @@ export class WorkspaceIndex {
   });
   private readonly merges = new SegmentMerges(BREATHE_EVERY_MS, (line) => this.log(line));
   private readonly vectorReuse = new VectorReuse();
-  private readonly saves = new SaveSchedule(() => {
+  readonly saves = new SaveSchedule(() => {
     this.save().catch((e) => this.log(`index save failed (retried with the next change): ${(e as Error).message}`));
   });
   /** Why this process does not write the index (store/writeAccess.ts), and why its last save failed. */

@@ -15,7 +15,7 @@ import { fuse, type FusionInput } from './fusion';
 import { structuralBoost } from './rerank';
 import { withFileEvidence } from './fileEvidence';
 import { proseWeights } from './prose';
-import { OPTIONAL_FIELDS, type OptionalField, type SignalContext } from './signal';
+import { OPTIONAL_FIELDS, type OptionalField, type RankedList, type SignalContext } from './signal';
 import { DEFAULT_WEIGHTS, type FusionWeights } from './weights';
 
 export type { DocInfo, OptionalField, FusionWeights };
@@ -56,6 +56,22 @@ export interface SearchOptions {
    * by its neighbour's lines, which the fair-play rule forbids.
    */
   chainInCurrentFile?: boolean;
+  /**
+   * The lists of signals already ranked for the same query, accept and depth, reused and filled
+   * (signalMemo): a second search of one query that adds the model's signals ranks only those.
+   */
+  memo?: SignalMemo;
+}
+
+/** Per signal its ranked list for one query, with the values and shared work behind them. */
+export interface SignalMemo {
+  lists: Map<string, RankedList | undefined>;
+  values: Map<string, Map<number, number>>;
+  shared: Map<string, unknown>;
+}
+
+export function signalMemo(): SignalMemo {
+  return { lists: new Map(), values: new Map(), shared: new Map() };
 }
 
 export interface IndexParts {
@@ -154,7 +170,7 @@ export class HybridIndex {
   search(q: RetrievalQuery, qVec: Float32Array | undefined, opts: SearchOptions): Hit[] {
     const w = { ...DEFAULT_WEIGHTS, ...opts.weights };
     const weights: Record<string, number> = q.prose ? proseWeights(w) : w;
-    const shared = new Map<string, unknown>();
+    const shared = opts.memo?.shared ?? new Map<string, unknown>();
     const ctx: SignalContext = {
       index: this,
       q,
@@ -163,7 +179,7 @@ export class HybridIndex {
       depth: opts.depth ?? 100,
       accept: opts.accept,
       chainable: (id) => opts.chainInCurrentFile !== false || this.docs.fileOf(id) !== q.file,
-      values: new Map(),
+      values: opts.memo?.values ?? new Map(),
       shared: <T>(key: string, make: () => T): T => {
         if (!shared.has(key)) shared.set(key, make());
         return shared.get(key) as T;
@@ -173,7 +189,9 @@ export class HybridIndex {
     for (const s of SIGNALS) {
       const weight = weights[s.name];
       if (!(weight > 0)) continue;
-      const list = s.rank(ctx);
+      const memo = opts.memo?.lists;
+      const list = memo?.has(s.name) ? memo.get(s.name) : s.rank(ctx);
+      memo?.set(s.name, list);
       if (list) lists.push({ ...list, name: s.name, weight, scoreTerm: s.scoreTerm && { weight: s.scoreTerm.weight(w), relative: s.scoreTerm.relative } });
     }
     const fused = fuse(lists, w.rrfK);

@@ -11,10 +11,9 @@ import { ClientEvents } from './clientEvents';
 import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker } from './protocol';
 
-interface Pending {
+interface Pending extends Pick<CallOptions, 'onProgress' | 'onPartial'> {
   resolve(value: unknown, engineMs: number): void;
   reject(err: Error): void;
-  onProgress?: (p: IndexProgress) => void;
   cleanup(): void;
 }
 
@@ -89,8 +88,9 @@ export class EngineClient extends ClientEvents {
     return this.call('removeFile', [relPath], { timeoutMs: 0 });
   }
   retrieve(query: EditorState | string, opts: RetrieveOptions = {}): Promise<RetrievedChunk[]> {
-    const { signal, ...rest } = opts;
-    return this.call('retrieve', [query, rest], { signal });
+    const { signal, onQuick, ...rest } = opts;
+    if (!onQuick) return this.call('retrieve', [query, rest], { signal });
+    return this.call('retrieve', [query, { ...rest, quickFirst: true }], { signal, onPartial: (v) => onQuick(v as RetrievedChunk[]) });
   }
   complete(state: EditorState, opts: { signal?: AbortSignal } = {}): Promise<CompletionResult | null> {
     return this.call('complete', [state], { signal: opts.signal });
@@ -178,6 +178,7 @@ export class EngineClient extends ClientEvents {
         },
         reject,
         onProgress: opts.onProgress,
+        onPartial: opts.onPartial,
         cleanup: finish,
       });
       this.post({ type: 'call', id, method, args: args as unknown[] });
@@ -294,6 +295,9 @@ export class EngineClient extends ClientEvents {
       }
       case 'progress':
         this.pending.get(msg.id)?.onProgress?.(msg.progress);
+        break;
+      case 'partial':
+        this.pending.get(msg.id)?.onPartial?.(msg.value);
         break;
       case 'log':
         this.emitLog(msg.line);

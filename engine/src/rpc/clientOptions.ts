@@ -56,6 +56,8 @@ export interface CallOptions {
   /** Overrides requestTimeoutMs; 0 = no timeout. */
   timeoutMs?: number;
   onProgress?: (p: IndexProgress) => void;
+  /** A first answer of the request, before its result (retrieve's quickFirst). */
+  onPartial?: (value: unknown) => void;
 }
 
 /** One answered request: the round trip seen by the caller and the engine's own part of it. */

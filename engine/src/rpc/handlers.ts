@@ -10,6 +10,8 @@ import type { IndexProgress } from '../api';
 export interface RequestContext {
   signal: AbortSignal;
   progress(progress: IndexProgress): void;
+  /** A first answer, before the result. */
+  partial(value: unknown): void;
 }
 
 type Handler<M extends EngineMethod> = (
@@ -29,7 +31,10 @@ export const HANDLERS: { [M in EngineMethod]: Handler<M> } = {
     await engine.removeFile(relPath);
     return engine.stats();
   },
-  retrieve: (engine, [query, opts], { signal }) => engine.retrieve(query, { ...opts, signal }),
+  retrieve: (engine, [query, opts = {}], { signal, partial }) => {
+    const { quickFirst, ...rest } = opts;
+    return engine.retrieve(query, { ...rest, signal, ...(quickFirst ? { onQuick: partial } : {}) });
+  },
   complete: (engine, [state], { signal }) => engine.complete(state, { signal }),
   vet: (engine, [state, text]) => engine.vet(state, text),
   symbolAt: (engine, [relPath, line, character, content]) => engine.symbolAt(relPath, line, character, content),

@@ -25,7 +25,8 @@ export interface EngineMethods {
   /** Results: the index's stats after the change (for the status bar, without a second request). */
   updateFile: { args: [relPath: string, content?: string]; result: IndexStats };
   removeFile: { args: [relPath: string]; result: IndexStats };
-  retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal'>]; result: RetrievedChunk[] };
+  /** `quickFirst`: the lexical answer (RetrieveOptions.onQuick) comes first as a `partial` message. */
+  retrieve: { args: [query: EditorState | string, opts?: Omit<RetrieveOptions, 'signal' | 'onQuick'> & { quickFirst?: boolean }]; result: RetrievedChunk[] };
   complete: { args: [state: EditorState]; result: CompletionResult | null };
   /** A suggestion (a model's) cut by the built-in source's checks: the text after the cursor, names unbound at it. */
   vet: { args: [state: EditorState, text: string]; result: Vetted };
@@ -63,6 +64,8 @@ export type FromWorker =
   | { type: 'result'; id: number; ok: true; value: unknown; ms?: number }
   | { type: 'result'; id: number; ok: false; error: SerializedError; ms?: number }
   | { type: 'progress'; id: number; progress: IndexProgress }
+  // A first answer of a request whose result follows (retrieve's quickFirst).
+  | { type: 'partial'; id: number; value: unknown }
   | { type: 'log'; line: string }
   | { type: 'team'; state: TeamState }
   | { type: 'pong'; id: number };

@@ -84,7 +84,7 @@ async function serve(id: number, method: EngineMethod, args: unknown[]): Promise
   const run = async (): Promise<unknown> => {
     const engine = await opened;
     if (controller.signal.aborted) throw abortError();
-    return invoke(engine, method, args, { signal: controller.signal, progress: (progress) => post({ type: 'progress', id, progress }) });
+    return invoke(engine, method, args, { signal: controller.signal, progress: (progress) => post({ type: 'progress', id, progress }), partial: (value) => post({ type: 'partial', id, value }) });
   };
   let task: Promise<unknown>;
   if (MUTATING_METHODS.has(method)) {

@@ -6,7 +6,7 @@
 // remote model: nothing in an untrusted workspace, nothing from or for a deny-listed file, secrets
 // redacted. This file only adapts VS Code's types; the answering logic is vscode-free.
 import * as vscode from 'vscode';
-import { isSecretPath, PARSED_LANGUAGES } from '../../../engine/src/public';
+import { isSecretPath, PARSED_LANGUAGES, type RetrievedChunk } from '../../../engine/src/public';
 import type { CopilotContextRecord } from '../completionState';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
@@ -58,11 +58,12 @@ export class CopilotContext implements vscode.Disposable {
   }
 
   private compute(t: Target): Compute {
-    return async (signal, pass) => {
+    return async (signal, onQuick) => {
       const t0 = performance.now();
-      const chunks = await t.fi.client.retrieve(t.state, { budgetTokens: config.contextTokens(), signal, lexicalOnly: pass === 'quick' });
       const uriOf = (f: string) => vscode.Uri.joinPath(t.fi.folder.uri, f).toString();
-      return { ...snippetsFrom(chunks, { file: t.rel, prefix: t.state.prefix, uriOf, secretPatterns: config.secretPatterns(t.fi.folder) }), ms: performance.now() - t0 };
+      const context = (chunks: RetrievedChunk[]): ProvidedContext => ({ ...snippetsFrom(chunks, { file: t.rel, prefix: t.state.prefix, uriOf, secretPatterns: config.secretPatterns(t.fi.folder) }), ms: performance.now() - t0 });
+      // One request: the lexical answer arrives first, the full one when the model has run.
+      return context(await t.fi.client.retrieve(t.state, { budgetTokens: config.contextTokens(), signal, onQuick: (chunks) => onQuick(context(chunks)) }));
     };
   }
 

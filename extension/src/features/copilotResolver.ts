@@ -4,11 +4,11 @@
 // provider starts the retrieval for where the cursor now is (`prefetch`), and a request picks up
 // the answer for exactly its document version and cursor, waiting for it until its deadline at most
 // (`resolve`). Each prefetch runs two passes: the full retrieval, and a quick one without the
-// embedding model that is ready in a few milliseconds; a request the full pass cannot answer in
-// time gets the quick pass's items just before its deadline. What arrives after the deadline is
-// never delivered; `ready` is what resolveOnTimeout gives. Items are the packed excerpts,
-// near-duplicates collapsed into one with `additionalUris`, secrets redacted as for any remote
-// model, deny-listed files dropped.
+// embedding model that is ready in a few milliseconds (one engine request gives both, the quick
+// answer first); a request the full pass cannot answer in time gets the quick pass's items just
+// before its deadline. What arrives after the deadline is never delivered; `ready` is what
+// resolveOnTimeout gives. Items are the packed excerpts, near-duplicates collapsed into one with
+// `additionalUris`, secrets redacted as for any remote model, deny-listed files dropped.
 import { createHash } from 'node:crypto';
 import { isSecretPath, redactSecrets, type RetrievedChunk } from '../../../engine/src/public';
 import type { CancellationToken, CodeSnippet, ContextUsageStatistics } from './copilotApi';
@@ -23,9 +23,11 @@ export interface ProvidedContext {
   ms: number;
 }
 
-/** `full`: the engine's whole retrieval; `quick`: the same without the embedding model (lexical signals only). */
-export type Pass = 'quick' | 'full';
-export type Compute = (signal: AbortSignal, pass: Pass) => Promise<ProvidedContext | undefined>;
+/**
+ * Computes a context: resolves with the engine's whole retrieval, and gives `onQuick` the same
+ * without the embedding model (the lexical signals' answer) as soon as the engine has it, first.
+ */
+export type Compute = (signal: AbortSignal, onQuick: (quick: ProvidedContext) => void) => Promise<ProvidedContext | undefined>;
 
 /** How a request was answered (`quick`: the quick pass, the full one not being ready by the deadline). */
 export type Answer = 'ready' | 'waited' | 'asked' | 'quick' | 'timeout' | 'cancelled' | 'failed';
@@ -118,24 +120,26 @@ export class CopilotContextSource {
   private start(key: string, docKey: string, compute: Compute): Entry {
     for (const e of [...this.entries.values()]) if (e.docKey === docKey && !e.value) this.drop(e); // superseded
     const controller = new AbortController();
-    const entry: Entry = { key, docKey, controller, result: Promise.resolve(undefined), quickResult: Promise.resolve(undefined) };
-    const pass = (p: Pass, keep: (c: ProvidedContext) => void) => compute(controller.signal, p).then(
+    let quickDone: (c: ProvidedContext | undefined) => void = () => undefined;
+    const quickResult = new Promise<ProvidedContext | undefined>((resolve) => (quickDone = resolve));
+    const entry: Entry = { key, docKey, controller, result: Promise.resolve(undefined), quickResult };
+    // One engine request: the lexical answer comes first, before the model runs on the engine's
+    // thread; the full one follows, reusing the lexical rankings.
+    const onQuick = (c: ProvidedContext): void => {
+      if (controller.signal.aborted || entry.value) return;
+      entry.quick = c;
+      quickDone(c);
+    };
+    entry.result = compute(controller.signal, onQuick).then(
       (c) => {
         if (controller.signal.aborted || !c) return undefined;
-        keep(c);
+        entry.value = c;
+        entry.quick = undefined;
         return c;
       },
       () => undefined,
     );
-    // The full pass is asked first, as when it was the only one. The engine runs the model on its one
-    // thread, so a quick pass arriving during the model's run waits for it.
-    entry.result = pass('full', (c) => {
-      entry.value = c;
-      entry.quick = undefined;
-    });
-    entry.quickResult = pass('quick', (c) => {
-      if (!entry.value) entry.quick = c;
-    });
+    void entry.result.then(() => quickDone(entry.quick));
     entry.result.then((c) => (c ? undefined : this.entries.get(key) === entry && this.entries.delete(key)), () => undefined);
     this.entries.set(key, entry);
     while (this.entries.size > this.capacity) this.drop(this.entries.values().next().value as Entry);

@@ -10,15 +10,15 @@ import type { Group } from './rank';
 import { adapt } from './render';
 
 /**
- * Ranks (0-based) of the candidates a confirming line may promote. DEV sample (258 line tasks):
- * confirmed candidates were right 51/56 at rank 0, 7/9 at ranks 1-4; 4 and 8 gave the same EM.
+ * Ranks (0-based) of the candidates a confirming line may promote. DEV sample (301 line tasks):
+ * confirmed candidates were right 54 of 59 at rank 0, 7 of 9 at ranks 1-4; 4 and 8 gave the same EM.
  */
 export const MAX_CONFIRMED_RANK = 4;
 /**
  * Confidence the best continuation needs when the following line confirms no candidate (a confirmed
- * one needs only the evidence floor). DEV sample: unconfirmed offers were right 7 of 22 at any
- * confidence; 0.35 / 0.5 / 0.6 gave EM 0.283 / 0.275 / 0.264 and precision 0.745 / 0.789 / 0.840
- * (main 0.233 / 0.674): 0.5 keeps a margin on both.
+ * one needs only the evidence floor). DEV sample: such offers were right 8 of 28 at any confidence;
+ * 0.35 / 0.5 / 0.6 gave EM 0.259 / 0.249 / 0.239 and precision 0.736 / 0.781 / 0.828 (main 0.213 /
+ * 0.667): 0.5 keeps a margin on both. results/2026-11-28-e-suffix-fit-dev300.md.
  */
 export const UNCONFIRMED_MIN_CONFIDENCE = 0.5;
 /** Lines of a copy read after the continuation's first line to find its next non-blank one. */
@@ -64,7 +64,7 @@ export function fitSuffix(ranked: Group[], suffix: string | undefined): { ranked
 
 /**
  * Whether a suggestion's first line is a closing line (no word character) that the line below the
- * cursor already is, at the same indentation: the same bracket closed twice (DEV: 2 of 2 such offers wrong).
+ * cursor already is, at the same indentation: the same bracket closed twice (DEV sample: 2 such offers, both wrong).
  */
 export function repeatsClosingLine(typed: string, text: string, suffix: string | undefined): boolean {
   const first = (typed + text.split('\n')[0]).trimEnd();

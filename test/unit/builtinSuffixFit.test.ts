@@ -45,6 +45,15 @@ describe('built-in completion: the text after the cursor', () => {
     assert.ok(r && !r.text, JSON.stringify(r));
     assert.match(r.abstained ?? '', new RegExp(`confidence 0\\.\\d+ < ${UNCONFIRMED_MIN_CONFIDENCE}`), JSON.stringify(r));
   });
+  it('after the checks withdraw the confirmed continuation, offers an unconfirmed next one only at UNCONFIRMED_MIN_CONFIDENCE', () => {
+    // `print` unbound at this cursor (scopeCheck.ts's verdict, given here).
+    const vet = (text: string) => (/\bprint\(/.test(text) ? { text: '', cut: { line: 0, reason: 'unbound' as const, name: 'print' } } : { text });
+    const state = { file: 'train/loop.py', prefix: PREFIX, line: 4, language: 'python', suffix: '\n        return loss\n' };
+    const r = completeFromSources(state, SOURCES, { idf: () => 3, vet });
+    // `loss.backward()` (0.32) is not confirmed by `return loss`.
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', /uses `print`, which nothing binds here/);
+  });
   it('withdraws a closing line that the line below already is, at the same indentation (the same block closed twice)', () => {
     const prefix = [
       'export function parseHeader(header: string | undefined): Token {',

@@ -17,7 +17,7 @@ import { render } from './render';
 import { guessCloser } from './closer';
 import { guessUsualLine, nextLines } from './shapes';
 import { guessRepeatedLine } from './repeated';
-import { fitSuffix, repeatsClosingLine } from './suffixFit';
+import { fitSuffix, repeatsClosingLine, UNCONFIRMED_MIN_CONFIDENCE } from './suffixFit';
 import type { Vetted } from './scopeCheck';
 
 export { MAX_LINES, type CompletionSource };
@@ -138,7 +138,9 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
   if (!vetted[0]?.text.trim()) {
     // The best continuation withdrawn by the checks (its first line uses a name unbound here, or is
     // already below): the next one that passes them, when it is likely enough on its own.
-    const next = vetted.findIndex((x, i) => i > 0 && x.text.trim() && x.confidence >= needed);
+    // The line below confirmed only the withdrawn one: the next needs what an unconfirmed best needs.
+    const nextNeeded = fit?.confirmed ? Math.max(usual, UNCONFIRMED_MIN_CONFIDENCE) : needed;
+    const next = vetted.findIndex((x, i) => i > 0 && x.text.trim() && x.confidence >= nextNeeded);
     if (next < 0) {
       return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
     }

@@ -17,6 +17,7 @@ import { render } from './render';
 import { guessCloser } from './closer';
 import { guessUsualLine, nextLines } from './shapes';
 import { guessRepeatedLine } from './repeated';
+import { fitSuffix, repeatsClosingLine, UNCONFIRMED_MIN_CONFIDENCE } from './suffixFit';
 import type { Vetted } from './scopeCheck';
 
 export { MAX_LINES, type CompletionSource };
@@ -61,9 +62,13 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const user = userContext(state);
   if (!user) return null;
   const before = state.prefix.split('\n').slice(0, -1);
-  const vet = (text: string) => (opts.vet ? opts.vet(text).text : text);
+  // The checks of scopeCheck.ts, and no closing line the line below already is (suffixFit.ts).
+  const vet = (text: string) => {
+    const shown = opts.vet ? opts.vet(text).text : text;
+    return repeatsClosingLine(user.typed, shown, state.suffix) ? '' : shown;
+  };
   const found = completeMatches(state, sources, opts, user);
-  if (found?.text.trim()) return found;
+  if (found?.text.trim() && !repeatsClosingLine(user.typed, found.text, state.suffix)) return found;
   // Nothing copied fits: a closing line where the file's bracket structure calls for one (closer.ts).
   const closer = guessCloser(before, user.typed, user.python);
   const closerText = closer && vet(closer.text);
@@ -76,7 +81,7 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const repeated = guessRepeatedLine(before, user.typed);
   const repeatedText = repeated && vet(repeated.text);
   if (repeated && repeatedText) return { text: repeatedText, confidence: 0, evidence: 0 };
-  return found;
+  return found?.text.trim() ? { text: '', confidence: 0, abstained: 'the best continuation closes what the line below already closes' } : found;
 }
 
 function completeMatches(state: EditorState, sources: CompletionSource[], opts: CompleteOptions, user: UserContext): CompletionResult | null {
@@ -91,14 +96,18 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
   // that continue the same lines, so a continuation few of them agree on is recognised as such.
   for (const src of [...sources, inFile]) matchSource(src, user, idf, 0, matches);
   if (!matches.length) return null;
-  const ranked = rankGroups(groupMatches(matches, user, idf, state.prefix));
+  let ranked = rankGroups(groupMatches(matches, user, idf, state.prefix));
   opts.explain?.(ranked);
+  // The line after the cursor confirms a candidate (promoted, offered on less confidence) or none (more needed): suffixFit.ts.
+  const fit = fitSuffix(ranked, state.suffix);
+  if (fit) ranked = fit.ranked;
   // Evidence first (a bare closer never reaches it), then the calibrated confidence that the first
   // line is right, asked of weak evidence and of a match by resemblance only.
   const top = ranked[0];
   const floor = Math.min(MIN_EVIDENCE_FLOOR, minEvidence);
   const weak = top.evidence < minEvidence;
-  const needed = Math.max(opts.minConfidence ?? MIN_CONFIDENCE, top.resembling ? MIN_RESEMBLING_CONFIDENCE : 0, weak ? WEAK_EVIDENCE_CONFIDENCE : 0);
+  const usual = Math.max(opts.minConfidence ?? MIN_CONFIDENCE, top.resembling ? MIN_RESEMBLING_CONFIDENCE : 0, weak ? WEAK_EVIDENCE_CONFIDENCE : 0);
+  const needed = !fit ? usual : fit.confirmed ? Math.min(usual, fit.needed) : Math.max(usual, fit.needed);
   if (top.evidence < floor || top.confidence < needed) {
     const why = weak
       ? `the lines before the cursor share only common tokens with the code that continues them (evidence ${top.evidence.toFixed(1)} < ${minEvidence}${top.evidence < floor ? '' : `, and confidence ${top.confidence.toFixed(2)} < ${needed}`})`
@@ -129,7 +138,9 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
   if (!vetted[0]?.text.trim()) {
     // The best continuation withdrawn by the checks (its first line uses a name unbound here, or is
     // already below): the next one that passes them, when it is likely enough on its own.
-    const next = vetted.findIndex((x, i) => i > 0 && x.text.trim() && x.confidence >= needed);
+    // The line below confirmed only the withdrawn one: the next needs what an unconfirmed best needs.
+    const nextNeeded = fit?.confirmed ? Math.max(usual, UNCONFIRMED_MIN_CONFIDENCE) : needed;
+    const next = vetted.findIndex((x, i) => i > 0 && x.text.trim() && x.confidence >= nextNeeded);
     if (next < 0) {
       return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
     }

@@ -1,0 +1,74 @@
+// The text after the cursor as evidence for a continuation. Where a copy's line after the
+// continuation is the line that follows the cursor, the copy fits both sides of the gap (as a
+// fill-in-the-middle model reads the suffix): it is offered even when the places before the cursor
+// disagree. Where the following line confirms none of the candidates, the best one needs more
+// confidence: a continuation whose own next line is not the one below is wrong more often.
+// Thresholds fitted on the DEV split (PARAMS.md, results/README.md).
+import type { Match } from './align';
+import { isBlank } from './lines';
+import type { Group } from './rank';
+import { adapt } from './render';
+
+/**
+ * Ranks (0-based) of the candidates a confirming line may promote. DEV sample (301 line tasks):
+ * confirmed candidates were right 54 of 59 at rank 0, 7 of 9 at ranks 1-4; 4 and 8 gave the same EM.
+ */
+export const MAX_CONFIRMED_RANK = 4;
+/**
+ * Confidence the best continuation needs when the following line confirms no candidate (a confirmed
+ * one needs only the evidence floor). DEV sample: such offers were right 8 of 28 at any confidence;
+ * 0.35 / 0.5 / 0.6 gave EM 0.259 / 0.249 / 0.239 and precision 0.736 / 0.781 / 0.828 (main 0.213 /
+ * 0.667): 0.5 keeps a margin on both. results/2026-11-28-e-suffix-fit-dev300.md.
+ */
+export const UNCONFIRMED_MIN_CONFIDENCE = 0.5;
+/** Lines of a copy read after the continuation's first line to find its next non-blank one. */
+const LOOKAHEAD = 5;
+
+/** The first non-blank line after the cursor's line (trimmed), when it can confirm anything: it has a word character. */
+export function followingLine(suffix: string | undefined): string | undefined {
+  if (!suffix) return undefined;
+  const lines = suffix.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const t = lines[i].trim();
+    if (t) return /[\w$]/.test(t) ? t : undefined;
+  }
+  return undefined;
+}
+
+/** The copy's next non-blank line after the match's first line (names adapted, trimmed), or '' past its source's end. */
+export function nextCopyLine(m: Match): string {
+  const end = Math.min(m.src.lines.length, m.src.limit ?? m.src.lines.length);
+  for (let i = m.at + 1; i < Math.min(end, m.at + 1 + LOOKAHEAD); i++) if (!isBlank(m.src.lines[i])) return adapt(m.src.lines[i], m.map).trim();
+  return '';
+}
+
+/** Members of the group whose next line is the line following the cursor. */
+export function confirmations(g: Group, following: string): number {
+  let n = 0;
+  for (const m of g.members) if (nextCopyLine(m) === following) n++;
+  return n;
+}
+
+/**
+ * The candidates reordered by the text after the cursor, and the confidence the first then needs:
+ * the best-ranked confirmed candidate (within MAX_CONFIRMED_RANK) first with none beyond the evidence
+ * floor, or, none confirmed, the order unchanged with UNCONFIRMED_MIN_CONFIDENCE. Undefined: nothing to read.
+ */
+export function fitSuffix(ranked: Group[], suffix: string | undefined): { ranked: Group[]; confirmed: boolean; needed: number } | undefined {
+  const following = followingLine(suffix);
+  if (following === undefined) return undefined;
+  const i = ranked.slice(0, MAX_CONFIRMED_RANK + 1).findIndex((g) => confirmations(g, following) > 0);
+  if (i < 0) return { ranked, confirmed: false, needed: UNCONFIRMED_MIN_CONFIDENCE };
+  return { ranked: i === 0 ? ranked : [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)], confirmed: true, needed: 0 };
+}
+
+/**
+ * Whether a suggestion's first line is a closing line (no word character) that the line below the
+ * cursor already is, at the same indentation: the same bracket closed twice (DEV sample: 2 such offers, both wrong).
+ */
+export function repeatsClosingLine(typed: string, text: string, suffix: string | undefined): boolean {
+  const first = (typed + text.split('\n')[0]).trimEnd();
+  if (!first.trim() || /[\w$]/.test(first) || !suffix) return false;
+  const below = suffix.split('\n').slice(1).find((l) => l.trim());
+  return below !== undefined && below.trimEnd() === first;
+}

@@ -1,0 +1,88 @@
+// The built-in completion source reading the text after the cursor (engine/src/complete/suffixFit.ts):
+// a candidate whose copy continues with the line below the cursor is offered first, even where the
+// places before the cursor disagree; where the line below confirms no candidate, the best one needs
+// UNCONFIRMED_MIN_CONFIDENCE. The copies are training and evaluation loops as repositories write them.
+import * as assert from 'assert';
+import { completeFromSources, MIN_CONFIDENCE } from '../../engine/src/complete/builtin';
+import { followingLine, repeatsClosingLine, UNCONFIRMED_MIN_CONFIDENCE } from '../../engine/src/complete/suffixFit';
+import type { CompletionSource } from '../../engine/src/complete/lines';
+
+/** Five files whose loop computes `loss` the same way and continues it five ways. */
+const CONTINUATIONS: [string, string[]][] = [
+  ['train/trainer.py', ['        loss.backward()', '        optimizer.step()']],
+  ['eval/metrics.py', ['        total_loss += loss.item()', '        batches += 1']],
+  ['eval/history.py', ['        losses.append(loss.detach())', '        steps += 1']],
+  ['eval/meters.py', ['        meter.update(loss)', '        steps += 1']],
+  ['debug/probe.py', ['        print(loss)', '        return loss']],
+];
+const SOURCES: CompletionSource[] = CONTINUATIONS.map(([file, rest]) => {
+  const lines = ['    for inputs, labels in loader:', '        outputs = model(inputs)', '        loss = criterion(outputs, labels)', ...rest];
+  return { file, lines, from: 0, to: lines.length };
+});
+const PREFIX = 'def run_epoch(model, loader, criterion):\n    for inputs, labels in loader:\n        outputs = model(inputs)\n        loss = criterion(outputs, labels)\n';
+
+function completeWith(suffix: string | undefined) {
+  return completeFromSources({ file: 'train/loop.py', prefix: PREFIX, line: 4, language: 'python', ...(suffix === undefined ? {} : { suffix }) }, SOURCES, { idf: () => 3 });
+}
+
+describe('built-in completion: the text after the cursor', () => {
+  it('offers the continuation whose next line is the line below the cursor, though another ranks first without it', () => {
+    const blind = completeWith(undefined);
+    assert.strictEqual(blind?.text.trim(), 'loss.backward()', JSON.stringify(blind));
+    const r = completeWith('\n        return loss\n');
+    assert.strictEqual(r?.text, '        print(loss)', JSON.stringify(r));
+  });
+  it('offers a confirmed continuation the places before the cursor alone make too unlikely', () => {
+    const r = completeWith('\n        steps += 1\n\n    return steps\n');
+    // `meter.update(loss)` ranks above `losses.append(…)`; both copies go on with `steps += 1`.
+    assert.strictEqual(r?.text, '        meter.update(loss)', JSON.stringify(r));
+    assert.ok(r.confidence < MIN_CONFIDENCE, JSON.stringify(r));
+  });
+  it('withdraws a best continuation under UNCONFIRMED_MIN_CONFIDENCE when the line below confirms none', () => {
+    const blind = completeWith(undefined);
+    assert.ok(blind && blind.confidence < UNCONFIRMED_MIN_CONFIDENCE, JSON.stringify(blind));
+    const r = completeWith('\n        scheduler.step(loss)\n');
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', new RegExp(`confidence 0\\.\\d+ < ${UNCONFIRMED_MIN_CONFIDENCE}`), JSON.stringify(r));
+  });
+  it('after the checks withdraw the confirmed continuation, offers an unconfirmed next one only at UNCONFIRMED_MIN_CONFIDENCE', () => {
+    // `print` unbound at this cursor (scopeCheck.ts's verdict, given here).
+    const vet = (text: string) => (/\bprint\(/.test(text) ? { text: '', cut: { line: 0, reason: 'unbound' as const, name: 'print' } } : { text });
+    const state = { file: 'train/loop.py', prefix: PREFIX, line: 4, language: 'python', suffix: '\n        return loss\n' };
+    const r = completeFromSources(state, SOURCES, { idf: () => 3, vet });
+    // `loss.backward()` (0.32) is not confirmed by `return loss`.
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', /uses `print`, which nothing binds here/);
+  });
+  it('withdraws a closing line that the line below already is, at the same indentation (the same block closed twice)', () => {
+    const prefix = [
+      'export function parseHeader(header: string | undefined): Token {',
+      '  if (!header) {',
+      "    throw new AuthError('missing authorization header')",
+      '  }',
+      '  return decodeToken(header)',
+      '}',
+      '',
+      'export function parseCookie(cookie: string | undefined): Token {',
+      '  if (!cookie) {',
+      "    throw new AuthError('missing authorization header')",
+      '',
+    ].join('\n');
+    const at = (suffix?: string) => completeFromSources({ file: 'src/auth.ts', prefix, line: 10, language: 'typescript', ...(suffix === undefined ? {} : { suffix }) }, []);
+    assert.strictEqual(at(undefined)?.text, '  }');
+    // The file's own earlier block is the copy; below the cursor the block is already closed.
+    const r = at('\n  }\n  return decodeToken(cookie)\n}\n');
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', /closes what the line below already closes/);
+    // A closer at another indentation below (the function's) is not the same line.
+    assert.strictEqual(at('\n}\n')?.text, '  }');
+    assert.strictEqual(repeatsClosingLine('', '  }', '\n  }\n'), true);
+    assert.strictEqual(repeatsClosingLine('', '  });', '\n  })\n'), false);
+  });
+  it('reads only a following line with a word character: a bare closer or the end of the file confirms nothing', () => {
+    assert.strictEqual(followingLine('\n\n        return loss\n'), 'return loss');
+    assert.strictEqual(followingLine(')\n    }\n'), undefined);
+    assert.strictEqual(followingLine(''), undefined);
+    assert.strictEqual(completeWith('\n    }\n')?.text.trim(), 'loss.backward()');
+  });
+});

@@ -1,0 +1,79 @@
+// The hover's engine request does no work it already did (issue 29, hover provider p95 ≤ 100 ms in
+// bench:ui): asked again at the same name, nothing is parsed (each retrieved chunk's occurrences of
+// the name are kept by its text); a local in a buffer being typed in is answered from its scopes,
+// without summarising the file's module-level names. Counted on the real tree-sitter parser and the
+// resolver's real summary function, not timed.
+import * as assert from 'assert';
+import { Parser } from 'web-tree-sitter';
+import type { Engine } from '../../engine/src/engine';
+import * as summary from '../../engine/src/resolve/summary';
+import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+
+const FILES: Record<string, string> = {
+  'src/format.ts': '/** Pads a label. */\nexport function padLabel(label: string, width: number): string {\n  return label.padEnd(width);\n}\n',
+  'src/table.ts': [
+    "import { padLabel } from './format';",
+    '',
+    'export function row(cells: string[]): string {',
+    '  const widths = cells.map((c) => c.length + 2);',
+    '  return cells.map((c, i) => padLabel(c, widths[i])).join("|");',
+    '}',
+    '',
+  ].join('\n'),
+  'src/header.ts': "import { padLabel } from './format';\n\nexport function header(title: string): string {\n  return padLabel(title, 40);\n}\n",
+  'app/report.py': 'from app.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
+  'app/util.py': 'def pad(text):\n    return text.rjust(8)\n',
+};
+
+/** Calls to `f` on `owner[key]` while `run` runs (the original is called through). */
+async function counting<T extends object>(owner: T, key: keyof T, run: () => Promise<unknown>): Promise<number> {
+  const original = owner[key] as (...args: unknown[]) => unknown;
+  let calls = 0;
+  (owner as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
+    calls++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    (owner as Record<keyof T, unknown>)[key] = original;
+  }
+  return calls;
+}
+
+describe('the hover request repeats no work', function () {
+  this.timeout(60_000);
+  let workspace: IndexedWorkspace;
+  let engine: Engine;
+  before(async () => {
+    workspace = await indexedWorkspace(FILES, 'rr-hoverwork');
+    engine = workspace.engine;
+  });
+  after(() => workspace.dispose());
+
+  it('parses nothing when asked again at the same name (the chunks found are the same)', async () => {
+    const [line, character] = positionOf(FILES['src/table.ts'], 'padLabel(c', 1);
+    const ask = () => engine.symbolRelated('src/table.ts', line, character, { context: 'padLabel(c, widths[i])', options: { k: 8, compact: false, excerpt: 'head', maxLinesPerHit: 400 } });
+    const first = await ask();
+    assert.ok(first && first.chunks.some((c) => c.relation?.kind === 'calls'), 'the name is found with a chunk that calls it');
+    const parses = await counting(Parser.prototype, 'parse', async () => {
+      const again = await ask();
+      assert.deepStrictEqual(again?.chunks.map((c) => c.relation), first.chunks.map((c) => c.relation), 'the same relations');
+    });
+    assert.strictEqual(parses, 0);
+  });
+
+  it('answers a local in an edited buffer without summarising the file', async () => {
+    const edited = FILES['app/report.py'].replace('total = len(rows)', 'total = len(rows) + 1');
+    const [line, character] = positionOf(edited, 'total))', 1);
+    const summaries = await counting(summary, 'summarize', async () => {
+      assert.strictEqual(await engine.symbolAt('app/report.py', line, character, edited), null, 'a local shows nothing');
+    });
+    assert.strictEqual(summaries, 0);
+    // A module-level name of the same buffer still resolves through its import.
+    const [l2, c2] = positionOf(edited, 'pad(str', 1);
+    const pad = await engine.symbolAt('app/report.py', l2, c2, edited);
+    assert.strictEqual(pad?.resolution, 'defines');
+    assert.strictEqual(pad?.definitions[0]?.file, 'app/util.py');
+  });
+});

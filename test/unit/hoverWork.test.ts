@@ -1,6 +1,6 @@
 // The hover's engine request does no work it already did (issue 29, hover provider p95 ≤ 100 ms in
 // bench:ui): asked again at the same name, nothing is parsed (each retrieved chunk's occurrences of
-// the name are kept by its text); a local in a buffer being typed in is answered from its scopes,
+// the name are kept by its text); a file is parsed once for a definition it holds; a local in a buffer being typed in is answered from its scopes,
 // without summarising the file's module-level names. Counted on the real tree-sitter parser and the
 // resolver's real summary function, not timed.
 import * as assert from 'assert';
@@ -23,6 +23,7 @@ const FILES: Record<string, string> = {
   'src/header.ts': "import { padLabel } from './format';\n\nexport function header(title: string): string {\n  return padLabel(title, 40);\n}\n",
   'app/report.py': 'from app.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
   'app/util.py': 'def pad(text):\n    return text.rjust(8)\n',
+  'src/layout.ts': 'function gap(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gap(2) + text;\n}\n',
 };
 
 /** Calls to `f` on `owner[key]` while `run` runs (the original is called through). */
@@ -61,6 +62,16 @@ describe('the hover request repeats no work', function () {
       assert.deepStrictEqual(again?.chunks.map((c) => c.relation), first.chunks.map((c) => c.relation), 'the same relations');
     });
     assert.strictEqual(parses, 0);
+  });
+
+  it('parses a file once for a name it defines (its definitions are read from the same tree)', async () => {
+    const [line, character] = positionOf(FILES['src/layout.ts'], 'gap(2)', 1);
+    const parses = await counting(Parser.prototype, 'parse', async () => {
+      const gap = await engine.symbolAt('src/layout.ts', line, character);
+      assert.strictEqual(gap?.resolution, 'defines');
+      assert.deepStrictEqual([gap?.definitions[0]?.declLine, gap?.definitions[0]?.declaration], [0, 'function gap(n: number): string {']);
+    });
+    assert.strictEqual(parses, 1);
   });
 
   it('answers a local in an edited buffer without summarising the file', async () => {

@@ -40,8 +40,7 @@ const PARSE_TIMEOUT_MS = 250;
 const DEFS_CACHE = 256;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
-/** Chunks' occurrences of a name kept across requests (grammar, name, first line and text: the whole key). */
-const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024);
+const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024); // chunks' occurrences of a name (grammar, name, first line, text)
 
 export type { SymbolRole };
 /**
@@ -344,7 +343,8 @@ export class SymbolLookup {
     const grammar = await this.src.chunker.grammarFor(file, text);
     if (!grammar) return [];
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
+    const kept = this.src.chunker.trees.kept(file, grammar.name, text); // the file hovered or typed in: parsed already
+    const tree = kept ?? parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
     if (!tree) return [];
     let defs: FoundDefinitionLite[];
     try {
@@ -354,7 +354,7 @@ export class SymbolLookup {
         declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc), copyOf: copyNote(lines.lines, d.startLine, d.declLine),
       }));
     } finally {
-      tree.delete();
+      if (!kept) tree.delete();
     }
     for (const k of this.defsCache.keys()) if (k.startsWith(`${file}\0`)) this.defsCache.delete(k);
     if (this.defsCache.size >= DEFS_CACHE) this.defsCache.delete(this.defsCache.keys().next().value!);

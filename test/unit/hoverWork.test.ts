@@ -10,28 +10,31 @@ import * as summary from '../../engine/src/resolve/summary';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
-  'src/format.ts': '/** Pads a label. */\nexport function padLabel(label: string, width: number): string {\n  return label.padEnd(width);\n}\n',
+  'src/format.ts': '/** Pads a label. */\nexport function padCellHw(label: string, width: number): string {\n  return label.padEnd(width);\n}\n',
   'src/table.ts': [
-    "import { padLabel } from './format';",
+    "import { padCellHw } from './format';",
     '',
     'export function row(cells: string[]): string {',
     '  const widths = cells.map((c) => c.length + 2);',
-    '  return cells.map((c, i) => padLabel(c, widths[i])).join("|");',
+    '  return cells.map((c, i) => padCellHw(c, widths[i])).join("|");',
     '}',
     '',
   ].join('\n'),
-  'src/header.ts': "import { padLabel } from './format';\n\nexport function header(title: string): string {\n  return padLabel(title, 40);\n}\n",
-  'app/report.py': 'from app.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
-  'app/util.py': 'def pad(text):\n    return text.rjust(8)\n',
-  'src/layout.ts': 'function gap(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gap(2) + text;\n}\n',
+  'src/header.ts': "import { padCellHw } from './format';\n\nexport function header(title: string): string {\n  return padCellHw(title, 40);\n}\n",
+  'hw/report.py': 'from hw.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
+  'hw/util.py': 'def pad(text):\n    return text.rjust(8)\n',
+  'src/layout.ts': 'function gapHw(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gapHw(2) + text;\n}\n',
 };
 
-/** Calls to `f` on `owner[key]` while `run` runs (the original is called through). */
-async function counting<T extends object>(owner: T, key: keyof T, run: () => Promise<unknown>): Promise<number> {
+/**
+ * Calls to `owner[key]` whose first argument `mine` accepts while `run` runs (the original is called
+ * through); other engines of the same test process may parse meanwhile: their calls are not counted.
+ */
+async function counting<T extends object>(owner: T, key: keyof T, mine: (first: unknown) => boolean, run: () => Promise<unknown>): Promise<number> {
   const original = owner[key] as (...args: unknown[]) => unknown;
   let calls = 0;
   (owner as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
-    calls++;
+    if (mine(args[0])) calls++;
     return original.apply(this, args);
   };
   try {
@@ -53,11 +56,11 @@ describe('the hover request repeats no work', function () {
   after(() => workspace.dispose());
 
   it('parses nothing when asked again at the same name (the chunks found are the same)', async () => {
-    const [line, character] = positionOf(FILES['src/table.ts'], 'padLabel(c', 1);
-    const ask = () => engine.symbolRelated('src/table.ts', line, character, { context: 'padLabel(c, widths[i])', options: { k: 8, compact: false, excerpt: 'head', maxLinesPerHit: 400 } });
+    const [line, character] = positionOf(FILES['src/table.ts'], 'padCellHw(c', 1);
+    const ask = () => engine.symbolRelated('src/table.ts', line, character, { context: 'padCellHw(c, widths[i])', options: { k: 8, compact: false, excerpt: 'head', maxLinesPerHit: 400 } });
     const first = await ask();
     assert.ok(first && first.chunks.some((c) => c.relation?.kind === 'calls'), 'the name is found with a chunk that calls it');
-    const parses = await counting(Parser.prototype, 'parse', async () => {
+    const parses = await counting(Parser.prototype, 'parse', (t) => typeof t === 'string' && t.includes('padCellHw'), async () => {
       const again = await ask();
       assert.deepStrictEqual(again?.chunks.map((c) => c.relation), first.chunks.map((c) => c.relation), 'the same relations');
     });
@@ -65,26 +68,26 @@ describe('the hover request repeats no work', function () {
   });
 
   it('parses a file once for a name it defines (its definitions are read from the same tree)', async () => {
-    const [line, character] = positionOf(FILES['src/layout.ts'], 'gap(2)', 1);
-    const parses = await counting(Parser.prototype, 'parse', async () => {
+    const [line, character] = positionOf(FILES['src/layout.ts'], 'gapHw(2)', 1);
+    const parses = await counting(Parser.prototype, 'parse', (t) => typeof t === 'string' && t.includes('gapHw'), async () => {
       const gap = await engine.symbolAt('src/layout.ts', line, character);
       assert.strictEqual(gap?.resolution, 'defines');
-      assert.deepStrictEqual([gap?.definitions[0]?.declLine, gap?.definitions[0]?.declaration], [0, 'function gap(n: number): string {']);
+      assert.deepStrictEqual([gap?.definitions[0]?.declLine, gap?.definitions[0]?.declaration], [0, 'function gapHw(n: number): string {']);
     });
     assert.strictEqual(parses, 1);
   });
 
   it('answers a local in an edited buffer without summarising the file', async () => {
-    const edited = FILES['app/report.py'].replace('total = len(rows)', 'total = len(rows) + 1');
+    const edited = FILES['hw/report.py'].replace('total = len(rows)', 'total = len(rows) + 1');
     const [line, character] = positionOf(edited, 'total))', 1);
-    const summaries = await counting(summary, 'summarize', async () => {
-      assert.strictEqual(await engine.symbolAt('app/report.py', line, character, edited), null, 'a local shows nothing');
+    const summaries = await counting(summary, 'summarize', (file) => file === 'hw/report.py', async () => {
+      assert.strictEqual(await engine.symbolAt('hw/report.py', line, character, edited), null, 'a local shows nothing');
     });
     assert.strictEqual(summaries, 0);
     // A module-level name of the same buffer still resolves through its import.
     const [l2, c2] = positionOf(edited, 'pad(str', 1);
-    const pad = await engine.symbolAt('app/report.py', l2, c2, edited);
+    const pad = await engine.symbolAt('hw/report.py', l2, c2, edited);
     assert.strictEqual(pad?.resolution, 'defines');
-    assert.strictEqual(pad?.definitions[0]?.file, 'app/util.py');
+    assert.strictEqual(pad?.definitions[0]?.file, 'hw/util.py');
   });
 });

@@ -1,7 +1,8 @@
 // The hover's latency without giving up its semantics (issue 29): a definition provider that answers
 // within its budget wins; the engine's resolver is the fallback; a certain engine answer (bound in
 // this file or reached through its imports) is not held back by a provider still thinking; a local
-// shows nothing and waits for nothing; answers are kept per document version and name. A real
+// shows nothing and waits for nothing; a provider's location among the engine's own candidates needs
+// no second engine request; answers are kept per document version and name. A real
 // engine over a workspace written here; the provider is a promise the test settles (or never).
 import * as assert from 'assert';
 import type { Engine } from '../../engine/src/engine';
@@ -35,6 +36,7 @@ const FILES: Record<string, string> = {
   'tests/a.test.ts': "import { expect } from 'vitest';\n\nexport function checkA(x: number) {\n  expect(x).toBe(1);\n  return new HTMLElementish(x);\n}\n",
   'tests/b.test.ts': "import { expect } from 'vitest';\n\nexport function checkB(x: number) {\n  expect(x).toBe(2);\n  return HTMLElementish;\n}\n",
   'schedulers/base.py': 'class SchedulerMixin:\n    def add_noise(self, x, noise, t):\n        return x + noise * t\n',
+  'app/any.ts': 'export function viaAny(x: any) {\n  return x.httpLink({ url: "" });\n}\n',
   'web/globals.js': 'function onlyHereOnce(x) {\n  return x;\n}\n',
   'web/page.js': 'function render(x) {\n  return onlyHereOnce(x);\n}\n',
   'train.py': [
@@ -150,6 +152,23 @@ describe('hover: the definition provider and the engine side by side (issue 29)'
     const h = start('app/client.ts', 'httpBatchLink({', 2, Promise.resolve<ServerAnswer>({ kind: 'at', uri: uri('links/httpLink.ts'), line: dl, character: dc }));
     const r = await h.flow;
     assert.deepStrictEqual([r?.choice.source, r?.choice.symbol.definitions[0].file], ['language server', 'links/httpLink.ts']);
+  });
+
+  it('takes the provider\'s location among the engine\'s own candidates without asking the engine again', async () => {
+    const [dl, dc] = positionOf(FILES['links/httpLink.ts'], 'httpLink(', 0);
+    const rel = 'app/any.ts';
+    let described = 0;
+    const phases: Partial<HoverPhases> = {};
+    const request = engine.symbolRelated(rel, ...positionOf(FILES[rel], 'httpLink({', 2), { options: { k: 10 } });
+    assert.strictEqual((await request)?.symbol.resolution, 'candidates');
+    const r = await hoverDefinition({
+      engine: request, server: Promise.resolve<ServerAnswer>({ kind: 'at', uri: uri('links/httpLink.ts'), line: dl, character: dc }), relPathOf,
+      describe: (f, l, c) => ((described += 1), engine.definitionAt(f, l, c)), cancelled: () => false,
+    }, rel, phases);
+    assert.deepStrictEqual([r?.choice.source, r?.choice.symbol.resolution, r?.choice.symbol.definitions[0].file, r?.choice.symbol.definitions[0].declLine], ['language server', 'defines', 'links/httpLink.ts', 0]);
+    assert.strictEqual(described, 0);
+    const asked = await engine.definitionAt('links/httpLink.ts', dl, dc);
+    assert.deepStrictEqual([r?.choice.symbol.definitions[0].declaration, r?.choice.symbol.copies], [asked.definition?.declaration, asked.copies], 'what the engine would have said');
   });
 
   it('shows nothing for a local and does not wait for the provider', async () => {

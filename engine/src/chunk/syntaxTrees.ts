@@ -46,6 +46,11 @@ export class SyntaxTrees {
     return tree;
   }
 
+  /** The kept tree of exactly this text of `relPath`, if any (not parsed, not reordered; owned by the cache: use it before the next await). */
+  kept(relPath: string, grammar: string, text: string): Tree | undefined {
+    return this.entries.find((e) => e.relPath === relPath && e.grammar === grammar && e.text === text)?.tree;
+  }
+
   /** Files whose trees are kept, most recent first (tests). */
   get files(): string[] {
     return this.entries.map((e) => e.relPath);

@@ -61,11 +61,11 @@ export class Resolver {
     if (!grammar.locals) return CANDIDATES;
     const key = cacheKey(text);
     if (!resolves(grammar.name)) return this.scopesOnly(file, tree, grammar, node, key);
-    const python = grammar.name === 'python';
+    const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
+    if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
     const live = this.summaries.get(`\0live:${file}`);
-    const s = live?.key === key ? live.s : summarizeAll(file, tree, python);
+    const s = live?.key === key ? live.s : summarizeAll(file, tree, grammar.name === 'python');
     this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
-    const plan = this.plan(file, tree, grammar, node, python, key);
     // Resolutions of one file may overlap (SymbolLookup.resolvedNear): the last to end clears it.
     const held = this.live.get(file);
     this.live.set(file, { s, n: held?.s === s ? held.n + 1 : 1 });

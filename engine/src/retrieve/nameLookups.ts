@@ -85,7 +85,7 @@ export class NameLookups {
     const { tables, index, buffers } = this.src;
     return (this.lookup ??= new SymbolLookup({
       chunker: this.src.chunker,
-      textOf: (file) => buffers().overlay(file) ?? (tables().files.has(file) ? this.src.linesOf(file).join('\n') : undefined),
+      textOf: (file) => buffers().overlay(file) ?? (tables().files.has(file) ? joinedLines(this.src.linesOf(file)) : undefined),
       definitionsOf: (name) => tables().defs.lookup(name),
       chunkRange: (id) => tables().chunks.get(id),
       chunksWithTerm: (term, k) => index().lexical.search([term], k).map((h) => h.id),
@@ -128,4 +128,12 @@ function readText(abs: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A file's lines as one text, joined once per version of its cached lines (a hover reads a file many times). */
+const JOINED = new WeakMap<readonly string[], string>();
+function joinedLines(lines: readonly string[]): string {
+  let text = JOINED.get(lines);
+  if (text === undefined) JOINED.set(lines, (text = lines.join('\n')));
+  return text;
 }

@@ -19,7 +19,8 @@ import { lexicalTerms } from '../lexical/tokenize';
 import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
 import type { ChunkRelation } from '../types';
-import { occurrencesIn, strongest } from './relations';
+import { occurrencesIn, strongest, type Occurrence } from './relations';
+import { RecentMap } from '../util/recentMap';
 import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
@@ -36,9 +37,10 @@ export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = 
 export const MIN_NAME = 2;
 const MAX_PARSE_CHARS = 1_000_000;
 const PARSE_TIMEOUT_MS = 250;
-const DEFS_CACHE = 32;
+const DEFS_CACHE = 256;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
+const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024); // chunks' occurrences of a name (grammar, name, first line, text)
 
 export type { SymbolRole };
 /**
@@ -224,7 +226,14 @@ export class SymbolLookup {
       const fileText = this.src.textOf(c.file);
       const text = fileText === undefined ? undefined : sliceLines(fileText, c.startLine, c.endLine);
       const grammar = fileText !== undefined && text && word.test(text) ? await this.src.chunker.grammarFor(c.file, fileText) : undefined;
-      const best = grammar && text ? strongest(occurrencesIn(grammar, text, c.startLine, symbol.name) ?? []) : undefined;
+      // A chunk's occurrences depend on its text alone: kept, so the next hover that finds it parses nothing.
+      const key = grammar && text ? `${grammar.name}\0${symbol.name}\0${c.startLine}\0${text}` : '';
+      let found = key ? OCCURRENCES.get(key) : undefined;
+      if (grammar && text && !found) {
+        found = occurrencesIn(grammar, text, c.startLine, symbol.name);
+        if (found) OCCURRENCES.set(key, found);
+      }
+      const best = found ? strongest(found) : undefined;
       if (!best) {
         // The word is there but no name node is: it is text (a string's or comment's content).
         const at = grammar && text ? text.split('\n').findIndex((l) => word.test(l)) : -1;
@@ -334,7 +343,8 @@ export class SymbolLookup {
     const grammar = await this.src.chunker.grammarFor(file, text);
     if (!grammar) return [];
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
+    const kept = this.src.chunker.trees.kept(file, grammar.name, text); // the file hovered or typed in: parsed already
+    const tree = kept ?? parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
     if (!tree) return [];
     let defs: FoundDefinitionLite[];
     try {
@@ -344,7 +354,7 @@ export class SymbolLookup {
         declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc), copyOf: copyNote(lines.lines, d.startLine, d.declLine),
       }));
     } finally {
-      tree.delete();
+      if (!kept) tree.delete();
     }
     for (const k of this.defsCache.keys()) if (k.startsWith(`${file}\0`)) this.defsCache.delete(k);
     if (this.defsCache.size >= DEFS_CACHE) this.defsCache.delete(this.defsCache.keys().next().value!);

@@ -61,10 +61,25 @@ export async function hoverDefinition(req: HoverRequests, rel: string, phases: P
   phases.waitMs = early ? 0 : Math.max(0, (serverAt ?? engineDone) - engineDone);
   phases.server = early ? 'not awaited' : answer.kind === 'none' && answer.late ? 'late' : answer.kind;
   const c0 = now();
-  const choice = await chooseDefinition(found.symbol, rel, answer, req.relPathOf, req.describe);
+  // The provider named the declaration of one of the engine's own candidates: no second request.
+  const describe: HoverRequests['describe'] = (f, l, c) => ((known) => (known ? Promise.resolve(known) : req.describe(f, l, c)))(candidateAt(found.symbol, f, l));
+  const choice = await chooseDefinition(found.symbol, rel, answer, req.relPathOf, describe);
   phases.chooseMs = now() - c0;
   if (!choice || req.cancelled()) return undefined;
   return { found, choice };
+}
+
+/**
+ * The engine's own candidate declared on `line` of `file` (a name it did not resolve), as the
+ * engine's definitionAt describes it: the same definition, its copies counted among the same
+ * same-named definitions by their bodies.
+ */
+export function candidateAt(symbol: SymbolInfo, file: string, line: number): DefinitionAt | undefined {
+  if (symbol.resolution !== 'candidates' && symbol.resolution !== 'name') return undefined;
+  const d = symbol.definitions.find((x) => x.file === file && x.declLine === line);
+  if (!d) return undefined;
+  const copies = d.bodyKey ? symbol.definitions.filter((x) => x !== d && x.bodyKey === d.bodyKey).length : 0;
+  return { definition: d, name: symbol.name, ...(copies ? { copies } : {}) };
 }
 
 /** How long a hover's answer is kept for the same place (VS Code asks again as the mouse moves within a word). */

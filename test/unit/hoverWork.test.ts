@@ -1,0 +1,100 @@
+// The hover's engine request does no work it already did (issue 29, hover provider p95 ≤ 100 ms in
+// bench:ui): asked again at the same name, nothing is parsed (each retrieved chunk's occurrences of
+// the name are kept by its text); a file is parsed once for a definition it holds; a local in a buffer being typed in is answered from its scopes,
+// without summarising the file's module-level names. Counted on the real tree-sitter parser and the
+// resolver's real summary function, not timed.
+import * as assert from 'assert';
+import type { Parser } from 'web-tree-sitter';
+import type { Chunker } from '../../engine/src/chunk';
+import type { Engine } from '../../engine/src/engine';
+import * as summary from '../../engine/src/resolve/summary';
+import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+
+const FILES: Record<string, string> = {
+  'src/format.ts': '/** Pads a label. */\nexport function padCellHw(label: string, width: number): string {\n  return label.padEnd(width);\n}\n',
+  'src/table.ts': [
+    "import { padCellHw } from './format';",
+    '',
+    'export function row(cells: string[]): string {',
+    '  const widths = cells.map((c) => c.length + 2);',
+    '  return cells.map((c, i) => padCellHw(c, widths[i])).join("|");',
+    '}',
+    '',
+  ].join('\n'),
+  'src/header.ts': "import { padCellHw } from './format';\n\nexport function header(title: string): string {\n  return padCellHw(title, 40);\n}\n",
+  'hw/report.py': 'from hw.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
+  'hw/util.py': 'def pad(text):\n    return text.rjust(8)\n',
+  'src/layout.ts': 'function gapHw(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gapHw(2) + text;\n}\n',
+};
+
+/**
+ * Calls to `owner[key]` whose first argument `mine` accepts while `run` runs (the original is called
+ * through); other engines of the same test process may parse meanwhile: their calls are not counted.
+ */
+async function counting<T extends object>(owner: T, key: keyof T, mine: (first: unknown) => boolean, run: () => Promise<unknown>): Promise<number> {
+  const original = owner[key] as (...args: unknown[]) => unknown;
+  let calls = 0;
+  (owner as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
+    if (mine(args[0])) calls++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    (owner as Record<keyof T, unknown>)[key] = original;
+  }
+  return calls;
+}
+
+describe('the hover request repeats no work', function () {
+  this.timeout(60_000);
+  let workspace: IndexedWorkspace;
+  let engine: Engine;
+  before(async () => {
+    workspace = await indexedWorkspace(FILES, 'rr-hoverwork');
+    engine = workspace.engine;
+  });
+  after(() => workspace.dispose());
+
+  /** The parser class this engine parses with (web-tree-sitter is reloaded after a wasm trap elsewhere in the process: not the one imported here). */
+  const parserOf = async (file: string): Promise<Parser> => {
+    const grammar = await (engine as unknown as { chunker: Chunker }).chunker.grammarFor(file, FILES[file]);
+    return Object.getPrototypeOf(grammar!.parser) as Parser;
+  };
+
+  it('parses nothing when asked again at the same name (the chunks found are the same)', async () => {
+    const [line, character] = positionOf(FILES['src/table.ts'], 'padCellHw(c', 1);
+    const ask = () => engine.symbolRelated('src/table.ts', line, character, { context: 'padCellHw(c, widths[i])', options: { k: 8, compact: false, excerpt: 'head', maxLinesPerHit: 400 } });
+    const first = await ask();
+    assert.ok(first && first.chunks.some((c) => c.relation?.kind === 'calls'), 'the name is found with a chunk that calls it');
+    const parses = await counting(await parserOf('src/table.ts'), 'parse', (t) => typeof t === 'string' && t.includes('padCellHw'), async () => {
+      const again = await ask();
+      assert.deepStrictEqual(again?.chunks.map((c) => c.relation), first.chunks.map((c) => c.relation), 'the same relations');
+    });
+    assert.strictEqual(parses, 0);
+  });
+
+  it('parses a file once for a name it defines (its definitions are read from the same tree)', async () => {
+    const [line, character] = positionOf(FILES['src/layout.ts'], 'gapHw(2)', 1);
+    const parses = await counting(await parserOf('src/layout.ts'), 'parse', (t) => typeof t === 'string' && t.includes('gapHw'), async () => {
+      const gap = await engine.symbolAt('src/layout.ts', line, character);
+      assert.strictEqual(gap?.resolution, 'defines');
+      assert.deepStrictEqual([gap?.definitions[0]?.declLine, gap?.definitions[0]?.declaration], [0, 'function gapHw(n: number): string {']);
+    });
+    assert.strictEqual(parses, 1);
+  });
+
+  it('answers a local in an edited buffer without summarising the file', async () => {
+    const edited = FILES['hw/report.py'].replace('total = len(rows)', 'total = len(rows) + 1');
+    const [line, character] = positionOf(edited, 'total))', 1);
+    const summaries = await counting(summary, 'summarize', (file) => file === 'hw/report.py', async () => {
+      assert.strictEqual(await engine.symbolAt('hw/report.py', line, character, edited), null, 'a local shows nothing');
+    });
+    assert.strictEqual(summaries, 0);
+    // A module-level name of the same buffer still resolves through its import.
+    const [l2, c2] = positionOf(edited, 'pad(str', 1);
+    const pad = await engine.symbolAt('hw/report.py', l2, c2, edited);
+    assert.strictEqual(pad?.resolution, 'defines');
+    assert.strictEqual(pad?.definitions[0]?.file, 'hw/util.py');
+  });
+});

@@ -2,8 +2,8 @@
 // LSP on stdio with the official protocol library. The split ships sources only (no build system
 // output), so the bench writes a compile_commands.json of its own into a temporary folder: every
 // .c/.cc/.cpp file, compiled as the repository's language with every folder holding headers on the
-// include path (clangd infers a header's flags from its nearest source file). clangd indexes the
-// repository in the background first, so a call reaches the function's body in another file; then
+// include path (clangd infers a header's flags from its nearest source file). For C, clangd indexes
+// the repository in the background first, so a call reaches the function's body in another file; then
 // each occurrence asks `textDocument/definition` and `textDocument/declaration` (a prototype in a
 // header and the body in a .c file are both what an editor reaches). System headers and headers the
 // sources include but the snapshot lacks (generated config headers) are outside the repository:
@@ -27,10 +27,12 @@ import type { Truth, TruthDef } from './truth';
 const SOURCE = /\.(c|cc|cpp|cxx)$/;
 const HEADER = /\.(h|hh|hpp|hxx)$/;
 /** How long the background index may take before the queries start anyway (a slow machine indexes less). */
-const INDEX_LIMIT_MS = Number(process.env.RR_CLANGD_INDEX_MS ?? 20 * 60_000);
+const INDEX_LIMIT_MS = Number(process.env.RR_CLANGD_INDEX_MS ?? 10 * 60_000);
 
 export interface ClangdOptions {
   clangd?: string;
+  /** clangd's background index before the queries (default: C yes, C++ no). */
+  backgroundIndex?: boolean;
 }
 
 /** The compilation database the bench gives clangd: the sources, the repository's language, its header folders. */
@@ -49,7 +51,10 @@ export async function clangTruth(repo: Repo, occurrences: Occurrence[], chunker:
   const cpp = repo.language === 'cpp';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-clangd-'));
   fs.writeFileSync(path.join(dir, 'compile_commands.json'), JSON.stringify(compileCommands(repo, cpp)));
-  const child = spawn(opts.clangd ?? 'clangd', [`--compile-commands-dir=${dir}`, '--background-index', '-j=2', '--log=error', '--header-insertion=never', '--pch-storage=memory'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  // C++ repositories go without the index: their TUs (header libraries and their tests) take tens of
+  // seconds each on a shared machine, and their definitions sit in the headers a file includes.
+  const index = opts.backgroundIndex ?? !cpp;
+  const child = spawn(opts.clangd ?? 'clangd', [`--compile-commands-dir=${dir}`, `--background-index=${index}`, '-j=2', '--log=error', '--header-insertion=never', '--pch-storage=memory'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
   const failed = new Promise<never>((_, reject) => {
     child.on('error', (e) => reject(new Error(`clangd could not start (apt-get install -y clangd): ${e.message}`)));
   });
@@ -66,7 +71,7 @@ export async function clangTruth(repo: Repo, occurrences: Occurrence[], chunker:
     const order = occurrences.map((o, i) => ({ o, i })).sort((a, b) => a.o.file.localeCompare(b.o.file) || a.i - b.i);
     // The index starts once clangd has read the compilation database: on the first open file.
     if (order.length) await open(conn, root, order[0].o.file, cpp);
-    await indexed(INDEX_LIMIT_MS);
+    if (index) await indexed(INDEX_LIMIT_MS);
     const out: Truth[] = new Array(occurrences.length);
     let current = order[0]?.o.file;
     for (const { o, i } of order) {

@@ -1,0 +1,53 @@
+// Names as code (issue 29) in C and C++: a name no scope of the file binds resolves through the
+// file's #include graph (engine/src/resolve/includes.ts), as clangd's go-to-definition does. Before,
+// every such name stayed "candidates" of its spelling: no "defines" at all in C and C++ (protocol R
+// coverage 0 on ../shared/bench-langs).
+import * as assert from 'assert';
+import type { Engine } from '../../engine/src/engine';
+import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+
+const FILES: Record<string, string> = {
+  'include/caps.h': 'enum cap { CAP_READ = 1, CAP_WRITE = 2 };\n',
+  'include/store.h': '#ifndef STORE_H\n#define STORE_H\n#include "caps.h"\ntypedef struct store { int size; } store_t;\nint store_put(store_t *s, int v);\n#define STORE_MAX 64\n#endif\n',
+  'src/store.c': '#include "store.h"\n\nint store_put(store_t *s, int v) {\n  return s->size + v;\n}\n',
+  'src/main.c': '#include <stdio.h>\n#include "store.h"\n\nint main(void) {\n  store_t box = {0};\n  int total = store_put(&box, STORE_MAX + CAP_READ);\n  printf("%d", total);\n  return total;\n}\n',
+  // Same spellings outside main.c's include graph: the graph decides, not the name.
+  'tools/caps.h': '#define CAP_READ 9\n',
+  'tools/inspect.cpp': '#include "caps.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + limit_of(); }\n',
+};
+
+describe('Engine.symbolAt resolves C and C++ names through #include', function () {
+  this.timeout(60_000);
+  let workspace: IndexedWorkspace;
+  let engine: Engine;
+  before(async () => {
+    workspace = await indexedWorkspace(FILES, 'rr-includes');
+    engine = workspace.engine;
+  });
+  after(() => workspace.dispose());
+
+  const at = (rel: string, needle: string, offset = 0) => engine.symbolAt(rel, ...positionOf(FILES[rel], needle, offset));
+  const defines = async (rel: string, needle: string, file: string, line: number, offset = 0) => {
+    const s = await at(rel, needle, offset);
+    assert.strictEqual(s?.resolution, 'defines', `${rel} ${needle}: ${JSON.stringify(s)}`);
+    assert.deepStrictEqual([s.definitions[0].file, s.definitions[0].declLine + 1], [file, line], `${rel} ${needle}`);
+  };
+
+  it('a call whose prototype is in an included header reaches its body in the source file', async () => {
+    await defines('src/main.c', 'store_put(&box', 'src/store.c', 3);
+  });
+
+  it('a typedef, a macro and an enumerator of the included headers, not same-named ones elsewhere', async () => {
+    await defines('src/main.c', 'store_t box', 'include/store.h', 4);
+    await defines('src/main.c', 'STORE_MAX', 'include/store.h', 6);
+    await defines('src/main.c', 'CAP_READ);', 'include/caps.h', 1);
+    await defines('tools/inspect.cpp', 'CAP_READ;', 'tools/caps.h', 1);
+  });
+
+  it('a library call and a local give no "defines"; a qualified name keeps its candidates', async () => {
+    assert.strictEqual(await at('src/main.c', 'printf'), null);
+    assert.strictEqual(await at('src/main.c', 'box,'), null);
+    const qualified = await at('tools/inspect.cpp', 'limit() +', 0);
+    assert.notStrictEqual(qualified?.resolution, 'defines', JSON.stringify(qualified));
+  });
+});

@@ -1,6 +1,6 @@
-// Names as code (issue 29) in C and C++: a name no scope of the file binds resolves through the
+// Names as code (issue 29) in C: a name no scope of the file binds resolves through the
 // file's #include graph (engine/src/resolve/includes.ts), as clangd's go-to-definition does. Before,
-// every such name stayed "candidates" of its spelling: no "defines" at all in C and C++ (protocol R
+// every such name stayed "candidates" of its spelling: no "defines" at all in C (protocol R
 // coverage 0 on ../shared/bench-langs).
 import * as assert from 'assert';
 import type { Engine } from '../../engine/src/engine';
@@ -13,10 +13,12 @@ const FILES: Record<string, string> = {
   'src/main.c': '#include <stdio.h>\n#include "store.h"\n\nint main(void) {\n  store_t box = {0};\n  int total = store_put(&box, STORE_MAX + CAP_READ);\n  printf("%d", total);\n  return total;\n}\n',
   // Same spellings outside main.c's include graph: the graph decides, not the name.
   'tools/caps.h': '#define CAP_READ 9\n',
-  'tools/inspect.cpp': '#include "caps.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + limit_of(); }\n',
+  'tools/inspect.c': '#include "caps.h"\nint limit(void) { return CAP_READ; }\n',
+  // C++ keeps candidates: namespaces, overloads and templates are beyond an include graph.
+  'tools/probe.cpp': '#include "../include/caps.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + CAP_WRITE; }\n',
 };
 
-describe('Engine.symbolAt resolves C and C++ names through #include', function () {
+describe('Engine.symbolAt resolves C names through #include', function () {
   this.timeout(60_000);
   let workspace: IndexedWorkspace;
   let engine: Engine;
@@ -41,13 +43,15 @@ describe('Engine.symbolAt resolves C and C++ names through #include', function (
     await defines('src/main.c', 'store_t box', 'include/store.h', 4);
     await defines('src/main.c', 'STORE_MAX', 'include/store.h', 6);
     await defines('src/main.c', 'CAP_READ);', 'include/caps.h', 1);
-    await defines('tools/inspect.cpp', 'CAP_READ;', 'tools/caps.h', 1);
+    await defines('tools/inspect.c', 'CAP_READ;', 'tools/caps.h', 1);
   });
 
-  it('a library call and a local give no "defines"; a qualified name keeps its candidates', async () => {
+  it('a library call and a local give no "defines"; C++ names keep their candidates', async () => {
     assert.strictEqual(await at('src/main.c', 'printf'), null);
     assert.strictEqual(await at('src/main.c', 'box,'), null);
-    const qualified = await at('tools/inspect.cpp', 'limit() +', 0);
-    assert.notStrictEqual(qualified?.resolution, 'defines', JSON.stringify(qualified));
+    for (const needle of ['limit() +', 'CAP_WRITE', 'CAP_READ;']) {
+      const s = await at('tools/probe.cpp', needle);
+      assert.strictEqual(s?.resolution, 'candidates', `${needle}: ${JSON.stringify(s)}`);
+    }
   });
 });

@@ -88,8 +88,11 @@ export async function clangTruth(repo: Repo, occurrences: Occurrence[], chunker:
     return out;
   } finally {
     conn.dispose();
+    // clangd may still be writing its index: wait for it to exit before removing the folder.
+    const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
     child.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

@@ -64,21 +64,28 @@ export class IncludeResolver {
     const name = node.text;
     const seen = new Set([file]);
     let unread = false;
-    for (let queue = [file], i = 0; i < queue.length && i < MAX_FILES; i++) {
-      const top = await this.top(queue[i]);
-      if (!top) {
-        unread = true;
-        continue;
-      }
-      const found = top.defs.get(name);
-      if (found) return { kind: 'defines', def: (await this.body(name, found)) ?? pick(found).def, via: i === 0 ? 'file' : 'import' };
-      for (const spec of top.includes) {
-        const target = this.includeTarget(queue[i], spec);
-        if (target && !seen.has(target)) {
-          seen.add(target);
-          queue.push(target);
+    let read = 0;
+    // Breadth first, one include depth at a time: two headers of one depth that both define the name
+    // (`uv/win.h` and `uv/unix.h` under `#ifdef _WIN32 ... #else`) leave it ambiguous.
+    for (let level = [file], depth = 0; level.length && read < MAX_FILES; depth++) {
+      const next: string[] = [];
+      const found: CDef[][] = [];
+      for (const f of level) {
+        const top = read++ < MAX_FILES ? await this.top(f) : undefined;
+        if (!top) {
+          unread = true;
+          continue;
+        }
+        const defs = top.defs.get(name);
+        if (defs) found.push(defs);
+        for (const spec of top.includes) {
+          const target = this.includeTarget(f, spec);
+          if (target && !seen.has(target)) next.push((seen.add(target), target));
         }
       }
+      if (found.length > 1) return CANDIDATES;
+      if (found.length) return { kind: 'defines', def: (await this.body(name, found[0])) ?? pick(found[0]).def, via: depth === 0 ? 'file' : 'import' };
+      level = next;
     }
     const defs = this.src.definitionsOf(name);
     // A header left unread (too large, parse timed out) may define it: not sure it is external.

@@ -8,11 +8,12 @@ import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace
 
 const FILES: Record<string, string> = {
   'include/caps.h': 'enum cap { CAP_READ = 1, CAP_WRITE = 2 };\n#ifdef _WIN32\n#include "plat/win.h"\n#else\n#include "plat/unix.h"\n#endif\n',
+  'include/sizes.h': '#ifdef BIG\n#define STORE_MIN 8\n#else\n#define STORE_MIN 1\n#endif\nstruct widget { int id; };\n',
   'include/plat/win.h': 'typedef void *handle_t;\n',
   'include/plat/unix.h': 'typedef int handle_t;\n',
   'include/store.h': '#ifndef STORE_H\n#define STORE_H\n#include "caps.h"\ntypedef struct store { int size; } store_t;\nint store_put(store_t *s, int v);\n#define STORE_MAX 64\n#endif\n',
   'src/store.c': '#include "store.h"\n\nint store_put(store_t *s, int v) {\n  return s->size + v;\n}\n',
-  'src/main.c': '#include <stdio.h>\n#include "store.h"\n\nint main(void) {\n  handle_t h = 0;\n  store_t box = {0};\n  int total = store_put(&box, STORE_MAX + CAP_READ);\n  printf("%d", total);\n  return total;\n}\n',
+  'src/main.c': '#include <stdio.h>\n#include "store.h"\nstruct widget;\n#include "sizes.h"\nint main(void) {\n  struct widget *w = 0;\n  int least = STORE_MIN;\n  handle_t h = 0;\n  store_t box = {0};\n  int total = store_put(&box, STORE_MAX + CAP_READ);\n  printf("%d", total);\n  return total;\n}\n',
   // Same spellings outside main.c's include graph: the graph decides, not the name.
   'tools/caps.h': '#define CAP_READ 9\n',
   'tools/inspect.c': '#include "caps.h"\nint limit(void) { return CAP_READ; }\n',
@@ -48,9 +49,15 @@ describe('Engine.symbolAt resolves C names through #include', function () {
     await defines('tools/inspect.c', 'CAP_READ;', 'tools/caps.h', 1);
   });
 
-  it('a name two headers of one include depth define (platform branches) keeps its candidates', async () => {
-    const s = await at('src/main.c', 'handle_t h');
-    assert.strictEqual(s?.resolution, 'candidates', JSON.stringify(s));
+  it('a tag declared ahead resolves to the header that defines its fields', async () => {
+    await defines('src/main.c', 'widget *w', 'include/sizes.h', 6);
+  });
+
+  it('a name two headers of one depth define (platform branches), or one header twice (#if branches), keeps its candidates', async () => {
+    for (const needle of ['handle_t h', 'STORE_MIN']) {
+      const s = await at('src/main.c', needle);
+      assert.strictEqual(s?.resolution, 'candidates', `${needle}: ${JSON.stringify(s)}`);
+    }
   });
 
   it('a library call and a local give no "defines"; C++ names keep their candidates', async () => {

@@ -84,7 +84,12 @@ export class IncludeResolver {
         }
       }
       if (found.length > 1) return CANDIDATES;
-      if (found.length) return { kind: 'defines', def: (await this.body(name, found[0])) ?? pick(found[0]).def, via: depth === 0 ? 'file' : 'import' };
+      // `struct s;` declares a tag another header defines: look deeper for its body.
+      if (found.length && !(found[0][0].def.role === 'class' && !found[0].some((d) => d.full))) {
+        // Two full definitions in one file are `#if` branches (`#define X 1 ... #else #define X 2`): ambiguous.
+        if (found[0].filter((d) => d.full).length > 1) return CANDIDATES;
+        return { kind: 'defines', def: (await this.body(name, found[0])) ?? pick(found[0]).def, via: depth === 0 ? 'file' : 'import' };
+      }
       level = next;
     }
     const defs = this.src.definitionsOf(name);

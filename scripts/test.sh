@@ -16,6 +16,10 @@ fi
 if ! command -v rg >/dev/null; then
   apt-get install -y -q ripgrep >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q ripgrep >/dev/null; } || { echo "apt-get install ripgrep failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
+# The bench's protocol R test asks Debian's clangd for C definitions over LSP (test/unit/benchResolutionTruth.test.ts).
+if ! command -v clangd >/dev/null; then
+  apt-get install -y -q clangd >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q clangd >/dev/null; } || { echo "apt-get install clangd failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
 
 # The lint and the format check (ESLint with typescript-eslint and @stylistic, eslint.config.mjs): one result;
 # any warning fails it. `npm run format` fixes the format.

@@ -16,6 +16,7 @@ import { parseReusing } from '../chunk/reparse';
 import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
+import { IncludeResolver, resolvesIncludes } from './includes';
 import { ProjectPaths } from './projects';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
 import { collectValues, exprChain, valueKey } from './values';
@@ -51,16 +52,18 @@ export class Resolver {
   /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
   private readonly live = new Map<string, { s: ModuleSummary; n: number }>();
   private readonly projects: ProjectPaths;
-
+  private readonly includes: IncludeResolver;
   constructor(private readonly src: ResolverSource) {
     this.projects = new ProjectPaths(src);
+    this.includes = new IncludeResolver(src);
   }
 
   /** What `node` (a name in `file`'s `tree`, text `text`) refers to. */
   async resolve(file: string, text: string, tree: Tree, grammar: LoadedGrammar, node: Node): Promise<Resolution> {
     if (!grammar.locals) return CANDIDATES;
     const key = cacheKey(text);
-    if (!resolves(grammar.name)) return this.scopesOnly(file, tree, grammar, node, key);
+    const scoped = resolves(grammar.name) ? undefined : this.scopesOnly(file, tree, grammar, node, key);
+    if (scoped) return scoped === CANDIDATES && resolvesIncludes(grammar.name) ? this.includes.resolve(file, node) : scoped;
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
     const live = this.summaries.get(`\0live:${file}`);
@@ -87,11 +90,7 @@ export class Resolver {
     return cached.s;
   }
 
-  /**
-   * Languages with scopes but no module graph here (Rust, Go, Java, C, C++): a name bound in a
-   * function, block, closure or pattern of this file is local; any other name (a qualified one's
-   * last part, a member, a file-level item) stays "candidates" of its spelling.
-   */
+  /** Languages without a module graph here (Rust, Go, Java; C and C++ go on to includes.ts): a name bound in a function, block, closure or pattern is local, any other stays "candidates". */
   private scopesOnly(file: string, tree: Tree, grammar: LoadedGrammar, node: Node, key: string): Resolution {
     if (isQualifiedMember(node)) return CANDIDATES;
     const b = this.scopesOf(file, tree, grammar, false, key).bindingOf(node);
@@ -375,6 +374,7 @@ export class Resolver {
   dispose(): void {
     this.summaries.clear();
     this.scopes.clear();
+    this.includes.dispose();
   }
 }
 

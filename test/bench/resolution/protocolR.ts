@@ -1,6 +1,6 @@
 // Protocol R (resolution): for identifier occurrences sampled from each repository (sample.ts),
 // does the hover's "defines" name the definition a language service reaches (truthTs.ts: the
-// TypeScript language service; truthPython.ts: Jedi)? Systems: `resolver` (the engine's symbolAt,
+// TypeScript language service, for JavaScript too; truthPython.ts: Jedi; truthClang.ts: clangd)? Systems: `resolver` (the engine's symbolAt,
 // names resolved as code) and `name-only` (symbolAt by spelling, the hover's pick among the
 // definitions: the lookup before the resolver). Both run the engine's SymbolLookup over the
 // repository's files with the chunker's definitions, without an index.
@@ -18,9 +18,11 @@ import { candidates, stratifiedSample, SYNTAX_KINDS, type Occurrence } from './s
 import { classify, type Truth, type TruthClass } from './truth';
 import { typescriptTruth } from './truthTs';
 import { pythonTruth } from './truthPython';
+import { clangTruth } from './truthClang';
 
 export const R_SYSTEMS = ['resolver', 'name-only'] as const;
-const LANGUAGES: LanguageFamily[] = ['python', 'typescript'];
+/** Languages with a language service for truth here (Go, Rust and Java have none offline: test/bench/README.md). */
+const LANGUAGES: LanguageFamily[] = ['python', 'typescript', 'javascript', 'c', 'cpp'];
 /** Occurrences per syntactic stratum and repository (5 strata: at least 300 per repository where the strata hold them). */
 const PER_KIND = 72;
 const SEED = 29;
@@ -84,7 +86,8 @@ async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cach
   const file = path.join(cacheDir, key);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Truth[];
   const t0 = performance.now();
-  const truth = repo.language === 'python' ? await pythonTruth(repo, sample, chunker) : typescriptTruth(repo, sample);
+  const truth = repo.language === 'python' ? await pythonTruth(repo, sample, chunker)
+    : repo.language === 'c' || repo.language === 'cpp' ? await clangTruth(repo, sample, chunker) : typescriptTruth(repo, sample);
   console.log(`  ${repo.name}: truth for ${sample.length} occurrences in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   fs.mkdirSync(cacheDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(truth));
@@ -161,8 +164,8 @@ function repoLanguage(split: string, name: string): LanguageFamily | undefined {
   const meta = JSON.parse(fs.readFileSync(path.join(split, 'repos.json'), 'utf8')) as unknown;
   const rows = Array.isArray(meta) ? meta : Object.entries(meta as Record<string, object>).map(([k, v]) => ({ name: k, ...v }));
   const row = (rows as Array<Record<string, unknown>>).find((r) => r.name === name || r.repo === name || r.folder === name);
-  const lang = row?.language as string | undefined;
-  return lang === 'typescript' || lang === 'python' ? lang : undefined;
+  const lang = row?.language as LanguageFamily | undefined;
+  return lang && LANGUAGES.includes(lang) ? lang : undefined;
 }
 
 function hash(s: string): string {

@@ -1,6 +1,6 @@
 // Protocol R's sample: identifier occurrences of a repository, stratified by syntactic kind, chosen
 // with a seeded PRNG (util/prng.ts). Positions come from tree-sitter (the chunker's grammars); what
-// each name refers to comes from a language service (truthTs.ts, truthPython.ts), never from us.
+// each name refers to comes from a language service (truthTs.ts, truthPython.ts, truthClang.ts), never from us.
 // Only names the hover would look at: not keywords, comments, strings or numbers, not the names a
 // declaration introduces (a declaration is not a reference), at least MIN_NAME characters.
 import type { Node } from 'web-tree-sitter';
@@ -8,6 +8,7 @@ import type { Chunker } from '../../../engine/src/chunk';
 import { KEYWORD_NAMES, MIN_NAME } from '../../../engine/src/retrieve/symbols';
 import { mulberry32 } from '../../../engine/src/util/prng';
 import type { Repo } from '../split';
+import { cSyntaxKind } from './sampleC';
 
 /** Syntactic strata: a bare callee, a member access, a type reference, a name in an import, any other bare name (mostly locals). */
 export type SyntaxKind = 'call' | 'member' | 'type' | 'import' | 'name';
@@ -28,7 +29,9 @@ const TS_DECL = new Set(['function_declaration', 'generator_function_declaration
   'interface_declaration', 'type_alias_declaration', 'enum_declaration', 'required_parameter', 'optional_parameter', 'type_parameter', 'pair', 'property_signature', 'method_signature', 'abstract_method_signature',
   'formal_parameters', 'export_specifier', 'enum_body', 'enum_assignment', 'object_pattern', 'array_pattern', 'pair_pattern', 'rest_pattern', 'assignment_pattern', 'internal_module', 'function_signature', 'labeled_statement', 'catch_clause', 'jsx_attribute']);
 
-function syntaxKind(node: Node, python: boolean): SyntaxKind | undefined {
+function syntaxKind(node: Node, grammar: string): SyntaxKind | undefined {
+  if (grammar === 'c' || grammar === 'cpp') return cSyntaxKind(node);
+  const python = grammar === 'python';
   const parent = node.parent;
   if (!parent) return undefined;
   for (let p: Node | null = parent; p; p = p.parent) {
@@ -70,7 +73,6 @@ export async function candidates(repo: Repo, chunker: Chunker): Promise<Map<Synt
   for (const f of repo.files) {
     const grammar = await chunker.grammarFor(f.relPath, f.content);
     if (!grammar) continue;
-    const python = grammar.name === 'python';
     const keywords = KEYWORD_NAMES[grammar.name];
     const tree = grammar.parser.parse(f.content);
     if (!tree) continue;
@@ -82,7 +84,7 @@ export async function candidates(repo: Repo, chunker: Chunker): Promise<Map<Synt
         if (n.namedChildCount > 0 || n.text.length < MIN_NAME || keywords?.has(n.text)) continue;
         const line = f.lines[n.startPosition.row];
         if (line === undefined || /\P{ASCII}/u.test(line)) continue; // columns agree only on ASCII lines
-        const kind = syntaxKind(n, python);
+        const kind = syntaxKind(n, grammar.name);
         if (kind) out.get(kind)!.push({ file: f.relPath, line: n.startPosition.row, column: n.startPosition.column, name: n.text, syntax: kind });
       }
     } finally {

@@ -1,6 +1,7 @@
 // Protocol R's ground truth for TypeScript: TypeScript's own language service
 // (`getDefinitionAtPosition`) over a program of every TypeScript file of the repository, with the
-// standard library. The split ships source files only (no tsconfig.json, no node_modules), so
+// standard library (for a JavaScript repository, its .js/.mjs/.cjs/.jsx files: `allowJs`, not type
+// checked: the service's go-to-definition a JavaScript editor gets). The split ships source files only (no tsconfig.json, no node_modules), so
 // imports of packages resolve nowhere, as they would for a checkout without `npm install`.
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,7 +21,7 @@ export function typescriptTruth(repo: Repo, occurrences: Occurrence[]): Truth[] 
   const files = repo.files.map((f) => path.join(root, f.relPath));
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.Preserve,
-    allowJs: true, allowImportingTsExtensions: true, noEmit: true, skipLibCheck: true, strict: false, lib: ['lib.esnext.d.ts', 'lib.dom.d.ts'],
+    allowJs: true, checkJs: false, allowImportingTsExtensions: true, noEmit: true, skipLibCheck: true, strict: false, lib: ['lib.esnext.d.ts', 'lib.dom.d.ts'],
   };
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => files,

@@ -151,13 +151,13 @@ export interface RetrieveOptions {
   hypothetical?: { text: string; weight?: number };
   /**
    * Tokens (4 characters each) of declaration lines of the names in play put before the retrieved
-   * code (retrieve/declarations.ts): the members of the classes used near the cursor and of the
+   * code (context/declarations.ts): the members of the classes used near the cursor and of the
    * class it is in, the definitions of names near the cursor. Default 0: none.
    */
   declarationTokens?: number;
   /**
    * Tokens (4 characters each) of the definitions of the names used near the cursor, resolved as
-   * code through the file's imports (retrieve/definitionContext.ts), put before the retrieved code
+   * code through the file's imports (context/definitionContext.ts), put before the retrieved code
    * and taken from `budgetTokens`. Default: `DEFINITION_SHARE` of `budgetTokens` when it is given.
    */
   definitionTokens?: number;
@@ -170,7 +170,7 @@ export interface RetrieveOptions {
   freshNames?: boolean;
   /**
    * How many of the best hits are also searched for the line most like the cursor's last line, the
-   * lines after it put before the retrieved code (retrieve/continuation.ts): what follows the
+   * lines after it put before the retrieved code (context/continuation.ts): what follows the
    * analogous code is what the next line most likely needs. Default 3 with freshNames, else 0.
    */
   continuations?: number;
@@ -192,7 +192,7 @@ export interface SymbolRelatedQuery {
   /** Text after the name in the query (the hover: the hovered line's code). */
   context?: string;
   options: Omit<RetrieveOptions, 'signal'>;
-  /** Find Related Code: up to this many siblings of a resolved definition appended (retrieve/siblings.ts). */
+  /** Find Related Code: up to this many siblings of a resolved definition appended (lookup/siblings.ts). */
   siblings?: number;
 }
 

@@ -21,17 +21,17 @@ import { completeFromSources, type CompletionSource } from './complete/builtin';
 import { makeVetter, moduleLevel, type Vetted } from './complete/vetter';
 import { SyntaxTrees } from './chunk/syntaxTrees';
 import { boundNames, normalizedTerms } from './lexical/normalize';
-import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './retrieve/pack';
-import { namesOnScreen } from './retrieve/excerpt';
-import { continuationChunks, DEFAULT_CONTINUATION } from './retrieve/continuation';
-import { declarationsFor, declarationSourceOf } from './retrieve/declarations';
-import { DEFINITION_SHARE } from './retrieve/definitionContext';
+import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './context/pack';
+import { namesOnScreen } from './context/excerpt';
+import { continuationChunks, DEFAULT_CONTINUATION } from './context/continuation';
+import { declarationsFor, declarationSourceOf } from './context/declarations';
+import { DEFINITION_SHARE } from './context/definitionContext';
 import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { openForWriting } from './store/writeAccess';
-import { NameLookups } from './retrieve/nameLookups';
-import type { DefinitionAt, SymbolInfo } from './retrieve/symbols';
+import { NameLookups } from './lookup/nameLookups';
+import type { DefinitionAt, SymbolInfo } from './lookup/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { SyncedIndex } from './team/syncedIndex';
 
@@ -211,13 +211,13 @@ export class Engine {
     // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).
     const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
     const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks dropped (retrieve/excerpt.ts).
+    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks dropped (context/excerpt.ts).
     const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
     const seen = fresh ? namesOnScreen(state.prefix) : undefined;
-    // The definitions of the names in play come first, out of their share of the budget (retrieve/definitionContext.ts).
+    // The definitions of the names in play come first, out of their share of the budget (context/definitionContext.ts).
     const definitionTokens = opts.definitionTokens ?? (opts.budgetTokens === undefined ? 0 : Math.round(DEFINITION_SHARE * opts.budgetTokens));
     const defined = definitionTokens > 0 && typeof query !== 'string' ? await this.names.definitionsInPlay(state, definitionTokens * 4, windowStart, seen ?? namesOnScreen(state.prefix), opts.signal) : [];
-    // The lines after where the best hits resemble the cursor's last line, before the hits themselves (retrieve/continuation.ts).
+    // The lines after where the best hits resemble the cursor's last line, before the hits themselves (context/continuation.ts).
     const continuations = opts.continuations ?? this.tuning.continuations ?? (fresh ? FRESH_CONTINUATIONS : 0);
     const continued = continuations > 0 && typeof query !== 'string'
       ? continuationChunks(hits, continuations, (file) => this.linesOf(file), { file: state.file, prefix: state.prefix, windowStart }, DEFAULT_CONTINUATION, seen)
@@ -237,7 +237,7 @@ export class Engine {
       queryTerms,
       window: q.window,
     });
-    // Declarations of the names in play, before the analogous code (retrieve/declarations.ts).
+    // Declarations of the names in play, before the analogous code (context/declarations.ts).
     const out = [...defined, ...continued, ...packed];
     if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
     return out;
@@ -321,7 +321,7 @@ export class Engine {
     return makeVetter(state, { chunker: this.chunker, trees: this.completionTrees, defined: (n) => moduleLevel(this.tables.defs.lookup(n)) });
   }
 
-  /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
+  /** The name at a position and what the index knows of it (lookup/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
     return this.names.symbolAt(relPath, line, character, content);
   }
@@ -331,7 +331,7 @@ export class Engine {
     return this.names.symbolRelated(relPath, line, character, query, content, signal);
   }
 
-  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (retrieve/siblings.ts). */
+  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (lookup/siblings.ts). */
   definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
     return this.names.definitionAt(relPath, line, character, siblings);
   }

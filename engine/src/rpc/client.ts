@@ -5,7 +5,7 @@
 import { spawnEngineHost, type EngineTransport } from './transport';
 import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
-import type { SymbolInfo } from '../retrieve/symbols';
+import type { SymbolInfo } from '../lookup/symbols';
 import type { Vetted } from '../complete/scopeCheck';
 import { ClientEvents } from './clientEvents';
 import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';

@@ -4,7 +4,7 @@
 // AbortSignals travel as `cancel` messages and errors as plain objects.
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
-import type { DefinitionAt, SymbolInfo } from '../retrieve/symbols';
+import type { DefinitionAt, SymbolInfo } from '../lookup/symbols';
 import type { AgentToolAnswer } from '../agentTools';
 import type { Vetted } from '../complete/scopeCheck';
 

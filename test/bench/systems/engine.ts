@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Engine, type EngineTuning } from '../../../engine/src/engine';
 import { completeFromContext } from '../../../engine/src/complete/builtin';
-import { DEFINITION_SHARE } from '../../../engine/src/retrieve/definitionContext';
+import { DEFINITION_SHARE } from '../../../engine/src/context/definitionContext';
 import { LANGUAGE_EXTENSIONS, type Repo, type Task } from '../split';
 import { FragmentSystem, type FragmentSystemOptions } from './fragments';
 

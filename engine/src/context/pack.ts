@@ -3,7 +3,7 @@
 // for novelty, then cut to a character budget. Values: PARAMS.md.
 import type { RetrievedChunk } from '../types';
 import { excerpt, selectNovel, type ExcerptOptions } from './excerpt';
-import type { Hit } from './hybrid';
+import type { Hit } from '../retrieve/hybrid';
 
 /** Lines per retrieved chunk: more chunks in the budget beat longer ones on protocol C (PARAMS.md). */
 export const DEFAULT_LINES_PER_HIT = 20;
@@ -11,7 +11,7 @@ export const DEFAULT_LINES_PER_HIT = 20;
 export const FRESH_LINES_PER_HIT = 30;
 /** With freshNames, comment lines stay when they carry a new name (blank ones never do); docs name what the code uses (PARAMS.md). */
 export const FRESH_COMPACT = false;
-/** With freshNames, the best hits continued past the line like the cursor's last (retrieve/continuation.ts, PARAMS.md). */
+/** With freshNames, the best hits continued past the line like the cursor's last (context/continuation.ts, PARAMS.md). */
 export const FRESH_CONTINUATIONS = 3;
 /**
  * Retrieved text drops blank and comment-only lines by default: more code fits (PARAMS.md). The

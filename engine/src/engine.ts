@@ -4,29 +4,27 @@ import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, Retrie
 import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
 import { lexicalTerms } from './lexical/tokenize';
-import { HybridIndex } from './retrieve/hybrid';
-import { DEFAULT_WEIGHTS, type FusionWeights } from './retrieve/weights';
-import { buildQuery, pathPrefix, type QueryOptions } from './retrieve/query';
-import { isProse, proseConcepts } from './retrieve/prose';
-import { prepareHypothetical } from './retrieve/hyde';
+import type { HybridIndex } from './retrieve/hybrid';
+import type { FusionWeights } from './retrieve/weights';
+import { buildQuery, type QueryOptions } from './retrieve/query';
+import { rankHits, type SearchSources } from './retrieve/rankHits';
 import { warmSearchPaths } from './retrieve/warmSearch';
-import { fileFilter } from './retrieve/fileFilter';
 import { nextTurn } from './util/breathe';
-import { normalizeLoneCR } from './util/lines';
+import { normalizeLoneCR, withEditorLines } from './util/lines';
 import { countSkips } from './scan';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
-import { completeFromSources, type CompletionSource } from './complete/builtin';
+import { completeFromSources } from './complete/builtin';
+import { completionCandidates } from './complete/candidates';
 import { makeVetter, moduleLevel, type Vetted } from './complete/vetter';
 import { SyntaxTrees } from './chunk/syntaxTrees';
-import { boundNames, normalizedTerms } from './lexical/normalize';
-import { DEFAULT_COMPACT, DEFAULT_LINES_PER_HIT, FRESH_COMPACT, FRESH_CONTINUATIONS, FRESH_LINES_PER_HIT, packHits } from './context/pack';
-import { namesOnScreen } from './context/excerpt';
-import { continuationChunks, DEFAULT_CONTINUATION } from './context/continuation';
-import { declarationsFor, declarationSourceOf } from './context/declarations';
-import { DEFINITION_SHARE } from './context/definitionContext';
-import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
+import { assembleContext, type ContextSources } from './context/assemble';
+import { declarationSourceOf } from './context/declarations';
+import type { PackingDefaults } from './context/pack';
+import { WorkspaceIndex } from './indexer/workspaceIndex';
+import type { IndexTuning } from './indexer/indexTuning';
+import type { IndexedSink } from './indexer/indexedSink';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { openForWriting } from './store/writeAccess';
@@ -35,21 +33,10 @@ import type { DefinitionAt, SymbolInfo } from './lookup/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { SyncedIndex } from './team/syncedIndex';
 
-/** Options beyond the public EngineOptions that the benchmark and tests tune. */
-export interface EngineTuning extends IndexTuning {
-  query?: QueryOptions;
-  /** Default for RetrieveOptions.maxLinesPerHit. */
-  maxLinesPerHit?: number;
-  /** Default for RetrieveOptions.compact. */
-  compact?: boolean;
-  /** Default for RetrieveOptions.maxPerFile. */
-  maxPerFile?: number;
-  /** Default for RetrieveOptions.novelty. */
-  novelty?: number;
-  /** Default for RetrieveOptions.freshNames. */
-  freshNames?: boolean;
-  /** Default for RetrieveOptions.continuations. */
-  continuations?: number;
+/** Plug-ins a host of the engine passes in: where its output also goes, where its runtime comes from. */
+export interface EngineHooks {
+  /** Receives what indexing produced (the redaction bench and tests look at it); awaited. */
+  onIndexed?: IndexedSink;
   /**
    * Replaces the require of onnxruntime-node (default: embed/onnxRuntime.ts's requireOnnxRuntime).
    * Tests pass one that throws, to open the engine as on a platform without the native runtime.
@@ -57,11 +44,38 @@ export interface EngineTuning extends IndexTuning {
   loadOnnxRuntime?: OnnxRuntimeLoader;
 }
 
-/** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
-const COMPLETION_QUERY_LINES = 3;
-const COMPLETION_CHUNKS = 16;
-/** Candidates per signal under RetrieveOptions.files (default depth 100). */
-const FILTERED_DEPTH = 2000;
+/** Values tests set to reach a state with a few files; production leaves them unset. */
+export interface TestSeams {
+  /** Overrides LARGE_REPO_FILES (tests use a small fixture). */
+  largeRepoFiles?: number;
+  /** How often a long indexAll saves its progress (ms). Default 30 s. */
+  checkpointMs?: number;
+  /** Overrides the lexical fields' merge minimum (Bm25Options.mergeMinDocs; tests cross merges with a few files). */
+  lexicalMergeMinDocs?: number;
+}
+
+/**
+ * The retrieval defaults of a benchmark run: a request's RetrieveOptions override them; where both
+ * are silent, the built-in ones apply (context/pack.ts PACKING_DEFAULTS, retrieve/weights.ts).
+ */
+export interface RetrievalDefaults extends PackingDefaults {
+  weights?: Partial<FusionWeights>;
+  query?: QueryOptions;
+  /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
+  allFields?: boolean;
+}
+
+/** Options beyond the public EngineOptions: the host's hooks, tests' seams, the benchmark's defaults. */
+export interface EngineTuning {
+  hooks?: EngineHooks;
+  seams?: TestSeams;
+  retrieval?: RetrievalDefaults;
+}
+
+/** What the indexing reads of the tuning (indexer/indexTuning.ts). */
+function indexTuningOf(t: EngineTuning): IndexTuning {
+  return { ...t.seams, onIndexed: t.hooks?.onIndexed, weights: t.retrieval?.weights, allFields: t.retrieval?.allFields };
+}
 
 export class Engine {
   /** The index, its tables and the text buffers: indexing, change detection, saving (indexer/). */
@@ -88,14 +102,14 @@ export class Engine {
   static async open(opts: EngineOptions, tuning: EngineTuning = {}): Promise<Engine> {
     const log = opts.log ?? (() => undefined);
     const chunker = await Chunker.create();
-    const { model, warning } = opts.dense === false ? { model: undefined, warning: undefined } : await loadModel(opts, log, tuning.loadOnnxRuntime);
+    const { model, warning } = opts.dense === false ? { model: undefined, warning: undefined } : await loadModel(opts, log, tuning.hooks?.loadOnnxRuntime);
     const engine = new Engine(opts, chunker, model?.embedder);
     engine.model = model;
     engine.modelWarning = warning;
     engine.tuning = tuning;
     const access = openForWriting(opts.indexDir, opts.readOnly);
     if ('readOnly' in access && !opts.readOnly) log(`updates to the index at ${opts.indexDir} are paused: ${access.readOnly}; this engine reads its last commit and keeps its own changes in memory`);
-    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'lock' in access ? access.lock : undefined);
+    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.seams?.lexicalMergeMinDocs }), () => indexTuningOf(engine.tuning), 'lock' in access ? access.lock : undefined);
     if ('readOnly' in access) engine.ws.notWriting = access.readOnly;
     engine.ws.loadOrReset();
     // The process that writes the index starts its writer thread now, not beside a query at a save (store/writerThread.ts).
@@ -189,58 +203,19 @@ export class Engine {
     return (await (asDocument ? this.embedder.embed([text], signal) : this.embedder.embedQueries([text], signal)))[0];
   }
 
-  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks. */
-  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
-    const k = opts.k ?? 10;
-    const weights = opts.lexicalOnly ? { ...tunedWeights, dense: 0, hyde: 0 } : tunedWeights;
-    const state: EditorState = typeof query === 'string' ? { file: '', prefix: normalizeLoneCR(query) + '\n', line: -1 } : withEditorLines(query);
-    const q = buildQuery(state.file, state.prefix, this.tuning.query, state.language);
-    // Free text: all of it is the query; a question in words (asked so) by its concepts (retrieve/prose.ts).
-    if (typeof query === 'string') Object.assign(q, { trimmed: q.window, prose: opts.prose && !this.team && isProse(query) ? proseConcepts(query, (t) => this.index.lexical.holds(t)) : undefined });
-    const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
-    // Chunks of the current file around the cursor hold what the user is typing or already sees.
-    const currentFile = this.tables.paths.find(state.file);
-    const inFiles = opts.files ? fileFilter(opts.files) : undefined;
-    const accept = inFiles
-      ? (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line) && inFiles(this.tables.chunks.fileOf(id) ?? '')
-      : (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
-    const vec = weights?.dense === 0 ? undefined : await this.embedQuery(`${pathPrefix(state.file)}\n${q.trimmed}`, opts.signal);
-    const hydeWeight = opts.lexicalOnly ? 0 : opts.hypothetical?.weight ?? weights?.hyde ?? DEFAULT_WEIGHTS.hyde;
-    q.hypothetical = await prepareHypothetical(opts.hypothetical?.text, hydeWeight, q, (t) => weights?.dense === 0 ? Promise.resolve(undefined) : this.embedQuery(t, opts.signal, true));
-    opts.signal?.throwIfAborted();
-    // A file filter refuses most candidates: the signals look deeper (the dense signal filters its candidates afterwards).
-    const hits = this.index.search(q, vec, { k: Math.max(k, 10) * 3, accept, weights: { ...weights, hyde: hydeWeight }, recentFiles: state.recentFiles, depth: inFiles ? FILTERED_DEPTH : undefined });
-    const queryTerms = new Set(lexicalTerms(q.hypothetical ? `${q.trimmed}\n${q.hypothetical.text}` : q.trimmed));
-    // Context for a completion (asked with a budget): lines adding no name beyond the last lines and earlier chunks dropped (context/excerpt.ts).
-    const fresh = opts.freshNames ?? this.tuning.freshNames ?? opts.budgetTokens !== undefined;
-    const seen = fresh ? namesOnScreen(state.prefix) : undefined;
-    // The definitions of the names in play come first, out of their share of the budget (context/definitionContext.ts).
-    const definitionTokens = opts.definitionTokens ?? (opts.budgetTokens === undefined ? 0 : Math.round(DEFINITION_SHARE * opts.budgetTokens));
-    const defined = definitionTokens > 0 && typeof query !== 'string' ? await this.names.definitionsInPlay(state, definitionTokens * 4, windowStart, seen ?? namesOnScreen(state.prefix), opts.signal) : [];
-    // The lines after where the best hits resemble the cursor's last line, before the hits themselves (context/continuation.ts).
-    const continuations = opts.continuations ?? this.tuning.continuations ?? (fresh ? FRESH_CONTINUATIONS : 0);
-    const continued = continuations > 0 && typeof query !== 'string'
-      ? continuationChunks(hits, continuations, (file) => this.linesOf(file), { file: state.file, prefix: state.prefix, windowStart }, DEFAULT_CONTINUATION, seen)
-      : [];
-    const packed = packHits(hits, (file) => this.linesOf(file), {
-      k,
-      // The continuations come out of the same budget (4 characters a token).
-      budgetTokens: opts.budgetTokens === undefined ? undefined : Math.max(0, opts.budgetTokens - Math.ceil([...defined, ...continued].reduce((n, c) => n + c.text.length, 0) / 4)),
-      packing: {
-        maxLines: opts.maxLinesPerHit ?? this.tuning.maxLinesPerHit ?? (fresh ? FRESH_LINES_PER_HIT : DEFAULT_LINES_PER_HIT),
-        compact: opts.compact ?? this.tuning.compact ?? (fresh ? FRESH_COMPACT : DEFAULT_COMPACT),
-        mode: opts.excerpt,
-        seen,
-      },
-      maxPerFile: opts.maxPerFile ?? this.tuning.maxPerFile ?? Infinity,
-      novelty: opts.novelty ?? this.tuning.novelty ?? 0,
-      queryTerms,
-      window: q.window,
-    });
-    // Declarations of the names in play, before the analogous code (context/declarations.ts).
-    const out = [...defined, ...continued, ...packed];
-    if (opts.declarationTokens) return [...declarationsFor(declarationSourceOf(this.tables), state, { budgetChars: opts.declarationTokens * 4 }), ...out];
-    return out;
+  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks: searched (retrieve/rankHits.ts), then packed (context/assemble.ts). */
+  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.retrieval?.weights): Promise<RetrievedChunk[]> {
+    const search: SearchSources = {
+      tables: () => this.tables, index: () => this.index, query: this.tuning.retrieval?.query, team: !!this.team,
+      embedQuery: (text, signal, asDocument) => this.embedQuery(text, signal, asDocument),
+    };
+    const ranked = await rankHits(query, opts, tunedWeights, search);
+    const context: ContextSources = {
+      linesOf: (file) => this.linesOf(file),
+      definitionsInPlay: (budgetChars, seen) => this.names.definitionsInPlay(ranked.state, budgetChars, ranked.windowStart, seen, opts.signal),
+      declarations: () => declarationSourceOf(this.tables),
+    };
+    return assembleContext(ranked, opts, this.tuning.retrieval, context);
   }
 
   /**
@@ -257,7 +232,7 @@ export class Engine {
       await nextTurn(); // requests arriving meanwhile go first
     }
     await this.embedder?.embed(['warm up']);
-    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.query), nextTurn);
+    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.retrieval?.query), nextTurn);
     return warmed;
   }
 
@@ -269,44 +244,11 @@ export class Engine {
   async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
     const state = withEditorLines(asked);
-    const prefixLines = state.prefix.split('\n');
-    const typed = prefixLines.pop() ?? '';
-    const recent: string[] = [];
-    for (let i = prefixLines.length - 1; i >= 0 && recent.length < COMPLETION_QUERY_LINES; i--) if (prefixLines[i].trim()) recent.unshift(prefixLines[i]);
-    if (!recent.length) return null;
-    const text = [...recent, typed].join('\n');
-    // As in retrieve: the current file's chunks around the cursor hold what the user is typing
-    // (the editor's own lines are read from `state.prefix` instead).
-    const currentFile = this.tables.paths.find(state.file);
-    const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
-    const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
-    const ids = new Set<number>();
-    for (const h of this.index.lexical.search(lexicalTerms(text), COMPLETION_CHUNKS, accept)) ids.add(h.id);
-    if (this.index.fields.has('normalized')) {
-      const bound = boundNames(prefixLines.slice(-80).join('\n'));
-      for (const h of this.index.normalized.search(normalizedTerms(text, bound), COMPLETION_CHUNKS, accept)) ids.add(h.id);
-    }
-    const sources: CompletionSource[] = [];
-    for (const id of ids) {
-      const d = this.index.get(id);
-      if (!d) continue;
-      const lines = this.linesOf(d.file);
-      sources.push({ file: d.file, lines, from: d.startLine, to: Math.min(d.endLine + 1, lines.length) });
-    }
+    const found = completionCandidates(state, { tables: this.tables, index: this.index, linesOf: (f) => this.linesOf(f), windowLines: this.tuning.retrieval?.query?.windowLines ?? 60 });
+    if (!found) return null;
     opts.signal?.throwIfAborted();
-    const idfCache = new Map<string, number>();
-    const idf = (token: string): number => {
-      let v = idfCache.get(token);
-      if (v === undefined) {
-        const terms = lexicalTerms(token);
-        // A name split into several sub-tokens is also indexed whole (the most specific term).
-        v = terms.length === 0 ? 0 : this.index.lexical.idf(terms[terms.length - 1]);
-        idfCache.set(token, v);
-      }
-      return v;
-    };
     const vet = opts.vet === false ? undefined : await this.vetter(state);
-    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, ...(vet ? { vet } : {}) });
+    return completeFromSources(state, found.sources, { idf: found.idf, minEvidence: opts.minEvidence, ...(vet ? { vet } : {}) });
   }
 
   /**
@@ -377,10 +319,4 @@ export class Engine {
     await this.embedder?.dispose();
     await this.chunker.dispose();
   }
-}
-
-/** The state with lone CRs as LF (same length), so its lines are counted as the editor counts them, as in the index. */
-function withEditorLines(state: EditorState): EditorState {
-  if (!state.prefix.includes('\r') && !state.suffix?.includes('\r')) return state;
-  return { ...state, prefix: normalizeLoneCR(state.prefix), ...(state.suffix === undefined ? {} : { suffix: normalizeLoneCR(state.suffix) }) };
 }

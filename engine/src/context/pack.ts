@@ -19,6 +19,51 @@ export const FRESH_CONTINUATIONS = 3;
  */
 export const DEFAULT_COMPACT = true;
 
+/**
+ * What a request's packing falls back on where its RetrieveOptions say nothing: the engine's
+ * RetrievalDefaults (the benchmark's), else PACKING_DEFAULTS for the request's mode (packingFor).
+ */
+export interface PackingDefaults {
+  /** Lines per retrieved chunk (RetrieveOptions.maxLinesPerHit). */
+  maxLinesPerHit?: number;
+  /** Drop blank and comment-only lines (RetrieveOptions.compact). */
+  compact?: boolean;
+  /** Hits kept per file (RetrieveOptions.maxPerFile). */
+  maxPerFile?: number;
+  /** Weight of the novelty reordering, 0: off (RetrieveOptions.novelty). */
+  novelty?: number;
+  /** Drop lines adding no name the context holds (RetrieveOptions.freshNames). */
+  freshNames?: boolean;
+  /** Best hits continued past the line like the cursor's last (RetrieveOptions.continuations). */
+  continuations?: number;
+}
+
+/** One request's packing, every option decided. */
+export type Packing = Required<PackingDefaults>;
+
+/**
+ * The built-in packing, one column per mode: `plain` for Find Related, hover and free-text
+ * queries, `fresh` for a completion's context (freshNames, on by default when a budget is asked).
+ */
+export const PACKING_DEFAULTS: Readonly<Record<'plain' | 'fresh', Omit<Packing, 'freshNames'>>> = {
+  plain: { maxLinesPerHit: DEFAULT_LINES_PER_HIT, compact: DEFAULT_COMPACT, maxPerFile: Infinity, novelty: 0, continuations: 0 },
+  fresh: { maxLinesPerHit: FRESH_LINES_PER_HIT, compact: FRESH_COMPACT, maxPerFile: Infinity, novelty: 0, continuations: FRESH_CONTINUATIONS },
+};
+
+/** Each option the request's, else the engine's default, else PACKING_DEFAULTS for the request's mode. */
+export function packingFor(asked: PackingDefaults & { budgetTokens?: number }, tuned: PackingDefaults = {}): Packing {
+  const freshNames = asked.freshNames ?? tuned.freshNames ?? asked.budgetTokens !== undefined;
+  const base = PACKING_DEFAULTS[freshNames ? 'fresh' : 'plain'];
+  return {
+    freshNames,
+    maxLinesPerHit: asked.maxLinesPerHit ?? tuned.maxLinesPerHit ?? base.maxLinesPerHit,
+    compact: asked.compact ?? tuned.compact ?? base.compact,
+    maxPerFile: asked.maxPerFile ?? tuned.maxPerFile ?? base.maxPerFile,
+    novelty: asked.novelty ?? tuned.novelty ?? base.novelty,
+    continuations: asked.continuations ?? tuned.continuations ?? base.continuations,
+  };
+}
+
 export interface PackOptions {
   k: number;
   /** Tokens the result may hold (about 4 characters each); undefined: no limit. */

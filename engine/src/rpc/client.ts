@@ -180,7 +180,7 @@ export class EngineClient extends ClientEvents {
         onProgress: opts.onProgress,
         cleanup: finish,
       });
-      this.post({ type: 'call', id, method, args: args as unknown[] });
+      this.post({ type: 'call', id, method, args });
     });
   }
 

@@ -1,6 +1,5 @@
 // The engine's public face: what the CLI, the benchmark and the extension's worker call.
 import type { SkipReason } from './types';
-import type { FileFilter } from './retrieve/fileFilter';
 
 export interface EngineOptions {
   /** Workspace folder to index (absolute). */
@@ -115,6 +114,14 @@ export interface IndexStats {
   scanWarnings?: string[];
   /** The team index's state, when one is configured. */
   team?: TeamState;
+}
+
+/** RetrieveOptions.files: a filter on the chunks' files (retrieve/fileFilter.ts applies it). */
+export interface FileFilter {
+  /** gitignore-style pattern (`src/**\/*.ts`, `tests/`, `*.py`), matched against workspace-relative paths. */
+  glob?: string;
+  /** A VS Code language id (`python`), compared with the language of the file's extension. */
+  language?: string;
 }
 
 export interface RetrieveOptions {

@@ -364,7 +364,6 @@ function renderFunctions(me: FileMeta, r: () => number, paramNames: () => string
     }
     w.line();
   }
-
 }
 
 /** The file's classes with their methods. */

@@ -54,8 +54,8 @@ export const ROWS = `[...document.querySelectorAll('.quick-input-list .monaco-li
   .sort((a, b) => a.i - b.i).map((r) => r.t)`;
 
 export const GHOST_PRED = `const n = document.querySelectorAll(${JSON.stringify(GHOST)}); for (const e of n) if (e.textContent && e.textContent.trim()) return true; return false;`;
-export const hoverPred = `for (const e of document.querySelectorAll('.monaco-hover')) if (e.offsetParent !== null && !e.closest('.hidden') && (e.textContent || '').includes('RepoRecall')) return true; return false;`;
-export const RELATED_PRED = `const i = document.querySelector('.quick-input-widget input'); if (!i || i.closest('.quick-input-widget').style.display === 'none') return false; const p = i.getAttribute('placeholder') || ''; return p !== '' && !p.startsWith('Searching') && !p.includes('Find Related') && !p.startsWith('Type the name');`;
+export const hoverPred = 'for (const e of document.querySelectorAll(\'.monaco-hover\')) if (e.offsetParent !== null && !e.closest(\'.hidden\') && (e.textContent || \'\').includes(\'RepoRecall\')) return true; return false;';
+export const RELATED_PRED = 'const i = document.querySelector(\'.quick-input-widget input\'); if (!i || i.closest(\'.quick-input-widget\').style.display === \'none\') return false; const p = i.getAttribute(\'placeholder\') || \'\'; return p !== \'\' && !p.startsWith(\'Searching\') && !p.includes(\'Find Related\') && !p.startsWith(\'Type the name\');';
 
 export async function openBrowser(name: string): Promise<LaunchedBrowser> {
   const browser = await launchBrowser(name);
@@ -74,7 +74,7 @@ export async function openFile(page: Page, rel: string): Promise<void> {
   const row = dir === '.'
     ? page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) })
     : page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-description', { hasText: exact(dir) }) })
-      .filter({ has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) });
+        .filter({ has: page.locator('.label-name', { hasText: exact(path.basename(rel)) }) });
   await row.first().waitFor({ state: 'visible', timeout: 15_000 });
   await row.first().click();
   await page.waitForSelector(`.tab.active:has-text("${path.basename(rel)}")`, { timeout: 15_000 });

@@ -243,7 +243,6 @@ export function overFloorRow(floor: unknown): string[] {
   return o ? [`| ghost text minus floor, same position | ${o.n} | ${o.p50} | ${o.p95} | max ${o.max}; over 100 ms: ${o.over_100.join(', ') || 'none'} |`] : [];
 }
 
-
 export function ghostPathRows(gp: Record<string, unknown> | undefined): string[] {
   if (!gp) return [];
   const a = gp.all as Record<string, { p50: number | null; p95: number | null } | number>;

@@ -1,6 +1,5 @@
 // The engine's public face: what the CLI, the benchmark and the extension's worker call.
 import type { RetrievedChunk, SkipReason } from './types';
-import type { FileFilter } from './retrieve/fileFilter';
 
 export interface EngineOptions {
   /** Workspace folder to index (absolute). */
@@ -117,6 +116,14 @@ export interface IndexStats {
   team?: TeamState;
 }
 
+/** RetrieveOptions.files: a filter on the chunks' files (retrieve/fileFilter.ts applies it). */
+export interface FileFilter {
+  /** gitignore-style pattern (`src/**\/*.ts`, `tests/`, `*.py`), matched against workspace-relative paths. */
+  glob?: string;
+  /** A VS Code language id (`python`), compared with the language of the file's extension. */
+  language?: string;
+}
+
 export interface RetrieveOptions {
   k?: number;
   /**
@@ -151,13 +158,13 @@ export interface RetrieveOptions {
   hypothetical?: { text: string; weight?: number };
   /**
    * Tokens (4 characters each) of declaration lines of the names in play put before the retrieved
-   * code (retrieve/declarations.ts): the members of the classes used near the cursor and of the
+   * code (context/declarations.ts): the members of the classes used near the cursor and of the
    * class it is in, the definitions of names near the cursor. Default 0: none.
    */
   declarationTokens?: number;
   /**
    * Tokens (4 characters each) of the definitions of the names used near the cursor, resolved as
-   * code through the file's imports (retrieve/definitionContext.ts), put before the retrieved code
+   * code through the file's imports (context/definitionContext.ts), put before the retrieved code
    * and taken from `budgetTokens`. Default: `DEFINITION_SHARE` of `budgetTokens` when it is given.
    */
   definitionTokens?: number;
@@ -170,7 +177,7 @@ export interface RetrieveOptions {
   freshNames?: boolean;
   /**
    * How many of the best hits are also searched for the line most like the cursor's last line, the
-   * lines after it put before the retrieved code (retrieve/continuation.ts): what follows the
+   * lines after it put before the retrieved code (context/continuation.ts): what follows the
    * analogous code is what the next line most likely needs. Default 3 with freshNames, else 0.
    */
   continuations?: number;
@@ -199,7 +206,7 @@ export interface SymbolRelatedQuery {
   /** Text after the name in the query (the hover: the hovered line's code). */
   context?: string;
   options: Omit<RetrieveOptions, 'signal'>;
-  /** Find Related Code: up to this many siblings of a resolved definition appended (retrieve/siblings.ts). */
+  /** Find Related Code: up to this many siblings of a resolved definition appended (lookup/siblings.ts). */
   siblings?: number;
 }
 

@@ -1,11 +1,11 @@
 // `reporecall index DIR [--index-dir D] [--skipped]`, `reporecall query DIR --file F --line L [--k N] [--json]`,
-// `reporecall publish DIR --to postgres://…` (team/cli.ts), `reporecall mcp [DIR]` (an MCP server over stdio: mcp/server.ts), `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
+// `reporecall publish DIR --to postgres://…` (publish/cli.ts), `reporecall mcp [DIR]` (an MCP server over stdio: mcp/server.ts), `reporecall bench ...` (forwards to the benchmark). Without --index-dir the index lives in the
 // per-user cache directory, never inside DIR. A command line it cannot run as written exits with 2;
 // SIGTERM / SIGINT close the engine (saving, releasing the writer lock) and end the process by that signal.
 import * as path from 'path';
 import { Engine } from './engine';
 import { defaultIndexDir } from './indexLocation';
-import { publishMain } from './team/cli';
+import { publishMain } from './publish/cli';
 import type { IndexStats } from './api';
 import type { SkippedFile } from './types';
 import { parseCommand, parseMcp, queryFromArgs, UsageError, type IndexArgs, type PublishArgs, type QueryArgs } from './util/cliArgs';

@@ -4,45 +4,39 @@ import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, Retrie
 import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
 import { lexicalTerms } from './lexical/tokenize';
-import { HybridIndex } from './retrieve/hybrid';
-import { buildQuery, type QueryOptions } from './retrieve/query';
+import type { HybridIndex } from './retrieve/hybrid';
 import type { FusionWeights } from './retrieve/weights';
-import { retrieveChunks, withEditorLines, type RetrievalSource } from './retrieve/contextRetrieval';
+import { buildQuery, type QueryOptions } from './retrieve/query';
+import { rankHits, type RankedHits, type SearchSources } from './retrieve/rankHits';
 import { warmSearchPaths } from './retrieve/warmSearch';
 import { nextTurn } from './util/breathe';
-import { normalizeLoneCR } from './util/lines';
+import { normalizeLoneCR, withEditorLines } from './util/lines';
 import { countSkips } from './scan';
 import { IndexStore } from './index/indexStore';
 import type { IndexTables } from './index/tables';
 import type { EditorState, LanguageId, RetrievedChunk, SkippedFile } from './types';
-import { completeFromSources, type CompletionSource } from './complete/builtin';
+import { completeFromSources } from './complete/builtin';
+import { completionCandidates } from './complete/candidates';
 import { makeVetter, moduleLevel, type Vetted } from './complete/vetter';
 import { SyntaxTrees } from './chunk/syntaxTrees';
-import { boundNames, normalizedTerms } from './lexical/normalize';
-import { WorkspaceIndex, type IndexTuning } from './indexer/workspaceIndex';
+import { assembleContext, type ContextSources } from './context/assemble';
+import { declarationSourceOf } from './context/declarations';
+import type { PackingDefaults } from './context/pack';
+import { WorkspaceIndex } from './indexer/workspaceIndex';
+import type { IndexTuning } from './indexer/indexTuning';
+import type { IndexedSink } from './indexer/indexedSink';
 import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { openForWriting } from './store/writeAccess';
-import { NameLookups } from './retrieve/nameLookups';
-import type { DefinitionAt, SymbolInfo } from './retrieve/symbols';
+import { NameLookups } from './lookup/nameLookups';
+import type { DefinitionAt, SymbolInfo } from './lookup/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { SyncedIndex } from './team/syncedIndex';
 
-/** Options beyond the public EngineOptions that the benchmark and tests tune. */
-export interface EngineTuning extends IndexTuning {
-  query?: QueryOptions;
-  /** Default for RetrieveOptions.maxLinesPerHit. */
-  maxLinesPerHit?: number;
-  /** Default for RetrieveOptions.compact. */
-  compact?: boolean;
-  /** Default for RetrieveOptions.maxPerFile. */
-  maxPerFile?: number;
-  /** Default for RetrieveOptions.novelty. */
-  novelty?: number;
-  /** Default for RetrieveOptions.freshNames. */
-  freshNames?: boolean;
-  /** Default for RetrieveOptions.continuations. */
-  continuations?: number;
+/** Plug-ins a host of the engine passes in: where its output also goes, where its runtime comes from. */
+export interface EngineHooks {
+  /** Receives what indexing produced (the redaction bench and tests look at it); awaited. */
+  onIndexed?: IndexedSink;
   /**
    * Replaces the require of onnxruntime-node (default: embed/onnxRuntime.ts's requireOnnxRuntime).
    * Tests pass one that throws, to open the engine as on a platform without the native runtime.
@@ -50,9 +44,38 @@ export interface EngineTuning extends IndexTuning {
   loadOnnxRuntime?: OnnxRuntimeLoader;
 }
 
-/** Built-in completion: non-blank lines before the cursor that find chunks, and chunks per search. */
-const COMPLETION_QUERY_LINES = 3;
-const COMPLETION_CHUNKS = 16;
+/** Values tests set to reach a state with a few files; production leaves them unset. */
+export interface TestSeams {
+  /** Overrides LARGE_REPO_FILES (tests use a small fixture). */
+  largeRepoFiles?: number;
+  /** How often a long indexAll saves its progress (ms). Default 30 s. */
+  checkpointMs?: number;
+  /** Overrides the lexical fields' merge minimum (Bm25Options.mergeMinDocs; tests cross merges with a few files). */
+  lexicalMergeMinDocs?: number;
+}
+
+/**
+ * The retrieval defaults of a benchmark run: a request's RetrieveOptions override them; where both
+ * are silent, the built-in ones apply (context/pack.ts PACKING_DEFAULTS, retrieve/weights.ts).
+ */
+export interface RetrievalDefaults extends PackingDefaults {
+  weights?: Partial<FusionWeights>;
+  query?: QueryOptions;
+  /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */
+  allFields?: boolean;
+}
+
+/** Options beyond the public EngineOptions: the host's hooks, tests' seams, the benchmark's defaults. */
+export interface EngineTuning {
+  hooks?: EngineHooks;
+  seams?: TestSeams;
+  retrieval?: RetrievalDefaults;
+}
+
+/** What the indexing reads of the tuning (indexer/indexTuning.ts). */
+function indexTuningOf(t: EngineTuning): IndexTuning {
+  return { ...t.seams, onIndexed: t.hooks?.onIndexed, weights: t.retrieval?.weights, allFields: t.retrieval?.allFields };
+}
 
 export class Engine {
   /** The index, its tables and the text buffers: indexing, change detection, saving (indexer/). */
@@ -79,14 +102,14 @@ export class Engine {
   static async open(opts: EngineOptions, tuning: EngineTuning = {}): Promise<Engine> {
     const log = opts.log ?? (() => undefined);
     const chunker = await Chunker.create();
-    const { model, warning } = opts.dense === false ? { model: undefined, warning: undefined } : await loadModel(opts, log, tuning.loadOnnxRuntime);
+    const { model, warning } = opts.dense === false ? { model: undefined, warning: undefined } : await loadModel(opts, log, tuning.hooks?.loadOnnxRuntime);
     const engine = new Engine(opts, chunker, model?.embedder);
     engine.model = model;
     engine.modelWarning = warning;
     engine.tuning = tuning;
     const access = openForWriting(opts.indexDir, opts.readOnly);
     if ('readOnly' in access && !opts.readOnly) log(`updates to the index at ${opts.indexDir} are paused: ${access.readOnly}; this engine reads its last commit and keeps its own changes in memory`);
-    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.lexicalMergeMinDocs }), () => engine.tuning, 'lock' in access ? access.lock : undefined);
+    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.seams?.lexicalMergeMinDocs }), () => indexTuningOf(engine.tuning), 'lock' in access ? access.lock : undefined);
     if ('readOnly' in access) engine.ws.notWriting = access.readOnly;
     engine.ws.loadOrReset();
     // The process that writes the index starts its writer thread now, not beside a query at a save (store/writerThread.ts).
@@ -180,14 +203,21 @@ export class Engine {
     return (await (asDocument ? this.embedder.embed([text], signal) : this.embedder.embedQueries([text], signal)))[0];
   }
 
-  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks (retrieve/contextRetrieval.ts). */
-  retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.weights): Promise<RetrievedChunk[]> {
+  /** Ranked chunks for an editor state (or a free-text query), each with its per-signal ranks: searched (retrieve/rankHits.ts), then packed (context/assemble.ts). With `onQuick`, the lexical signals' answer first. */
+  async retrieve(query: EditorState | string, opts: RetrieveOptions = {}, tunedWeights: Partial<FusionWeights> | undefined = this.tuning.retrieval?.weights): Promise<RetrievedChunk[]> {
     this.ws.saves.noteRead(); // a pending save waits for a quiet moment
-    const src: RetrievalSource = {
-      tables: this.tables, index: this.index, names: this.names, tuning: this.tuning, team: !!this.team,
-      linesOf: (f) => this.linesOf(f), embedQuery: (t, signal, asDocument) => this.embedQuery(t, signal, asDocument),
+    const search: SearchSources = {
+      tables: () => this.tables, index: () => this.index, query: this.tuning.retrieval?.query, team: !!this.team,
+      embedQuery: (text, signal, asDocument) => this.embedQuery(text, signal, asDocument),
     };
-    return retrieveChunks(src, query, opts, tunedWeights);
+    const assemble = (ranked: RankedHits): Promise<RetrievedChunk[]> => assembleContext(ranked, opts, this.tuning.retrieval, {
+      linesOf: (file) => this.linesOf(file),
+      definitionsInPlay: (budgetChars, seen) => this.names.definitionsInPlay(ranked.state, budgetChars, ranked.windowStart, seen, opts.signal),
+      declarations: () => declarationSourceOf(this.tables),
+    });
+    const onQuick = opts.onQuick;
+    const quick = onQuick && (async (lexical: RankedHits) => onQuick(await assemble(lexical)));
+    return assemble(await rankHits(query, opts, tunedWeights, search, quick));
   }
 
   /**
@@ -204,7 +234,7 @@ export class Engine {
       await nextTurn(); // requests arriving meanwhile go first
     }
     await this.embedder?.embed(['warm up']);
-    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.query), nextTurn);
+    await warmSearchPaths(this.index, (prefix) => buildQuery('warm-up.ts', prefix, this.tuning.retrieval?.query), nextTurn);
     return warmed;
   }
 
@@ -217,44 +247,11 @@ export class Engine {
     opts.signal?.throwIfAborted();
     this.ws.saves.noteRead();
     const state = withEditorLines(asked);
-    const prefixLines = state.prefix.split('\n');
-    const typed = prefixLines.pop() ?? '';
-    const recent: string[] = [];
-    for (let i = prefixLines.length - 1; i >= 0 && recent.length < COMPLETION_QUERY_LINES; i--) if (prefixLines[i].trim()) recent.unshift(prefixLines[i]);
-    if (!recent.length) return null;
-    const text = [...recent, typed].join('\n');
-    // As in retrieve: the current file's chunks around the cursor hold what the user is typing
-    // (the editor's own lines are read from `state.prefix` instead).
-    const currentFile = this.tables.paths.find(state.file);
-    const windowStart = state.line - (this.tuning.query?.windowLines ?? 60);
-    const accept = (id: number) => this.tables.chunks.existsOutside(id, currentFile, windowStart, state.line);
-    const ids = new Set<number>();
-    for (const h of this.index.lexical.search(lexicalTerms(text), COMPLETION_CHUNKS, accept)) ids.add(h.id);
-    if (this.index.fields.has('normalized')) {
-      const bound = boundNames(prefixLines.slice(-80).join('\n'));
-      for (const h of this.index.normalized.search(normalizedTerms(text, bound), COMPLETION_CHUNKS, accept)) ids.add(h.id);
-    }
-    const sources: CompletionSource[] = [];
-    for (const id of ids) {
-      const d = this.index.get(id);
-      if (!d) continue;
-      const lines = this.linesOf(d.file);
-      sources.push({ file: d.file, lines, from: d.startLine, to: Math.min(d.endLine + 1, lines.length) });
-    }
+    const found = completionCandidates(state, { tables: this.tables, index: this.index, linesOf: (f) => this.linesOf(f), windowLines: this.tuning.retrieval?.query?.windowLines ?? 60 });
+    if (!found) return null;
     opts.signal?.throwIfAborted();
-    const idfCache = new Map<string, number>();
-    const idf = (token: string): number => {
-      let v = idfCache.get(token);
-      if (v === undefined) {
-        const terms = lexicalTerms(token);
-        // A name split into several sub-tokens is also indexed whole (the most specific term).
-        v = terms.length === 0 ? 0 : this.index.lexical.idf(terms[terms.length - 1]);
-        idfCache.set(token, v);
-      }
-      return v;
-    };
     const vet = opts.vet === false ? undefined : await this.vetter(state);
-    return completeFromSources(state, sources, { idf, minEvidence: opts.minEvidence, ...(vet ? { vet } : {}) });
+    return completeFromSources(state, found.sources, { idf: found.idf, minEvidence: opts.minEvidence, ...(vet ? { vet } : {}) });
   }
 
   /**
@@ -269,7 +266,7 @@ export class Engine {
     return makeVetter(state, { chunker: this.chunker, trees: this.completionTrees, defined: (n) => moduleLevel(this.tables.defs.lookup(n)) });
   }
 
-  /** The name at a position and what the index knows of it (retrieve/symbols.ts), or null: not a name, or unknown to the index. */
+  /** The name at a position and what the index knows of it (lookup/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
     return this.names.symbolAt(relPath, line, character, content);
   }
@@ -279,7 +276,7 @@ export class Engine {
     return this.names.symbolRelated(relPath, line, character, query, content, signal);
   }
 
-  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (retrieve/siblings.ts). */
+  /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (lookup/siblings.ts). */
   definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
     return this.names.definitionAt(relPath, line, character, siblings);
   }

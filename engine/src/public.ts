@@ -8,7 +8,7 @@ export { PARSED_LANGUAGES } from './chunk/languages';
 export { codeLines } from './util/codeLines';
 export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
 export type { ChunkRelation, EditorState, RetrievedChunk } from './types';
-export type { DefinitionAt, SymbolDefinition, SymbolInfo } from './retrieve/symbols';
+export type { DefinitionAt, SymbolDefinition, SymbolInfo } from './lookup/symbols';
 export type { AgentToolAnswer } from './agentTools';
 export type { Vetted } from './complete/scopeCheck';
 export { isLoopbackHost, isLoopbackUrl, placeholder, redactDeep, redactSecrets } from './redact';

@@ -116,8 +116,8 @@ export interface RetrievedChunk {
 
 /**
  * How a retrieved chunk relates to the name a hover or Find Related Code asked about, read from the
- * syntax of its occurrences (retrieve/relations.ts); `sibling`: a definition beside the name's own
- * (same directory, same shape or same callers: retrieve/siblings.ts).
+ * syntax of its occurrences (lookup/relations.ts); `sibling`: a definition beside the name's own
+ * (same directory, same shape or same callers: lookup/siblings.ts).
  */
 export interface ChunkRelation {
   kind: 'defines' | 'overrides' | 'calls' | 'uses' | 'imports' | 'mentions' | 'sibling';

@@ -32,7 +32,7 @@ interface RepoResult {
 async function measure(repo: string): Promise<RepoResult> {
   const chunks: IndexedChunk[] = [];
   const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-redaction-bench-'));
-  const engine = await Engine.open({ root: repo, indexDir, dense: false }, { onIndexed: { chunks: async (items) => void chunks.push(...items), file: () => undefined } });
+  const engine = await Engine.open({ root: repo, indexDir, dense: false }, { hooks: { onIndexed: { chunks: async (items) => void chunks.push(...items), file: () => undefined } } });
   try {
     await engine.indexAll();
   } finally {

@@ -4,15 +4,9 @@
 // (natural language → code, naturalLanguage/) after them, or alone with `--protocols R` / `N`.
 import * as fs from 'fs';
 import * as path from 'path';
-import { getEncoding } from 'js-tiktoken';
 import { loadRepo, loadTasks, languageFamily, splitLines, type Repo, type Task } from './split';
-import {
-  apiLeftContext, completionForTarget, cursorAlignedFragments, excludedA, excludedB, gridFragments, percentile, rankMetrics, rankOfPositive, scoreCompletion, scoreContext,
-  type Fragment, type RankMetrics,
-} from './protocols';
+import { apiLeftContext, cursorAlignedFragments, excludedA, excludedB, gridFragments, percentile, rankMetrics, rankOfPositive, scoreContext, type RankMetrics } from './protocols';
 import type { BenchSystem, FragmentDoc } from './systems/system';
-import { FragmentSystem } from './systems/fragments';
-import type { Hit } from '../../engine/src/retrieve/hybrid';
 import { createSystems, SYSTEM_NAMES, type SystemFactoryOptions } from './systems';
 import { defaultModelDir } from '../../engine/src/modelPaths';
 import { renderMarkdown } from './report';
@@ -20,7 +14,11 @@ import { hypothesisProvider } from './hyde';
 import { renderR, runProtocolR } from './resolution/protocolR';
 import { N_SYSTEMS, renderN, runProtocolN, type NResult } from './naturalLanguage/protocolN';
 import { ProviderAcc, ProviderPath, renderProvider } from './provider';
-import { duplicatesSuffix, repositoryDefinitions, rightContextOf, unboundNames } from './suffixMetrics';
+import { repositoryDefinitions } from './suffixMetrics';
+import {
+  asFragmentSystem, C_BUDGET, completionResults, cutToBudget, docsFor, dumpCandidates, FEATURE_CANDIDATES, groupsOf, mean, openEDump, push, scoreCompletions, suffixCase,
+  type CompletionAcc, type SystemAcc,
+} from './taskScores';
 
 interface Args {
   split: string;
@@ -66,126 +64,11 @@ function parseArgs(argv: string[]): Args {
     protocols: new Set((get('protocols') ?? 'A,B,C,E,R,N').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean)) };
 }
 
-const enc = getEncoding('p50k_base');
-/** Protocol C's budget (the README's); `C` in the JSON is measured at it. */
-const C_BUDGET = 1024;
-
-/** Protocol C's budget: whole snippets while they fit, then the part of the next one that fits. */
-export function cutToBudget(snippets: string[], budgetTokens: number): string {
-  const parts: string[] = [];
-  let used = 0;
-  for (const s of snippets) {
-    const toks = enc.encode(s);
-    if (used + toks.length <= budgetTokens) {
-      parts.push(s);
-      used += toks.length;
-      continue;
-    }
-    const room = budgetTokens - used;
-    if (room > 0) parts.push(enc.decode(toks.slice(0, room)));
-    break;
-  }
-  return parts.join('\n');
-}
-
-interface CompletionAcc {
-  em: Map<string, number[]>;
-  es: Map<string, number[]>;
-  offered: Map<string, number[]>;
-  /** E_suffix only, per offered suggestion: it re-inserts following text (1) or not; it uses an unbound name (1) or not. */
-  dup: Map<string, number[]>;
-  unbound: Map<string, number[]>;
-  ms: number[];
-}
-
-/** The editor's text after the cursor (E_suffix) and what the checks of suffixMetrics.ts need. */
-interface SuffixCase {
-  suffix: string;
-  fileText: string;
-  repoDefs: ReadonlySet<string>;
-}
-
-/** Protocol E for one task: the system's completions scored against the target, under `groups`. */
-async function scoreCompletions(sys: BenchSystem, task: Task, groups: string[], completionAcc: Map<string, CompletionAcc>, timed: boolean, withSuffix?: SuffixCase): Promise<void> {
-  for (const [o, c] of Object.entries(await sys.complete!(task, withSuffix?.suffix))) {
-    let e = completionAcc.get(o);
-    if (!e) completionAcc.set(o, (e = { em: new Map(), es: new Map(), offered: new Map(), dup: new Map(), unbound: new Map(), ms: [] }));
-    const sc = scoreCompletion(completionForTarget(c.text, task.target), task.target);
-    push(e.em, groups, sc.em);
-    push(e.es, groups, sc.es);
-    const offered = c.text.trim() ? 1 : 0;
-    push(e.offered, groups, offered);
-    if (withSuffix && offered) {
-      const prefix = task.left_context ?? '';
-      const typedLine = prefix.slice(prefix.lastIndexOf('\n') + 1);
-      push(e.dup, groups, duplicatesSuffix(c.text, prefix, withSuffix.suffix, task.language === 'python') ? 1 : 0);
-      push(e.unbound, groups, unboundNames(c.text, typedLine, withSuffix.fileText, withSuffix.repoDefs, task.language).length ? 1 : 0);
-    }
-    if (timed) e.ms.push(c.ms);
-    if (withSuffix && eDumpFd !== undefined) {
-      fs.writeSync(eDumpFd, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, line: task.cursor.line, language: task.language, api: !timed, source: o, text: c.text, target: task.target, em: sc.em, info: c.info,
-        dup: offered ? (e.dup.get(groups[0])!.at(-1) ?? 0) : 0, unbound: offered ? unboundNames(c.text, (task.left_context ?? '').slice((task.left_context ?? '').lastIndexOf('\n') + 1), withSuffix.fileText, withSuffix.repoDefs, task.language) : [] }) + '\n');
-    }
-  }
-}
-
-/** --e-dump's file, open while the benchmark runs. */
-let eDumpFd: number | undefined;
-
-/** E_suffix's case for a task: its file's lines after the target, as the editor holds them. */
-function suffixCase(task: Task, fileLines: string[], repoDefs: ReadonlySet<string>): SuffixCase {
-  const suffix = rightContextOf(fileLines, task);
-  return { suffix, fileText: (task.left_context ?? '') + suffix, repoDefs };
-}
-
 /** API tasks (tasks_api.jsonl) with the left context the README derives: the file's first L lines. */
 function loadApiTasks(args: Args): Task[] {
   if (!fs.existsSync(path.join(args.split, 'tasks_api.jsonl'))) return [];
   return loadTasks(args.split, { limit: args.limit, repos: args.repos, file: 'tasks_api.jsonl' });
 }
-
-interface SystemAcc {
-  ranksA: Map<string, number[]>;
-  ranksB: Map<string, number[]>;
-  idRec: Map<string, number[]>;
-  newIdRec: Map<string, number[]>;
-  /** Protocol C per budget (--budgets). */
-  byBudget: Map<number, { idRec: Map<string, number[]>; newIdRec: Map<string, number[]>; lat: Map<string, number[]> }>;
-  latA: number[];
-  latC: number[];
-  /** Protocol C query latency per group (language, repository). */
-  latCByGroup: Map<string, number[]>;
-  indexS: number;
-  /** Per task id: protocol A rank of the positive (0 = not in the top 10), C new-identifier recall. */
-  perTask: Record<string, { a?: number; cNew?: number }>;
-}
-
-const groupsOf = (t: Task) => ['all', languageFamily(t.language), `repo:${t.repo}`];
-function push(m: Map<string, number[]>, keys: string[], v: number): void {
-  for (const k of keys) m.set(k, [...(m.get(k) ?? []), v]);
-}
-
-function docsFor(file: string, lines: string[], frags: Fragment[], nextId: () => number): FragmentDoc[] {
-  return frags.map((f) => ({ ...f, file, id: nextId(), text: lines.slice(f.startLine, f.endLine + 1).join('\n') }));
-}
-
-/** Fused candidates kept per task in a feature dump (the positive is rarely below). */
-const FEATURE_CANDIDATES = 200;
-
-/**
- * One JSONL line per protocol A task and system: each fused candidate's per-signal ranks and
- * scores, whether it is the positive, and whether protocol A excludes it (training/fit-fusion.py).
- */
-function dumpCandidates(fd: number, system: string, task: Task, hits: Hit[], lookup: (id: number) => FragmentDoc): void {
-  const pos = task.positive_fragment;
-  const cands = hits.map((h) => {
-    const f = lookup(h.id);
-    return { r: h.signals, v: h.values, pos: f.file === pos.file && f.startLine === pos.start_line ? 1 : 0, x: excludedA(task, f) ? 1 : 0, key: `${f.file}:${f.startLine}` };
-  });
-  fs.writeSync(fd, JSON.stringify({ system, task: task.id, repo: task.repo, language: task.language, cands }) + '\n');
-}
-
-const asFragmentSystem = (s: BenchSystem): FragmentSystem | undefined => (s instanceof FragmentSystem ? s : undefined);
 
 /** Protocol R (resolution) over the split's repositories, its truth cached beside the output. */
 async function protocolR(args: Args, repoNames: string[]): Promise<Record<string, Record<string, unknown>>> {
@@ -201,190 +84,228 @@ async function protocolN(args: Args, tasks: Task[]): Promise<NResult> {
   return runProtocolN({ split: args.split, repos, systems: args.nSystems, factory: args.factory, cap, dump: args.nDump });
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
-  if ([...args.protocols].every((p) => p === 'R' || p === 'N')) {
-    const repoNames = [...new Set(tasks.map((t) => t.repo))];
-    const result: Record<string, unknown> = { meta: { split: args.split, date: new Date().toISOString(), argv: process.argv.slice(2) } };
-    if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
-    if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
-    fs.mkdirSync(path.dirname(args.out), { recursive: true });
-    fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
-    const md = (result.R ? renderR(result.R as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
-    fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
-    console.log(md);
-    return;
-  }
-  const apiTasks = loadApiTasks(args);
+/** One benchmark run: its arguments, tasks and systems, and what each system accumulates. */
+interface Run {
+  args: Args;
+  tasks: Task[];
+  apiTasks: Task[];
+  systems: BenchSystem[];
+  acc: Map<string, SystemAcc>;
+  completionAcc: Map<string, CompletionAcc>;
+  suffixAcc: Map<string, CompletionAcc>;
+  repoStats: Record<string, Record<string, number>>;
+  dump: number | undefined;
+  dumpC: number | undefined;
+  provider: ProviderPath | undefined;
+  providerAcc: ProviderAcc;
+}
+
+/** A repository as every system indexes it: its files cut into grid fragments. */
+interface RepoGrid {
+  repo: Repo;
+  gridByFile: Map<string, FragmentDoc[]>;
+  byId: Map<number, FragmentDoc>;
+  repoDefs: Set<string>;
+  nextId: () => number;
+}
+
+const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
+/** A system's answer per output name. */
+const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
+  isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
+
+/** Protocols R and N alone: no repository is indexed by the systems. */
+async function runResolutionOnly(args: Args, tasks: Task[]): Promise<void> {
   const repoNames = [...new Set(tasks.map((t) => t.repo))];
+  const result: Record<string, unknown> = { meta: { split: args.split, date: new Date().toISOString(), argv: process.argv.slice(2) } };
+  if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
+  if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
+  fs.mkdirSync(path.dirname(args.out), { recursive: true });
+  fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
+  const md = (result.R ? renderR(result.R as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
+  fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
+  console.log(md);
+}
+
+async function startRun(args: Args, tasks: Task[]): Promise<Run> {
+  const apiTasks = loadApiTasks(args);
   const systems = await createSystems(args.systems, args.factory);
-  const outputsOf = (s: BenchSystem) => s.outputs ?? [s.name];
-  const completionAcc = new Map<string, CompletionAcc>();
-  const suffixAcc = new Map<string, CompletionAcc>();
   const acc = new Map<string, SystemAcc>(systems.flatMap(outputsOf).map((name) => [name, {
     ranksA: new Map(), ranksB: new Map(), idRec: new Map(), newIdRec: new Map(), byBudget: new Map(), latA: [], latC: [], latCByGroup: new Map(), indexS: 0, perTask: {},
   }]));
-  /** A system's answer per output name. */
-  const perOutput = <T>(s: BenchSystem, r: T | Record<string, T>, isSingle: (x: unknown) => boolean): Map<string, T> =>
-    isSingle(r) ? new Map([[s.name, r as T]]) : new Map(Object.entries(r as Record<string, T>));
-  const repoStats: Record<string, Record<string, number>> = {};
   const dump = args.dumpFeatures ? fs.openSync(args.dumpFeatures, 'w') : undefined;
-  if (args.eDump) eDumpFd = fs.openSync(args.eDump, 'w');
+  if (args.eDump) openEDump(args.eDump);
   const dumpC = args.dumpContext ? fs.openSync(args.dumpContext, 'w') : undefined;
   // The Copilot context provider path (provider.ts): protocol C through the provider, with the engine's default model.
   const provider = args.protocols.has('C') && args.systems.includes('engine') && !args.onlyE && !process.argv.includes('--no-provider')
     ? new ProviderPath(args.factory.modelDir ?? defaultModelDir()) : undefined;
-  const providerAcc = new ProviderAcc();
-  console.log(`bench: ${tasks.length} tasks (+${apiTasks.length} API tasks for protocol E), ${repoNames.length} repos, systems ${systems.map((s) => s.name).join(', ')}`);
+  return { args, tasks, apiTasks, systems, acc, completionAcc: new Map(), suffixAcc: new Map(), repoStats: {}, dump, dumpC, provider, providerAcc: new ProviderAcc() };
+}
 
-  for (const repoName of repoNames) {
-    const repoTasks = tasks.filter((t) => t.repo === repoName);
-    const repo: Repo = loadRepo(args.split, repoName, languageFamily(repoTasks[0].language));
-    let idCounter = 0;
-    const nextId = () => idCounter++;
-    const gridByFile = new Map<string, FragmentDoc[]>();
-    for (const f of repo.files) gridByFile.set(f.relPath, docsFor(f.relPath, f.lines, gridFragments(f.relPath, f.lines.length), nextId));
-    const allGrid = [...gridByFile.values()].flat();
-    const byId = new Map<number, FragmentDoc>(allGrid.map((d) => [d.id, d]));
-    const repoDefs = args.protocols.has('E') ? repositoryDefinitions(repo) : new Set<string>();
+/** Every system indexes one repository, then answers its tasks (and its API tasks, protocol E). */
+async function benchRepo(run: Run, repoName: string): Promise<void> {
+  const { args, systems, acc, provider } = run;
+  const repoTasks = run.tasks.filter((t) => t.repo === repoName);
+  const repo: Repo = loadRepo(args.split, repoName, languageFamily(repoTasks[0].language));
+  let idCounter = 0;
+  const nextId = () => idCounter++;
+  const gridByFile = new Map<string, FragmentDoc[]>();
+  for (const f of repo.files) gridByFile.set(f.relPath, docsFor(f.relPath, f.lines, gridFragments(f.relPath, f.lines.length), nextId));
+  const allGrid = [...gridByFile.values()].flat();
+  const byId = new Map<number, FragmentDoc>(allGrid.map((d) => [d.id, d]));
+  const repoDefs = args.protocols.has('E') ? repositoryDefinitions(repo) : new Set<string>();
 
-    for (const sys of systems) {
-      const t0 = performance.now();
-      await sys.indexRepo(repo, allGrid);
-      const s = (performance.now() - t0) / 1000;
-      for (const o of outputsOf(sys)) acc.get(o)!.indexS += s;
-      console.log(`  ${repoName}: ${sys.name} indexed ${allGrid.length} fragments in ${s.toFixed(1)} s`);
-      if (sys.name === 'engine' && 'repoStats' in sys) repoStats[repoName] = (sys as unknown as { repoStats(): Record<string, number> }).repoStats();
-    }
-    if (provider) {
-      await provider.open(repo);
-      for (const task of repoTasks) {
-        const inWindow = (h: { file: string; startLine: number; endLine: number }) => h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1;
-        providerAcc.add(await provider.task(task, inWindow, C_BUDGET), (snips) => scoreContext(task, cutToBudget(snips, C_BUDGET)).newIdRecall);
-      }
-      console.log(`  ${repoName}: provider path done`);
-    }
-
+  for (const sys of systems) {
+    const t0 = performance.now();
+    await sys.indexRepo(repo, allGrid);
+    const s = (performance.now() - t0) / 1000;
+    for (const o of outputsOf(sys)) acc.get(o)!.indexS += s;
+    console.log(`  ${repoName}: ${sys.name} indexed ${allGrid.length} fragments in ${s.toFixed(1)} s`);
+    if (sys.name === 'engine' && 'repoStats' in sys) run.repoStats[repoName] = (sys as unknown as { repoStats(): Record<string, number> }).repoStats();
+  }
+  if (provider) {
+    await provider.open(repo);
     for (const task of repoTasks) {
-      const groups = groupsOf(task);
-      const taskGrid = gridByFile.get(task.file)!;
-      const fileLines = repo.byPath.get(task.file)!.lines;
-      const aDocs = docsFor(task.file, fileLines, cursorAlignedFragments(task.file, fileLines.length, task.cursor.line), nextId);
-      const leftLines = splitLines(task.left_context);
-      const cDocs = docsFor(task.file, leftLines, gridFragments(task.file, leftLines.length), nextId);
-      const local = new Map<number, FragmentDoc>([...aDocs, ...cDocs].map((d) => [d.id, d]));
-      const lookup = (id: number) => byId.get(id) ?? local.get(id)!;
-      for (const sys of systems) {
-        if (args.onlyE) {
-          if (sys.complete) {
-            await scoreCompletions(sys, task, groups, completionAcc, true);
-            await scoreCompletions(sys, task, groups, suffixAcc, true, suffixCase(task, fileLines, repoDefs));
-          }
-          continue;
-        }
-        const ranks = sys.ranksFragments !== false;
-        // Protocol B: the corpus as indexed.
-        const excludeB = (id: number) => excludedB(task, lookup(id));
-        if (ranks) for (const [o, rb] of perOutput(sys, await sys.rank(task, 40, excludeB), Array.isArray)) {
-          push(acc.get(o)!.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
-        }
-        // Protocol A: the task file split at the cursor.
-        await sys.removeDocs(taskGrid.map((d) => d.id));
-        await sys.addDocs(aDocs);
-        const excludeA = (id: number) => excludedA(task, lookup(id));
-        if (ranks) {
-          const t0 = performance.now();
-          const ra = await sys.rank(task, 40, excludeA);
-          const msA = performance.now() - t0;
-          for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
-            acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
-            const rank = rankOfPositive(ids.map(lookup), task, 'A');
-            push(acc.get(o)!.ranksA, groups, rank);
-            (acc.get(o)!.perTask[task.id] ??= {}).a = rank;
-          }
-          const explainer = dump !== undefined ? asFragmentSystem(sys) : undefined;
-          if (explainer) dumpCandidates(dump!, sys.name, task, await explainer.explain(task, FEATURE_CANDIDATES, excludeA), lookup);
-        }
-        await sys.removeDocs(aDocs.map((d) => d.id));
-        // Protocol C: leak-free editor state, at 1,024 tokens (`C`) and at each --budgets budget.
-        // A budget-aware system builds its context per budget; any other builds it once and is cut.
-        const budgets = [...new Set([C_BUDGET, ...args.budgets])].sort((a, b) => a - b);
-        const snippetsAt = new Map<number, Map<string, string[]>>();
-        const latency = new Map<string, number>();
-        const latencyAt = new Map<number, Map<string, number>>();
-        if (sys.context) {
-          for (const b of sys.budgetAware ? budgets : [C_BUDGET]) {
-            const t1 = performance.now();
-            const snips = perOutput(sys, await sys.context(task, b), Array.isArray);
-            const whole = performance.now() - t1;
-            snippetsAt.set(b, snips);
-            // The latency reported is the 1,024-token query's. A system that reports its query time
-            // alone (the engine: not its editor-state update) says so.
-            const ms = sys.lastQueryMs;
-            const lat = new Map([...snips.keys()].map((o) => [o, typeof ms === 'number' ? ms : ms?.[o] ?? whole]));
-            latencyAt.set(b, lat);
-            if (b === C_BUDGET) for (const [o, v] of lat) latency.set(o, v);
-          }
-        } else {
-          await sys.addDocs(cDocs);
-          const t2 = performance.now();
-          const rc = perOutput(sys, await sys.rank(task, 40, excludeA), Array.isArray);
-          const ms = performance.now() - t2;
-          snippetsAt.set(C_BUDGET, new Map([...rc].map(([o, ids]) => [o, ids.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text)])));
-          for (const o of rc.keys()) latency.set(o, ms / rc.size);
-          await sys.removeDocs(cDocs.map((d) => d.id));
-        }
-        for (const o of snippetsAt.get(C_BUDGET)!.keys()) {
-          const a = acc.get(o)!;
-          a.latC.push(latency.get(o) ?? 0);
-          push(a.latCByGroup, groups, latency.get(o) ?? 0);
-          for (const b of budgets) {
-            const snip = (snippetsAt.get(b) ?? snippetsAt.get(C_BUDGET)!).get(o)!;
-            const sc = scoreContext(task, cutToBudget(snip, b));
-            let bb = a.byBudget.get(b);
-            if (!bb) a.byBudget.set(b, (bb = { idRec: new Map(), newIdRec: new Map(), lat: new Map() }));
-            push(bb.lat, groups, (latencyAt.get(b) ?? latency).get(o) ?? 0);
-            if (sc.idRecall !== undefined) push(bb.idRec, groups, sc.idRecall);
-            if (sc.newIdRecall !== undefined) push(bb.newIdRec, groups, sc.newIdRecall);
-            if (b !== C_BUDGET) continue;
-            if (dumpC !== undefined) fs.writeSync(dumpC, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, language: task.language, system: o, newIdRecall: sc.newIdRecall, context: cutToBudget(snip, b), snippets: snip.length }) + '\n');
-            if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
-            if (sc.newIdRecall !== undefined) {
-              push(a.newIdRec, groups, sc.newIdRecall);
-              (a.perTask[task.id] ??= {}).cNew = sc.newIdRecall;
-            }
-          }
-        }
-        await sys.addDocs(taskGrid);
-        // Protocol E: the built-in completion (leak-free state, like C); E_suffix: the same with the text after the cursor.
-        if (sys.complete) {
-          await scoreCompletions(sys, task, groups, completionAcc, true);
-          await scoreCompletions(sys, task, groups, suffixAcc, true, suffixCase(task, fileLines, repoDefs));
-        }
-      }
+      const inWindow = (h: { file: string; startLine: number; endLine: number }) => h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1;
+      run.providerAcc.add(await provider.task(task, inWindow, C_BUDGET), (snips) => scoreContext(task, cutToBudget(snips, C_BUDGET)).newIdRecall);
     }
-    // Protocol E on the API tasks (multi-line targets), reported under `api` apart from the line
-    // tasks; the latency percentiles stay those of the line tasks.
-    const repoApi = args.protocols.has('E') ? apiTasks.filter((t) => t.repo === repoName) : [];
-    for (const task of repoApi) {
-      const fileLines = repo.byPath.get(task.file)!.lines;
-      const t: Task = { ...task, left_context: task.left_context ?? apiLeftContext(fileLines, task.cursor.line) };
-      for (const sys of systems) {
-        if (!sys.complete) continue;
-        await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], completionAcc, false);
-        await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], suffixAcc, false, suffixCase(t, fileLines, repoDefs));
-      }
-    }
-    console.log(`  ${repoName}: ${repoTasks.length} tasks${repoApi.length ? ` + ${repoApi.length} API tasks` : ''} done`);
+    console.log(`  ${repoName}: provider path done`);
   }
 
-  const result: Record<string, unknown> = { systems: {}, repos: repoStats, meta: { split: args.split, tasks: tasks.length, date: new Date().toISOString(), argv: process.argv.slice(2) } };
-  const mean = (xs: number[] | undefined) => (xs?.length ? Math.round((xs.reduce((s, x) => s + x, 0) / xs.length) * 1000) / 1000 : 0);
-  for (const name of systems.flatMap(outputsOf)) {
-    const a = acc.get(name)!;
+  const grid: RepoGrid = { repo, gridByFile, byId, repoDefs, nextId };
+  for (const task of repoTasks) await benchTask(run, grid, task);
+  // Protocol E on the API tasks (multi-line targets), reported under `api` apart from the line
+  // tasks; the latency percentiles stay those of the line tasks.
+  const repoApi = args.protocols.has('E') ? run.apiTasks.filter((t) => t.repo === repoName) : [];
+  for (const task of repoApi) {
+    const fileLines = repo.byPath.get(task.file)!.lines;
+    const t: Task = { ...task, left_context: task.left_context ?? apiLeftContext(fileLines, task.cursor.line) };
+    for (const sys of systems) {
+      if (!sys.complete) continue;
+      await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], run.completionAcc, false);
+      await scoreCompletions(sys, t, ['api', `api:repo:${t.repo}`], run.suffixAcc, false, suffixCase(t, fileLines, repoDefs));
+    }
+  }
+  console.log(`  ${repoName}: ${repoTasks.length} tasks${repoApi.length ? ` + ${repoApi.length} API tasks` : ''} done`);
+}
+
+/** One task for every system: protocols B, A, C and E in turn. */
+async function benchTask(run: Run, grid: RepoGrid, task: Task): Promise<void> {
+  const { args, acc } = run;
+  const groups = groupsOf(task);
+  const taskGrid = grid.gridByFile.get(task.file)!;
+  const fileLines = grid.repo.byPath.get(task.file)!.lines;
+  const aDocs = docsFor(task.file, fileLines, cursorAlignedFragments(task.file, fileLines.length, task.cursor.line), grid.nextId);
+  const leftLines = splitLines(task.left_context);
+  const cDocs = docsFor(task.file, leftLines, gridFragments(task.file, leftLines.length), grid.nextId);
+  const local = new Map<number, FragmentDoc>([...aDocs, ...cDocs].map((d) => [d.id, d]));
+  const lookup = (id: number) => grid.byId.get(id) ?? local.get(id)!;
+  for (const sys of run.systems) {
+    if (args.onlyE) {
+      if (sys.complete) {
+        await scoreCompletions(sys, task, groups, run.completionAcc, true);
+        await scoreCompletions(sys, task, groups, run.suffixAcc, true, suffixCase(task, fileLines, grid.repoDefs));
+      }
+      continue;
+    }
+    const ranks = sys.ranksFragments !== false;
+    // Protocol B: the corpus as indexed.
+    const excludeB = (id: number) => excludedB(task, lookup(id));
+    if (ranks) for (const [o, rb] of perOutput(sys, await sys.rank(task, 40, excludeB), Array.isArray)) {
+      push(acc.get(o)!.ranksB, groups, rankOfPositive(rb.map(lookup), task, 'B'));
+    }
+    // Protocol A: the task file split at the cursor.
+    await sys.removeDocs(taskGrid.map((d) => d.id));
+    await sys.addDocs(aDocs);
+    const excludeA = (id: number) => excludedA(task, lookup(id));
+    if (ranks) await protocolA(run, sys, task, excludeA, lookup);
+    await sys.removeDocs(aDocs.map((d) => d.id));
+    await protocolC(run, sys, task, cDocs, excludeA, lookup);
+    await sys.addDocs(taskGrid);
+    // Protocol E: the built-in completion (leak-free state, like C); E_suffix: the same with the text after the cursor.
+    if (sys.complete) {
+      await scoreCompletions(sys, task, groups, run.completionAcc, true);
+      await scoreCompletions(sys, task, groups, run.suffixAcc, true, suffixCase(task, fileLines, grid.repoDefs));
+    }
+  }
+}
+
+/** Protocol A for one system: the rank of the positive among the fragments of the file split at the cursor. */
+async function protocolA(run: Run, sys: BenchSystem, task: Task, excludeA: (id: number) => boolean, lookup: (id: number) => FragmentDoc): Promise<void> {
+  const groups = groupsOf(task);
+  const t0 = performance.now();
+  const ra = await sys.rank(task, 40, excludeA);
+  const msA = performance.now() - t0;
+  for (const [o, ids] of perOutput(sys, ra, Array.isArray)) {
+    run.acc.get(o)!.latA.push(sys.outputs ? msA / sys.outputs.length : msA);
+    const rank = rankOfPositive(ids.map(lookup), task, 'A');
+    push(run.acc.get(o)!.ranksA, groups, rank);
+    (run.acc.get(o)!.perTask[task.id] ??= {}).a = rank;
+  }
+  const explainer = run.dump !== undefined ? asFragmentSystem(sys) : undefined;
+  if (explainer) dumpCandidates(run.dump!, sys.name, task, await explainer.explain(task, FEATURE_CANDIDATES, excludeA), lookup);
+}
+
+/** Protocol C for one system: leak-free editor state, at 1,024 tokens (`C`) and at each --budgets budget. */
+async function protocolC(run: Run, sys: BenchSystem, task: Task, cDocs: FragmentDoc[], excludeA: (id: number) => boolean, lookup: (id: number) => FragmentDoc): Promise<void> {
+  const groups = groupsOf(task);
+  // A budget-aware system builds its context per budget; any other builds it once and is cut.
+  const budgets = [...new Set([C_BUDGET, ...run.args.budgets])].sort((a, b) => a - b);
+  const snippetsAt = new Map<number, Map<string, string[]>>();
+  const latency = new Map<string, number>();
+  const latencyAt = new Map<number, Map<string, number>>();
+  if (sys.context) {
+    for (const b of sys.budgetAware ? budgets : [C_BUDGET]) {
+      const t1 = performance.now();
+      const snips = perOutput(sys, await sys.context(task, b), Array.isArray);
+      const whole = performance.now() - t1;
+      snippetsAt.set(b, snips);
+      // The latency reported is the 1,024-token query's. A system that reports its query time
+      // alone (the engine: not its editor-state update) says so.
+      const ms = sys.lastQueryMs;
+      const lat = new Map([...snips.keys()].map((o) => [o, typeof ms === 'number' ? ms : ms?.[o] ?? whole]));
+      latencyAt.set(b, lat);
+      if (b === C_BUDGET) for (const [o, v] of lat) latency.set(o, v);
+    }
+  } else {
+    await sys.addDocs(cDocs);
+    const t2 = performance.now();
+    const rc = perOutput(sys, await sys.rank(task, 40, excludeA), Array.isArray);
+    const ms = performance.now() - t2;
+    snippetsAt.set(C_BUDGET, new Map([...rc].map(([o, ids]) => [o, ids.map(lookup).filter((d) => !excludedA(task, d)).map((d) => d.text)])));
+    for (const o of rc.keys()) latency.set(o, ms / rc.size);
+    await sys.removeDocs(cDocs.map((d) => d.id));
+  }
+  for (const o of snippetsAt.get(C_BUDGET)!.keys()) {
+    const a = run.acc.get(o)!;
+    a.latC.push(latency.get(o) ?? 0);
+    push(a.latCByGroup, groups, latency.get(o) ?? 0);
+    for (const b of budgets) {
+      const snip = (snippetsAt.get(b) ?? snippetsAt.get(C_BUDGET)!).get(o)!;
+      const sc = scoreContext(task, cutToBudget(snip, b));
+      let bb = a.byBudget.get(b);
+      if (!bb) a.byBudget.set(b, (bb = { idRec: new Map(), newIdRec: new Map(), lat: new Map() }));
+      push(bb.lat, groups, (latencyAt.get(b) ?? latency).get(o) ?? 0);
+      if (sc.idRecall !== undefined) push(bb.idRec, groups, sc.idRecall);
+      if (sc.newIdRecall !== undefined) push(bb.newIdRec, groups, sc.newIdRecall);
+      if (b !== C_BUDGET) continue;
+      if (run.dumpC !== undefined) fs.writeSync(run.dumpC, JSON.stringify({ task: task.id, repo: task.repo, file: task.file, language: task.language, system: o, newIdRecall: sc.newIdRecall, context: cutToBudget(snip, b), snippets: snip.length }) + '\n');
+      if (sc.idRecall !== undefined) push(a.idRec, groups, sc.idRecall);
+      if (sc.newIdRecall !== undefined) {
+        push(a.newIdRec, groups, sc.newIdRecall);
+        (a.perTask[task.id] ??= {}).cNew = sc.newIdRecall;
+      }
+    }
+  }
+}
+
+/** Each system output's A, B and C tables, by group, with its latencies. */
+function systemResults(run: Run): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of run.systems.flatMap(outputsOf)) {
+    const a = run.acc.get(name)!;
     // Groups in task order (a system that ranks no fragments has no A/B groups).
-    const groupKeys = [...new Set(tasks.flatMap(groupsOf))];
+    const groupKeys = [...new Set(run.tasks.flatMap(groupsOf))];
     const A: Record<string, RankMetrics> = {}, B: Record<string, RankMetrics> = {}, C: Record<string, unknown> = {};
     const C_budgets: Record<string, Record<string, unknown>> = {};
     for (const [b, bb] of [...a.byBudget].sort((x, y) => x[0] - y[0])) {
@@ -402,7 +323,7 @@ async function main(): Promise<void> {
         latency_ms: { p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
       };
     }
-    (result.systems as Record<string, unknown>)[name] = {
+    out[name] = {
       A, B, C, C_budgets,
       latency_ms: { p50: percentile(a.latC, 50), p95: percentile(a.latC, 95), p99: percentile(a.latC, 99) },
       latency_a_ms: { p50: percentile(a.latA, 50), p95: percentile(a.latA, 95), p99: percentile(a.latA, 99) },
@@ -410,31 +331,11 @@ async function main(): Promise<void> {
       per_task: a.perTask,
     };
   }
-  for (const sys of systems) await sys.close?.();
-  if (dump !== undefined) fs.closeSync(dump);
-  const summarise = (accs: Map<string, CompletionAcc>, withSuffix: boolean): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [name, e] of accs) {
-      const groups: Record<string, unknown> = {};
-      for (const g of e.em.keys()) {
-        const em = e.em.get(g)!, offered = e.offered.get(g)!;
-        const emOffered = em.filter((_, i) => offered[i] === 1);
-        // precision: exact matches among the tasks where something was offered; the E_suffix rates are over offered suggestions too.
-        groups[g] = { em: mean(em), es: mean(e.es.get(g)), offered: mean(offered), precision: mean(emOffered),
-          ...(withSuffix ? { duplicated_suffix: mean(e.dup.get(g)), unbound_name: mean(e.unbound.get(g)) } : {}), n: em.length };
-      }
-      out[name] = { ...groups, latency_ms: { p50: percentile(e.ms, 50), p95: percentile(e.ms, 95), p99: percentile(e.ms, 99) } };
-    }
-    return out;
-  };
-  result.E = summarise(completionAcc, false);
-  if (suffixAcc.size) result.E_suffix = summarise(suffixAcc, true);
-  if (provider) {
-    result.provider = providerAcc.result();
-    await provider.close();
-  }
-  if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
-  if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
+  return out;
+}
+
+/** The result file (JSON) and its tables (Markdown beside it, and on stdout). */
+function writeResult(args: Args, result: Record<string, unknown>): void {
   fs.mkdirSync(path.dirname(args.out), { recursive: true });
   fs.writeFileSync(args.out, JSON.stringify(result, null, 2));
   const hyde = args.factory.hypothesis;
@@ -448,6 +349,29 @@ async function main(): Promise<void> {
   const md = hydeNote + renderMarkdown(result as never) + (result.R ? renderR(result.R as never) : '') + (result.provider ? renderProvider(result.provider as never) : '') + (result.N ? renderN(result as unknown as NResult) : '');
   fs.writeFileSync(args.out.replace(/\.json$/, '') + '.md', md);
   console.log(md);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const tasks = loadTasks(args.split, { limit: args.limit, repos: args.repos });
+  if ([...args.protocols].every((p) => p === 'R' || p === 'N')) return runResolutionOnly(args, tasks);
+  const run = await startRun(args, tasks);
+  const repoNames = [...new Set(tasks.map((t) => t.repo))];
+  console.log(`bench: ${tasks.length} tasks (+${run.apiTasks.length} API tasks for protocol E), ${repoNames.length} repos, systems ${run.systems.map((s) => s.name).join(', ')}`);
+  for (const repoName of repoNames) await benchRepo(run, repoName);
+
+  const result: Record<string, unknown> = { systems: systemResults(run), repos: run.repoStats, meta: { split: args.split, tasks: tasks.length, date: new Date().toISOString(), argv: process.argv.slice(2) } };
+  for (const sys of run.systems) await sys.close?.();
+  if (run.dump !== undefined) fs.closeSync(run.dump);
+  result.E = completionResults(run.completionAcc, false);
+  if (run.suffixAcc.size) result.E_suffix = completionResults(run.suffixAcc, true);
+  if (run.provider) {
+    result.provider = run.providerAcc.result();
+    await run.provider.close();
+  }
+  if (args.protocols.has('R')) result.R = await protocolR(args, repoNames);
+  if (args.protocols.has('N')) Object.assign(result, await protocolN(args, tasks));
+  writeResult(args, result);
 }
 
 main().catch((e) => {

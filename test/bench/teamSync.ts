@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { publishTeamIndex } from '../../engine/src/team/publish';
+import { publishTeamIndex } from '../../engine/src/publish/publish';
 import { cloneRepo, commitAll, git } from '../unit/team.helpers';
 import { percentile } from './protocols';
 

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
-import { continuationChunks, DEFAULT_CONTINUATION, findContinuation, lastLines } from '../../engine/src/retrieve/continuation';
+import { continuationChunks, DEFAULT_CONTINUATION, findContinuation, lastLines } from '../../engine/src/context/continuation';
 
 // An analogous file: the user writes `GetCodeErrorType` where the copy has `GetStorageAtErrorType`;
 // the copy's next line (past its chunk, lines 0..3) holds the name the user needs.

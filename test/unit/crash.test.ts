@@ -36,7 +36,7 @@ function runChild(root: string, indexDir: string, dense: boolean, killAfterMs?: 
   const script = `
     const { Engine } = require(${JSON.stringify(ENGINE_MODULE)});
     (async () => {
-      const engine = await Engine.open({ root: ${JSON.stringify(root)}, indexDir: ${JSON.stringify(indexDir)}, dense: ${dense} }, { checkpointMs: ${checkpointMs ?? 'undefined'} });
+      const engine = await Engine.open({ root: ${JSON.stringify(root)}, indexDir: ${JSON.stringify(indexDir)}, dense: ${dense} }, { seams: { checkpointMs: ${checkpointMs ?? 'undefined'} } });
       const stats = await engine.indexAll();
       await engine.close();
       process.stdout.write(JSON.stringify(stats));
@@ -244,7 +244,7 @@ describe('crash safety (SIGKILL during indexing)', function () {
       const fs = require('fs'), path = require('path');
       const { Engine } = require(${JSON.stringify(ENGINE_MODULE)});
       (async () => {
-        const engine = await Engine.open({ root: ${JSON.stringify(root)}, indexDir: ${JSON.stringify(indexDir)}, dense: false }, { lexicalMergeMinDocs: 6 });
+        const engine = await Engine.open({ root: ${JSON.stringify(root)}, indexDir: ${JSON.stringify(indexDir)}, dense: false }, { seams: { lexicalMergeMinDocs: 6 } });
         await engine.indexAll();
         const files = ${JSON.stringify(files)};
         let s = ${seed};

@@ -23,7 +23,7 @@ import type { WorkspaceIndex } from '../../engine/src/indexer/workspaceIndex';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 /** Every optional field filled, so that every signal has something to rank. */
-const TUNING = { allFields: true };
+const TUNING = { retrieval: { allFields: true } };
 
 /**
  * Rewrites one comment line inside a file (same line count, signatures untouched: the callers'

@@ -1,6 +1,6 @@
-// Declarations of the names in play (engine/src/retrieve/declarations.ts) on a small index.
+// Declarations of the names in play (engine/src/context/declarations.ts) on a small index.
 import * as assert from 'assert';
-import { declarationsFor, namesNearCursor, type DeclarationChunk, type DeclarationRef, type DeclarationSource } from '../../engine/src/retrieve/declarations';
+import { declarationsFor, namesNearCursor, type DeclarationChunk, type DeclarationRef, type DeclarationSource } from '../../engine/src/context/declarations';
 
 function source(defs: DeclarationRef[], chunks: Record<number, DeclarationChunk>): DeclarationSource {
   return {

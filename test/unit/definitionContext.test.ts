@@ -1,10 +1,10 @@
 // The completion context's definitions of the names in play (issue 29 part 4,
-// engine/src/retrieve/definitionContext.ts): names used near the cursor, resolved as code through
+// engine/src/context/definitionContext.ts): names used near the cursor, resolved as code through
 // the file's imports (a workspace package by its name included), give their definitions a share of
 // the budget, before the retrieved code. A same-named class elsewhere (what a lookup by spelling
 // offers) stays out, and a definition the editor shows is not repeated.
 import * as assert from 'assert';
-import { definitionText, outlineOf, packDefinitions, type ResolvedUse } from '../../engine/src/retrieve/definitionContext';
+import { definitionText, outlineOf, packDefinitions, type ResolvedUse } from '../../engine/src/context/definitionContext';
 import type { ResolvedDef } from '../../engine/src/resolve/types';
 import { indexedWorkspace, type IndexedWorkspace } from './workspace.helpers';
 

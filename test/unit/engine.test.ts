@@ -87,7 +87,7 @@ describe('Engine', function () {
 
     // "Large" (4 files against a threshold of 3): left out, recorded, and its file holds no terms.
     const logs: string[] = [];
-    const large = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { largeRepoFiles: 3 });
+    const large = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { seams: { largeRepoFiles: 3 } });
     await large.indexAll();
     const hitsLarge = await fingerprint(large, ['discount code price']);
     await large.close();
@@ -114,12 +114,12 @@ describe('Engine', function () {
     assert.strictEqual(budget(small), 250_000);
     await small.close();
     // "Large" (4 files against a threshold of 3): on indexAll, and again when an engine opens it.
-    const large = await Engine.open({ root, indexDir, dense: false }, { largeRepoFiles: 3 });
+    const large = await Engine.open({ root, indexDir, dense: false }, { seams: { largeRepoFiles: 3 } });
     assert.strictEqual(budget(large), 150_000);
     await large.indexAll();
     assert.strictEqual(budget(large), 150_000);
     await large.close();
-    const chosen = await Engine.open({ root, indexDir, dense: false, maxQueryPostings: 42_000 }, { largeRepoFiles: 3 });
+    const chosen = await Engine.open({ root, indexDir, dense: false, maxQueryPostings: 42_000 }, { seams: { largeRepoFiles: 3 } });
     assert.strictEqual(budget(chosen), 42_000);
     await chosen.indexAll();
     assert.strictEqual(budget(chosen), 42_000);
@@ -427,7 +427,7 @@ describe('Engine', function () {
       if (!shipped) this.skip(); // with a model present, the dense signal would otherwise be on
       const load = missingBinding() as OnnxRuntimeLoader & { calls(): number };
       const logs: string[] = [];
-      const engine = await Engine.open({ root, indexDir, dense: true, modelDir: shipped, log: (l) => logs.push(l) }, { loadOnnxRuntime: load });
+      const engine = await Engine.open({ root, indexDir, dense: true, modelDir: shipped, log: (l) => logs.push(l) }, { hooks: { loadOnnxRuntime: load } });
       const stats = await engine.indexAll();
       assert.strictEqual(stats.files, 4);
       assert.ok(stats.chunks >= 6, `chunks: ${stats.chunks}`);
@@ -457,7 +457,7 @@ describe('Engine', function () {
       await off.engine.close();
       const otherIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
       try {
-        const engine = await Engine.open({ root, indexDir: otherIndex, dense: true }, { loadOnnxRuntime: missingBinding() });
+        const engine = await Engine.open({ root, indexDir: otherIndex, dense: true }, { hooks: { loadOnnxRuntime: missingBinding() } });
         await engine.indexAll();
         assert.deepStrictEqual(await fingerprint(engine, queries), expected);
         await engine.close();
@@ -468,7 +468,7 @@ describe('Engine', function () {
 
     it('with reporecall.index.dense off, the runtime is never asked for and nothing is reported', async () => {
       const load = missingBinding() as OnnxRuntimeLoader & { calls(): number };
-      const engine = await Engine.open({ root, indexDir, dense: false }, { loadOnnxRuntime: load });
+      const engine = await Engine.open({ root, indexDir, dense: false }, { hooks: { loadOnnxRuntime: load } });
       const stats = await engine.indexAll();
       assert.strictEqual(load.calls(), 0);
       assert.strictEqual(stats.modelWarning, undefined);
@@ -487,7 +487,7 @@ describe('Engine', function () {
       try {
         let calls = 0;
         const injected: OnnxRuntimeLoader = () => (calls++, requireOnnxRuntime());
-        const engine = await Engine.open({ root, indexDir: otherIndex, dense: true, modelDir: shipped }, { loadOnnxRuntime: injected });
+        const engine = await Engine.open({ root, indexDir: otherIndex, dense: true, modelDir: shipped }, { hooks: { loadOnnxRuntime: injected } });
         const stats = await engine.indexAll();
         assert.strictEqual(calls, 1);
         assert.strictEqual(stats.modelDir, shipped);

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { excerpt } from '../../engine/src/retrieve/excerpt';
+import { excerpt } from '../../engine/src/context/excerpt';
 
 describe('excerpt', () => {
   const fn = ['def train(model, loader):', '    """Train for one epoch."""', ...Array.from({ length: 30 }, (_, i) => `    step_${i} = run(${i})`), '    scheduler.step(optimizer)', '    return model'];
@@ -23,7 +23,7 @@ describe('excerpt', () => {
 
 describe('selectNovel', () => {
   it('moves a chunk that repeats the editor window behind one that brings new identifiers', async () => {
-    const { selectNovel } = await import('../../engine/src/retrieve/excerpt');
+    const { selectNovel } = await import('../../engine/src/context/excerpt');
     const ranked = [
       { text: 'total = price * quantity' }, // everything already in the window
       { text: 'applyDiscount(total, couponCode)' },

@@ -112,14 +112,16 @@ function pathAround(comp: string[], edges: Map<string, string[]>): string[] {
 
 /**
  * The graph between the top-level folders under `root` (a subfolder counts as its top-level
- * folder): `a -> b` when a file in a imports one in b. Files directly in `root` are left out: there
- * the engine keeps both its shared vocabulary (types.ts, api.ts), which every folder reads, and
- * its facade (engine.ts, cli.ts), which reads every folder.
+ * folder): `a -> b` when a file in a imports one in b. Files directly in `root` are left out
+ * unless `rootFiles`, when each is a node of its own, named by its file name: there the engine
+ * keeps both its shared vocabulary (types.ts, api.ts) and its facade (engine.ts, cli.ts).
  */
-export function folderGraph(edges: Map<string, string[]>, root: string): Map<string, string[]> {
+export function folderGraph(edges: Map<string, string[]>, root: string, rootFiles = false): Map<string, string[]> {
   const folder = (f: string) => {
     const rel = path.relative(root, f);
-    return rel.startsWith('..') || !rel.includes(path.sep) ? undefined : rel.split(path.sep)[0];
+    if (rel.startsWith('..')) return undefined;
+    if (!rel.includes(path.sep)) return rootFiles ? rel : undefined;
+    return rel.split(path.sep)[0];
   };
   const out = new Map<string, Set<string>>();
   for (const [f, ws] of edges) {
@@ -131,5 +133,19 @@ export function folderGraph(edges: Map<string, string[]>, root: string): Map<str
       if (b !== undefined && b !== a) out.get(a)!.add(b);
     }
   }
-  return new Map([...out].map(([k, v]) => [k, [...v]]));
+  return new Map([...out].map(([k, v]) => [k, [...v].sort()]));
+}
+
+/**
+ * The edges of a folder graph that do not go down a declared layering (layers listed bottom
+ * first; a node may import only nodes of lower layers), as `a -> b`, and the nodes in no layer.
+ */
+export function layerViolations(graph: Map<string, string[]>, layers: readonly (readonly string[])[]): string[] {
+  const layerOf = new Map(layers.flatMap((nodes, i) => nodes.map((n) => [n, i] as const)));
+  const out: string[] = [];
+  for (const node of [...new Set([...graph.keys(), ...[...graph.values()].flat()])].sort()) if (!layerOf.has(node)) out.push(`${node}: in no layer`);
+  for (const [a, bs] of [...graph].sort(([x], [y]) => x.localeCompare(y))) {
+    for (const b of bs) if (layerOf.has(a) && layerOf.has(b) && layerOf.get(b)! >= layerOf.get(a)!) out.push(`${a} -> ${b}`);
+  }
+  return out;
 }

@@ -1,18 +1,40 @@
 // Boundaries the build relies on, read from the source files' imports (importGraph.ts): no import
-// cycle in engine/src or extension/src, none between the engine's folders, no `vscode` under
-// engine/, the extension reaching the engine only through engine/src/public.ts, and no source file
-// over 400 lines. The checker is first run on a fixture tree with a planted cycle and a planted
-// vscode import, so a pass below means something.
+// cycle in engine/src or extension/src, the engine's folders and root files importing only down
+// the layering declared below (ENGINE_LAYERS), no `vscode` under engine/, the extension reaching
+// the engine only through engine/src/public.ts, and no source file over 400 lines. The checker is
+// first run on a fixture tree with a planted cycle, a planted folder tie and a planted vscode
+// import, so a pass below means something.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { cycles, folderGraph, importGraph, sourceFiles, specifiers } from './importGraph';
+import { cycles, folderGraph, importGraph, layerViolations, sourceFiles, specifiers } from './importGraph';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** Longest source file: one a reader can hold in mind (ARCHITECTURE.md). */
 const MAX_LINES = 400;
 const FIXTURE = path.join(ROOT, 'test/fixtures/import-graph/src');
 const rel = (root: string) => (f: string) => path.relative(root, f).split(path.sep).join('/');
+/**
+ * The engine's folders and root files, bottom layer first: each imports only from layers below it,
+ * never from its own or one above (so no two of them import each other). A new folder goes in a
+ * layer here; one in no layer fails the test.
+ */
+const ENGINE_LAYERS = [
+  ['types.ts', 'indexLocation.ts', 'redact', 'embed'], // vocabulary and leaves
+  ['api.ts', 'store'],
+  ['util', 'enrich', 'modelPaths.ts'],
+  ['scan', 'chunk', 'lexical', 'vector'],
+  ['resolve', 'index'],
+  ['retrieve'], // query -> ranked hits
+  ['context', 'complete'], // hits -> a budget; the built-in completion
+  ['lookup', 'indexer'], // hover and Find Related; keeping the index fresh
+  ['team'], // syncing a team index into this one
+  ['engine.ts'], // the facade
+  ['agentTools', 'publish'], // the facade's users
+  ['rpc'],
+  ['mcp', 'public.ts'],
+  ['cli.ts'],
+];
 const vscodeImporters = (g: ReturnType<typeof importGraph>) => [...g.specs].filter(([, s]) => s.includes('vscode')).map(([f]) => f);
 
 describe('import graph checker (fixture tree)', () => {
@@ -33,6 +55,14 @@ describe('import graph checker (fixture tree)', () => {
     assert.deepStrictEqual(cycles(folderGraph(g.edges, FIXTURE)), [['a', 'b', 'a']]);
   });
 
+  it('finds the folder tie that goes up a layering, and counts root files as nodes', () => {
+    const nodes = folderGraph(g.edges, FIXTURE, true);
+    assert.deepStrictEqual(nodes.get('facade.ts'), ['c']);
+    assert.deepStrictEqual(layerViolations(nodes, [['a'], ['b'], ['c'], ['facade.ts']]), ['a -> b']);
+    assert.deepStrictEqual(layerViolations(nodes, [['b'], ['a'], ['c', 'facade.ts']]), ['b -> a', 'facade.ts -> c']);
+    assert.deepStrictEqual(layerViolations(nodes, [['a'], ['b'], ['c']]), ['facade.ts: in no layer', 'a -> b']);
+  });
+
   it('finds the planted vscode import', () => {
     assert.deepStrictEqual(vscodeImporters(g).map(r), ['c/four.ts']);
   });
@@ -50,6 +80,10 @@ describe('module boundaries', () => {
 
   it('no import cycle between the engine folders', () => {
     assert.deepStrictEqual(cycles(folderGraph(engine.edges, engineSrc)).map((c) => c.join(' -> ')), []);
+  });
+
+  it('the engine folders and root files import only down the declared layering', () => {
+    assert.deepStrictEqual(layerViolations(folderGraph(engine.edges, engineSrc, true), ENGINE_LAYERS), []);
   });
 
   it('no import cycle in extension/src', () => {

@@ -13,7 +13,7 @@ import { VectorReuse } from '../../engine/src/indexer/vectorReuse';
 import { MAX_SAVE_DELAY_MS, SAVE_DELAY_MS, saveDelayMs } from '../../engine/src/indexer/saveSchedule';
 import { fieldsToLeaveOut, LARGE_REPO_FILES, LARGE_REPO_QUERY_POSTINGS, queryBudget } from '../../engine/src/indexer/sizePolicy';
 import { Buffers } from '../../engine/src/indexer/buffers';
-import { packHits } from '../../engine/src/retrieve/pack';
+import { packHits } from '../../engine/src/context/pack';
 import { DefinitionTable } from '../../engine/src/enrich/definitionTable';
 import type { Hit } from '../../engine/src/retrieve/hybrid';
 import type { ChunkedFile } from '../../engine/src/types';

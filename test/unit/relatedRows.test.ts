@@ -1,7 +1,7 @@
 // Find Related Code rows (extension/src/features/relatedRows.ts): look-alike rows are told apart
 // by a line the earlier one lacks, or folded into it when none differs.
 import * as assert from 'node:assert/strict';
-import type { SymbolInfo } from '../../engine/src/retrieve/symbols';
+import type { SymbolInfo } from '../../engine/src/lookup/symbols';
 import type { RetrievedChunk } from '../../engine/src/types';
 import { pickDefinition, reasonFor, relatedRows } from '../../extension/src/features/relatedRows';
 

@@ -203,7 +203,7 @@ describe('index segments', function () {
     generateRepo(root, { files: 160, seed: 9 });
     const indexDir = path.join(work, 'gen-index');
     const logs: string[] = [];
-    const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { checkpointMs: 1, lexicalMergeMinDocs: 64 });
+    const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { seams: { checkpointMs: 1, lexicalMergeMinDocs: 64 } });
     await engine.indexAll();
     await engine.close();
     assert.ok(logs.filter((l) => /^index saved/.test(l)).length >= 3, `checkpoints: ${logs.join('\n')}`);
@@ -215,7 +215,7 @@ describe('index segments', function () {
     generateRepo(root, { files: 160, seed: 10 });
     const indexDir = path.join(work, 'merge-first-index');
     const logs: string[] = [];
-    const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { checkpointMs: 1, lexicalMergeMinDocs: 16 });
+    const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { seams: { checkpointMs: 1, lexicalMergeMinDocs: 16 } });
     await engine.indexAll();
     await engine.close();
     const saves = logs.filter((l) => /^index saved/.test(l));
@@ -228,7 +228,7 @@ describe('index segments', function () {
     const root = path.join(work, 'gen');
     generateRepo(root, { files: 160, seed: 12 });
     // The minimum above the embedding batch (64): a batch alone can then not carry the mutable segment past the backstop.
-    const engine = await Engine.open({ root, indexDir: path.join(work, 'sliced-index'), dense: false }, { checkpointMs: 1e9, lexicalMergeMinDocs: 48 });
+    const engine = await Engine.open({ root, indexDir: path.join(work, 'sliced-index'), dense: false }, { seams: { checkpointMs: 1e9, lexicalMergeMinDocs: 48 } });
     await engine.indexAll();
     const index = (engine as unknown as { ws: { index: { lexical: Bm25Index; docField: Bm25Index } } }).ws.index;
     const merged = committedFiles(path.join(work, 'sliced-index')).bases.lexical;
@@ -241,7 +241,7 @@ describe('index segments', function () {
     const root = path.join(work, 'gen');
     generateRepo(root, { files: 160, seed: 11 });
     const build = async (indexDir: string, lexicalMergeMinDocs?: number) => {
-      const engine = await Engine.open({ root, indexDir, dense: false }, { checkpointMs: 1e9, lexicalMergeMinDocs });
+      const engine = await Engine.open({ root, indexDir, dense: false }, { seams: { checkpointMs: 1e9, lexicalMergeMinDocs } });
       const midBuild: number[] = [];
       await engine.indexAll((p) => {
         // Bases committed while documents are still being added (no time checkpoint: checkpointMs is huge).
@@ -342,7 +342,7 @@ describe('index segments', function () {
 
     it('merges in the background once pending documents pass the minimum; the next save commits the new bases', async () => {
       const logs: string[] = [];
-      const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { lexicalMergeMinDocs: 4 });
+      const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) }, { seams: { lexicalMergeMinDocs: 4 } });
       await engine.indexAll();
       const before = committedFiles(indexDir).bases.lexical;
       for (let i = 0; i < 6; i++) {

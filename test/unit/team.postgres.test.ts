@@ -1,5 +1,5 @@
 // The team index against a real PostgreSQL server (Debian's package): CI publishes a repository's
-// index as segment files (team/publish.ts), an editor's engine syncs the one published for its
+// index as segment files (publish/publish.ts), an editor's engine syncs the one published for its
 // HEAD or an ancestor (team/sync.ts) and answers from it locally, ranked as a local build ranks.
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
@@ -11,7 +11,7 @@ import { Engine } from '../../engine/src/engine';
 import type { TeamState } from '../../engine/src/api';
 import type { EditorState } from '../../engine/src/types';
 import { TeamIndexError } from '../../engine/src/team/connection';
-import { publishTeamIndex, type PublishOptions } from '../../engine/src/team/publish';
+import { publishTeamIndex, type PublishOptions } from '../../engine/src/publish/publish';
 import { migrate, SCHEMA } from '../../engine/src/team/schema';
 import { lexicalTerms } from '../../engine/src/lexical/tokenize';
 import { adminQuery, cloneRepo, commitAll, copyEngineSources, freePort, git, ranking, startPostgresOrSkip, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';

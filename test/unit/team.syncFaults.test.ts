@@ -11,7 +11,7 @@ import { Engine } from '../../engine/src/engine';
 import type { IndexProgress, TeamState } from '../../engine/src/api';
 import { listedFiles, MANIFEST_FILE, parseManifest, TEAM_SYNC_DIR, type Manifest } from '../../engine/src/index/manifest';
 import { sha256File } from '../../engine/src/store/atomic';
-import { publishTeamIndex } from '../../engine/src/team/publish';
+import { publishTeamIndex } from '../../engine/src/publish/publish';
 import { SCHEMA } from '../../engine/src/team/schema';
 import { adminQuery, cloneRepo, commitAll, copyEngineSources, ranking, startPostgresOrSkip, type PgServer } from './team.helpers';
 

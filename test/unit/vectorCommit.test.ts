@@ -99,7 +99,7 @@ describe('vectors committed with the manifest', function () {
       armed = false;
       saving = engine.flush().then(() => fs.cpSync(indexDir, committed, { recursive: true }));
     } };
-    const engine: Engine = await Engine.open({ root, indexDir }, { onIndexed });
+    const engine: Engine = await Engine.open({ root, indexDir }, { hooks: { onIndexed } });
     await engine.indexAll();
     fs.appendFileSync(path.join(root, 'src/cart.ts'), '\nexport function telescopeHarvest(points: number): number {\n  return points * 11;\n}\n');
     armed = true;

@@ -2,7 +2,7 @@
 // (resolve/resolver.ts: imports, re-exports, self/this, declared types) and a definition is shown
 // only when resolved; anything else comes back as candidates, labelled as such. A bare name is
 // looked up in the definition table: candidates by spelling.
-import type { SymbolInfo } from '../retrieve/symbols';
+import type { SymbolInfo } from '../lookup/symbols';
 import { showable, type AgentIndex } from './agentIndex';
 import { argsObject, checkAborted, DEFAULT_RESULTS, fitAnswer, MAX_RESULTS, optionalInt, optionalString, ToolInputError } from './limits';
 import { definitionExcerpt, filePosition } from './position';

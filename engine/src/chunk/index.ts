@@ -60,7 +60,7 @@ export class Chunker {
   /** Files that fell back to windows although they have a grammar, by reason. */
   readonly fallbacks: Partial<Record<FallbackReason, number>> = {};
 
-  /** The latest trees of buffers being typed in and files looked up (shared with retrieve/symbols.ts). */
+  /** The latest trees of buffers being typed in and files looked up (shared with lookup/symbols.ts). */
   readonly trees = new SyntaxTrees();
 
   private constructor(private readonly loader: GrammarLoader) {}
@@ -131,7 +131,7 @@ export class Chunker {
     return windowFile(language, lines ?? new LineIndex(content), options);
   }
 
-  /** The grammar (parser, query) for a path's language, for callers that parse one file themselves (retrieve/symbols.ts). */
+  /** The grammar (parser, query) for a path's language, for callers that parse one file themselves (lookup/symbols.ts). */
   async grammarFor(relPath: string, content?: string): Promise<LoadedGrammar | undefined> {
     const byPath = languageOfPath(relPath);
     const name = grammarOf((content === undefined ? byPath : refineLanguage(relPath, content, byPath)) ?? 'plaintext');

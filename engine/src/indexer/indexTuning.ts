@@ -1,8 +1,8 @@
-// What the indexing reads of the engine's tuning (engine.ts EngineTuning extends it).
+// What the indexing reads of the engine's tuning (engine.ts indexTuningOf builds it from EngineTuning).
 import type { FusionWeights } from '../retrieve/weights';
 import type { IndexedSink } from './indexedSink';
 
-/** What the indexing reads of the engine's tuning (EngineTuning). */
+/** What the indexing reads of the engine's tuning: the seams, the indexed-output hook, the weights' fields. */
 export interface IndexTuning {
   weights?: Partial<FusionWeights>;
   /** Build every optional lexical field, whatever the weights (ablations switch stages per query). */

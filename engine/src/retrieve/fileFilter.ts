@@ -3,13 +3,9 @@
 // `accept`), so a narrow filter still fills k, which filtering the ranked list afterwards does not.
 import { languageOfPath } from '../chunk/languages';
 import { createMatcher } from '../scan/ignoreRules';
+import type { FileFilter } from '../api';
 
-export interface FileFilter {
-  /** gitignore-style pattern (`src/**\/*.ts`, `tests/`, `*.py`), matched against workspace-relative paths. */
-  glob?: string;
-  /** A VS Code language id (`python`), compared with the language of the file's extension. */
-  language?: string;
-}
+export type { FileFilter } from '../api';
 
 /** A predicate over workspace-relative paths (decisions cached per path); throws when the glob cannot be used. */
 export function fileFilter(filter: FileFilter): (file: string) => boolean {

@@ -5,7 +5,7 @@
 import { spawnEngineHost, type EngineTransport } from './transport';
 import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
-import type { SymbolInfo } from '../retrieve/symbols';
+import type { SymbolInfo } from '../lookup/symbols';
 import type { Vetted } from '../complete/scopeCheck';
 import { ClientEvents } from './clientEvents';
 import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
@@ -181,7 +181,7 @@ export class EngineClient extends ClientEvents {
         onPartial: opts.onPartial,
         cleanup: finish,
       });
-      this.post({ type: 'call', id, method, args: args as unknown[] });
+      this.post({ type: 'call', id, method, args });
     });
   }
 

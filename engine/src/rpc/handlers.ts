@@ -3,7 +3,7 @@
 // protocol does not compile until it is served here (no casts per request).
 import type { Engine } from '../engine';
 import { runAgentTool } from '../agentTools';
-import type { EngineMethod, EngineMethods } from './protocol';
+import type { EngineMethod, EngineMethods, MethodCall } from './protocol';
 import type { IndexProgress } from '../api';
 
 /** What a handler may use besides the engine: the request's cancellation and its progress events. */
@@ -46,8 +46,8 @@ export const HANDLERS: { [M in EngineMethod]: Handler<M> } = {
   close: (engine) => engine.close(),
 };
 
-/** Serves one request: `args` as they arrived (the client sends the tuple its typed call built). */
-export function invoke(engine: Engine, method: EngineMethod, args: unknown[], request: RequestContext): unknown {
-  const handler = HANDLERS[method] as Handler<EngineMethod>;
-  return handler(engine, args as EngineMethods[EngineMethod]['args'], request);
+/** Serves one call: its handler takes the argument tuple the protocol declares for its method. */
+export function invoke<M extends EngineMethod>(engine: Engine, call: MethodCall<M>, request: RequestContext): ReturnType<Handler<M>> {
+  const handler: Handler<M> = HANDLERS[call.method];
+  return handler(engine, call.args, request);
 }

@@ -4,7 +4,7 @@
 // AbortSignals travel as `cancel` messages and errors as plain objects.
 import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
-import type { DefinitionAt, SymbolInfo } from '../retrieve/symbols';
+import type { DefinitionAt, SymbolInfo } from '../lookup/symbols';
 import type { AgentToolAnswer } from '../agentTools';
 import type { Vetted } from '../complete/scopeCheck';
 
@@ -45,8 +45,16 @@ export type EngineMethod = keyof EngineMethods;
 /** Methods that change the index; the worker runs them one at a time, in arrival order. */
 export const MUTATING_METHODS: ReadonlySet<EngineMethod> = new Set<EngineMethod>(['indexAll', 'updateFile', 'removeFile', 'flush', 'close']);
 
+/** A call of one method with that method's argument tuple: the worker's handler table takes it as typed. */
+export interface MethodCall<M extends EngineMethod = EngineMethod> {
+  type: 'call';
+  id: number;
+  method: M;
+  args: EngineMethods[M]['args'];
+}
+
 export type ToWorker =
-  | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
+  | MethodCall
   | { type: 'cancel'; id: number }
   | { type: 'ping'; id: number };
 

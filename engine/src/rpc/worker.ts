@@ -8,7 +8,7 @@
 // AbortSignal handed to the engine for that request.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine';
-import { MUTATING_METHODS, serializeError, type FromWorker, type ToWorker, type WorkerInit, type EngineMethod } from './protocol';
+import { MUTATING_METHODS, serializeError, type FromWorker, type MethodCall, type ToWorker, type WorkerInit } from './protocol';
 import { INIT_ENV } from './transport';
 import { closeOnSignals } from '../util/termination';
 import { invoke } from './handlers';
@@ -77,14 +77,15 @@ opened.catch(() => undefined);
 const controllers = new Map<number, AbortController>();
 let mutationQueue: Promise<unknown> = Promise.resolve();
 
-async function serve(id: number, method: EngineMethod, args: unknown[]): Promise<void> {
+async function serve(call: MethodCall): Promise<void> {
+  const { id, method } = call;
   const t0 = performance.now();
   const controller = new AbortController();
   controllers.set(id, controller);
   const run = async (): Promise<unknown> => {
     const engine = await opened;
     if (controller.signal.aborted) throw abortError();
-    return invoke(engine, method, args, { signal: controller.signal, progress: (progress) => post({ type: 'progress', id, progress }), partial: (value) => post({ type: 'partial', id, value }) });
+    return invoke(engine, call, { signal: controller.signal, progress: (progress) => post({ type: 'progress', id, progress }), partial: (value) => post({ type: 'partial', id, value }) });
   };
   let task: Promise<unknown>;
   if (MUTATING_METHODS.has(method)) {
@@ -112,7 +113,7 @@ port.onMessage((msg: ToWorker) => {
       controllers.get(msg.id)?.abort();
       break;
     case 'call':
-      void serve(msg.id, msg.method, msg.args);
+      void serve(msg);
       break;
   }
 });

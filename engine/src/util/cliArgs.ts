@@ -1,4 +1,4 @@
-// The command line's readings, for the local index (cli.ts) and publishing a team index (team/cli.ts).
+// The command line's readings, for the local index (cli.ts) and publishing a team index (publish/cli.ts).
 // Node's own parser (util.parseArgs, strict) rejects unknown flags and a flag left without its
 // value (`--to` at the end, `--to --json`); the checks here reject values that are empty or out of
 // range, and flags that do not apply together. Every rejection is a UsageError: exit code 2.
@@ -33,7 +33,7 @@ export interface QueryArgs {
   ask: { text: string } | { file: string; line: number };
 }
 
-/** `publish DIR --to URL [--repo NAME] [--commit SHA] [--local-index D] [--keep-commits N]`: team/publish.ts. */
+/** `publish DIR --to URL [--repo NAME] [--commit SHA] [--local-index D] [--keep-commits N]`: publish/publish.ts. */
 export interface PublishArgs {
   cmd: 'publish';
   root: string;

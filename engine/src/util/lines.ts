@@ -20,3 +20,9 @@ const LONE_CR = /\r(?!\n)/g;
 export function normalizeLoneCR(text: string): string {
   return text.includes('\r') ? text.replace(LONE_CR, '\n') : text;
 }
+
+/** The state with lone CRs as LF (same length), so its lines are counted as the editor counts them, as in the index. */
+export function withEditorLines<S extends { prefix: string; suffix?: string }>(state: S): S {
+  if (!state.prefix.includes('\r') && !state.suffix?.includes('\r')) return state;
+  return { ...state, prefix: normalizeLoneCR(state.prefix), ...(state.suffix === undefined ? {} : { suffix: normalizeLoneCR(state.suffix) }) };
+}

@@ -78,7 +78,7 @@ async function prepareBenchSystem(sys: BenchSystem, repo: Repo, docs: FragmentDo
 async function openEngine(repo: Repo, factory: SystemFactoryOptions): Promise<{ engine: Engine; close(): Promise<void> }> {
   const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), `reporecall-benchN-index-${repo.name}-`));
   const modelDir = factory.modelDir ?? defaultModelDir();
-  const engine = await Engine.open({ root: repo.root, indexDir, modelDir, dense: !!modelDir, extensions: LANGUAGE_EXTENSIONS[repo.language] }, { weights: weightArgs(factory.argv) });
+  const engine = await Engine.open({ root: repo.root, indexDir, modelDir, dense: !!modelDir, extensions: LANGUAGE_EXTENSIONS[repo.language] }, { retrieval: { weights: weightArgs(factory.argv) } });
   await engine.indexAll();
   return { engine, close: async () => { await engine.close(); fs.rmSync(indexDir, { recursive: true, force: true }); } };
 }

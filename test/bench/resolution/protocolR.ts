@@ -12,7 +12,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Chunker } from '../../../engine/src/chunk';
-import { SymbolLookup, type SymbolDefinition, type SymbolInfo } from '../../../engine/src/retrieve/symbols';
+import { SymbolLookup, type SymbolDefinition, type SymbolInfo } from '../../../engine/src/lookup/symbols';
 import { loadRepo, type LanguageFamily, type Repo } from '../split';
 import { candidates, stratifiedSample, SYNTAX_KINDS, type Occurrence } from './sample';
 import { classify, type Truth, type TruthClass } from './truth';

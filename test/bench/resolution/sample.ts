@@ -5,7 +5,7 @@
 // declaration introduces (a declaration is not a reference), at least MIN_NAME characters.
 import type { Node } from 'web-tree-sitter';
 import type { Chunker } from '../../../engine/src/chunk';
-import { KEYWORD_NAMES, MIN_NAME } from '../../../engine/src/retrieve/symbols';
+import { KEYWORD_NAMES, MIN_NAME } from '../../../engine/src/lookup/symbols';
 import { mulberry32 } from '../../../engine/src/util/prng';
 import type { Repo } from '../split';
 import { cSyntaxKind } from './sampleC';

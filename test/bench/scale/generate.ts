@@ -263,7 +263,6 @@ function docLines(r: () => number, style: 'jsdoc' | 'py' | 'line'): string[] {
 /** The text of source file `i`. */
 export function renderFile(shape: RepoShape, i: number): string {
   const me = shape.meta(i);
-  const deps = shape.importsOf(i);
   const r = prng(mix(shape.seed, i, 19));
   const w = new Writer();
   const callees: Callable[] = [];
@@ -271,7 +270,23 @@ export function renderFile(shape: RepoShape, i: number): string {
   const local = (ws: string[]) => (lang === 'py' || lang === 'rs' ? snake(ws) : lang === 'go' ? pascal(ws) : camel(ws));
   // Own functions are callable too (intra-file calls).
   for (const f of me.functions) callees.push({ call: local(f) });
+  renderImports(me, shape.importsOf(i), w, callees);
+  w.line();
+  const params = paramNamesOf(r, lang);
+  renderFunctions(me, r, params, callees, w);
+  renderClasses(me, r, params, callees, w);
+  return w.text();
+}
 
+/** 1 to 3 parameter names (list-like), deduplicated. */
+function paramNamesOf(r: () => number, lang: Lang): () => string[] {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+  return () => [...new Set(Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(NOUNS) + (lang === 'py' || lang === 'rs' ? '_list' : 'List')))];
+}
+
+/** The file's imports of `deps` in its language; what they make callable joins `callees`. */
+function renderImports(me: FileMeta, deps: FileMeta[], w: Writer, callees: Callable[]): void {
+  const lang = me.lang;
   if (lang === 'ts' || lang === 'js') {
     for (const d of deps) {
       const names = d.functions.map(camel);
@@ -316,14 +331,13 @@ export function renderFile(shape: RepoShape, i: number): string {
       callees.push(...names.map((n) => ({ call: n })));
     }
   }
-  w.line();
+}
 
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
-  const paramNames = () => Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(NOUNS) + (lang === 'py' || lang === 'rs' ? '_list' : 'List'));
-  const uniq = (ps: string[]) => [...new Set(ps)];
-
+/** The file's free functions (Java has none: its functions are static methods of its classes). */
+function renderFunctions(me: FileMeta, r: () => number, paramNames: () => string[], callees: Callable[], w: Writer): void {
+  const lang = me.lang;
   for (const f of me.functions) {
-    const ps = uniq(paramNames());
+    const ps = paramNames();
     if (lang === 'py') {
       w.line(`def ${snake(f)}(${ps.join(', ')}):`);
       for (const l of docLines(r, 'py')) w.line(l, 4);
@@ -350,7 +364,11 @@ export function renderFile(shape: RepoShape, i: number): string {
     }
     w.line();
   }
+}
 
+/** The file's classes with their methods. */
+function renderClasses(me: FileMeta, r: () => number, paramNames: () => string[], callees: Callable[], w: Writer): void {
+  const lang = me.lang;
   for (const c of me.classes) {
     const cname = pascal(c.words);
     if (lang === 'py') {
@@ -360,7 +378,7 @@ export function renderFile(shape: RepoShape, i: number): string {
       w.line('self.capacity = capacity', 8);
       w.line('self.entries = {}', 8);
       for (const m of c.methods) {
-        const ps = uniq(paramNames());
+        const ps = paramNames();
         w.line();
         w.line(`def ${snake(m)}(self, ${ps.join(', ')}):`, 4);
         for (const l of docLines(r, 'py')) w.line(l, 8);
@@ -373,7 +391,7 @@ export function renderFile(shape: RepoShape, i: number): string {
       w.line('Entries  map[string]int', 4);
       w.line('}');
       for (const m of c.methods) {
-        const ps = uniq(paramNames());
+        const ps = paramNames();
         w.line();
         for (const l of docLines(r, 'line')) w.line(l);
         w.line(`func (s *${cname}) ${pascal(m)}(${ps.map((p) => `${p} []int`).join(', ')}) int {`);
@@ -388,7 +406,7 @@ export function renderFile(shape: RepoShape, i: number): string {
       w.line();
       w.line(`impl ${cname} {`);
       for (const m of c.methods) {
-        const ps = uniq(paramNames());
+        const ps = paramNames();
         for (const l of docLines(r, 'line')) w.line('/' + l, 4);
         w.line(`pub fn ${snake(m)}(&self, ${ps.map((p) => `${p}: &[i64]`).join(', ')}) -> i64 {`, 4);
         bodyStatements(lang, r, callees, ps, 8, w);
@@ -402,7 +420,7 @@ export function renderFile(shape: RepoShape, i: number): string {
       w.line(isJava ? `private final int capacity = ${16 + Math.floor(r() * 256)};` : `private readonly capacity = ${16 + Math.floor(r() * 256)};`.replace('private readonly ', lang === 'js' ? '' : 'private readonly '), 2);
       const methods = isJava ? [...c.methods, ...me.functions] : c.methods;
       for (const m of methods) {
-        const ps = uniq(paramNames());
+        const ps = paramNames();
         w.line();
         for (const l of docLines(r, 'jsdoc')) w.line(l, 2);
         if (isJava) w.line(`public static int ${camel(m)}(${ps.map((p) => `java.util.List<Integer> ${p}`).join(', ')}) {`, 2);
@@ -415,7 +433,6 @@ export function renderFile(shape: RepoShape, i: number): string {
     }
     w.line();
   }
-  return w.text();
 }
 
 /** `--gitignore-lines N` lines in the shapes of a big monorepo's .gitignore, none matching a generated file. */

@@ -17,7 +17,7 @@ import { EngineClient } from '../../../engine/src/rpc/client';
 import type { IndexProgress, IndexStats, RetrieveOptions } from '../../../engine/src/api';
 import type { EditorState, RetrievedChunk } from '../../../engine/src/types';
 import { spawnSync } from 'child_process';
-import { procMemory } from './procMemory';
+import { RssSampler } from './rssSampler';
 import { prng, type GeneratedRepo } from './generate';
 import { CODE_FILE, editorStateAt, percentile } from './editorStates';
 
@@ -80,46 +80,6 @@ function parseArgs(argv: string[]): Args {
     gitignoreLines: Number(get('gitignore-lines') ?? 0),
     hostileGitignore: argv.includes('--hostile-gitignore'),
   };
-}
-
-/**
- * Samples RSS every 100 ms, keeping the peak per named phase: of the engine's process (a child
- * whose pid changes when it is replaced, or this one) and of this process (the host).
- */
-class RssSampler {
-  private phase = 'idle';
-  private readonly t0 = performance.now();
-  readonly peaks: Record<string, number> = {};
-  /** When each phase's peak was sampled (s since the sampler started), to find what ran then in the log. */
-  readonly peakAtS: Record<string, number> = {};
-  /** The engine's largest RSS in each second (MB), per phase: the shape of the build's memory. */
-  readonly perSecondMB: Record<string, number[]> = {};
-  readonly hostPeaks: Record<string, number> = {};
-  private readonly timer: NodeJS.Timeout;
-  constructor(private readonly enginePid: () => number | undefined) {
-    this.timer = setInterval(() => this.sample(), 100);
-  }
-  sample(): void {
-    const host = process.memoryUsage().rss;
-    const pid = this.enginePid();
-    const rss = pid === undefined ? host : procMemory(pid)?.rss ?? 0;
-    const atS = (performance.now() - this.t0) / 1000;
-    if (rss > (this.peaks[this.phase] ?? 0)) this.peakAtS[this.phase] = Math.round(atS * 10) / 10;
-    this.peaks[this.phase] = Math.max(this.peaks[this.phase] ?? 0, rss);
-    const secs = (this.perSecondMB[this.phase] ??= []);
-    const sec = Math.floor(atS);
-    secs[sec] = Math.max(secs[sec] ?? 0, Math.round(rss / 1048576));
-    this.hostPeaks[this.phase] = Math.max(this.hostPeaks[this.phase] ?? 0, host);
-  }
-  enter(phase: string): void {
-    this.sample();
-    this.phase = phase;
-    this.sample();
-  }
-  stop(): void {
-    clearInterval(this.timer);
-    this.sample();
-  }
 }
 
 /** Size and modification time of every file under `dir`. */
@@ -230,44 +190,34 @@ function memorySnapshot(): Record<string, number> {
   return { rssMB: mb(m.rss), heapUsedMB: mb(m.heapUsed), heapTotalMB: mb(m.heapTotal), externalMB: mb(m.external), arrayBuffersMB: mb(m.arrayBuffers), ...Object.fromEntries(Object.entries(spaces).map(([k, v]) => [`v8.${k}MB`, v])) };
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const work = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rr-scale-'));
-  const root = path.join(work, 'repo');
-  const indexDir = path.join(work, 'index');
-  fs.rmSync(root, { recursive: true, force: true });
-  fs.rmSync(indexDir, { recursive: true, force: true });
+/** The log: on stderr, and kept with the seconds since start (the cold build's peak is shown with the lines around it). */
+function makeLog(): { log: (s: string) => void; logLines: Array<{ atS: number; line: string }> } {
   const logT0 = performance.now();
   const logLines: Array<{ atS: number; line: string }> = [];
   const log = (s: string) => {
     logLines.push({ atS: Math.round((performance.now() - logT0) / 100) / 10, line: s.slice(0, 200) });
     console.error(`[scale] ${s}`);
   };
+  return { log, logLines };
+}
 
-  let engine: EngineHost | undefined;
-  const sampler = new RssSampler(() => engine?.enginePid);
-  sampler.enter('generate');
-  let t = performance.now();
-  // In a child process, so that this process (the extension host's stand-in) does not carry the
-  // generator's garbage into the memory figures.
+/**
+ * The synthetic repository, generated in a child process, so that this process (the extension
+ * host's stand-in) does not carry the generator's garbage into the memory figures.
+ */
+function generateRepo(args: Args, root: string, log: (s: string) => void): { repo: GeneratedRepo; generateSeconds: number } {
+  const t = performance.now();
   const gen = spawnSync(process.execPath, [path.join(__dirname, 'generate.js'), '--dir', root, '--files', String(args.files), '--seed', String(args.seed), '--gitignore-lines', String(args.gitignoreLines), ...(args.hostileGitignore ? ['--hostile-gitignore'] : []), '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (gen.status !== 0) throw new Error(`generator failed: ${gen.stderr}`);
   const repo = JSON.parse(gen.stdout) as GeneratedRepo;
   const generateSeconds = (performance.now() - t) / 1000;
   log(`generated ${repo.indexable.length} indexable files, ${mb(repo.sourceBytes)} MB, in ${generateSeconds.toFixed(1)} s`);
+  return { repo, generateSeconds };
+}
 
-  global.gc?.();
-  sampler.enter('open');
-  const rssBeforeOpen = process.memoryUsage().rss;
-  t = performance.now();
-  let workerReplacedSeconds: number | undefined;
-  engine = args.inProcess
-    ? await (await import('../../../engine/src/engine')).Engine.open({ root, indexDir, dense: args.dense, log })
-    : await openWorker(root, indexDir, args.dense, log, (s) => (workerReplacedSeconds = s));
-  const openSeconds = (performance.now() - t) / 1000;
-
-  sampler.enter('index');
-  t = performance.now();
+/** The cold build, progress logged every 15 s; in worker mode less the time the worker was being replaced. */
+async function indexTimed(engine: EngineHost, replacedSeconds: () => number | undefined, log: (s: string) => void): Promise<{ stats: IndexStats; indexSeconds: number }> {
+  const t = performance.now();
   let lastLog = 0;
   const stats = await engine.indexAll((p) => {
     const now = performance.now();
@@ -277,18 +227,18 @@ async function main(): Promise<void> {
     }
   });
   // In worker mode indexAll resolves after the worker was replaced; that time is not indexing.
-  const indexSeconds = (performance.now() - t) / 1000 - (workerReplacedSeconds ?? 0);
+  const indexSeconds = (performance.now() - t) / 1000 - (replacedSeconds() ?? 0);
   log(`indexed ${stats.files} files, ${stats.chunks} chunks in ${indexSeconds.toFixed(1)} s`);
-  const afterIndex = memorySnapshot();
+  return { stats, indexSeconds };
+}
 
-  global.gc?.();
-  sampler.enter('query');
+/** `args.queries` queries at random code files' editor states: sorted latencies, empty answers, memory meanwhile and after a GC. */
+async function timeQueries(engine: EngineHost, root: string, code: string[], args: Args) {
   const r = prng(args.seed * 7 + 1);
-  const code = repo.indexable.filter((f) => CODE_FILE.test(f.relPath));
   const latencies: number[] = [];
   let emptyResults = 0;
   for (let q = 0; q < args.queries; q++) {
-    const state = editorStateAt(root, code[Math.floor(r() * code.length)].relPath, r);
+    const state = editorStateAt(root, code[Math.floor(r() * code.length)], r);
     const q0 = performance.now();
     const hits = await engine.retrieve(state, { k: 10 });
     latencies.push(performance.now() - q0);
@@ -299,6 +249,86 @@ async function main(): Promise<void> {
   global.gc?.();
   const liveAfterQueries = memorySnapshot();
   latencies.sort((a, b) => a - b);
+  return { latencies, emptyResults, whileQuerying, liveAfterQueries };
+}
+
+/** A fresh process on the saved index (reopen.ts): the editor's memory and latency after a restart. */
+function reopenFresh(at: { work: string; root: string; indexDir: string }, repo: GeneratedRepo, args: Args, indexSeconds: number, log: (s: string) => void) {
+  const { work, root, indexDir } = at;
+  const listFile = path.join(work, 'files.json');
+  fs.writeFileSync(listFile, JSON.stringify(repo.indexable.map((f) => f.relPath)));
+  const reopenArgs = [...process.execArgv.filter((a) => a === '--expose-gc'), path.join(__dirname, 'reopen.js'), '--root', root, '--index', indexDir, '--files-list', listFile, '--queries', String(args.queries), '--seed', String(args.seed), ...(args.dense ? [] : ['--no-dense'])];
+  const child = spawnSync(process.execPath, reopenArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (child.status !== 0) log(`reopen failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  const reopened = child.status === 0 ? JSON.parse(child.stdout.trim().split('\n').pop()!) : { error: child.stderr.slice(-2000) };
+  if (child.status === 0) log(`no-change reopen ${reopened.noChangeReopen.seconds.toFixed(1)} s (cold build ${indexSeconds.toFixed(1)} s)`);
+  if (child.status === 0) log(`fresh process: open ${reopened.openSeconds.toFixed(1)} s, query p95 ${reopened.queryMs.p95.toFixed(1)} ms, engine RSS while querying ${reopened.engineRssMB.whileQuerying} MB`);
+  return reopened;
+}
+
+/** The engine's process per phase (after `index`, the replacement the client started), and this one. */
+function rssReport(sampler: RssSampler, rssBeforeOpen: number, logLines: Array<{ atS: number; line: string }>) {
+  return {
+    beforeOpen: mb(rssBeforeOpen),
+    peakByPhase: Object.fromEntries(Object.entries(sampler.peaks).map(([k, v]) => [k, mb(v)])),
+    hostPeakByPhase: Object.fromEntries(Object.entries(sampler.hostPeaks).map(([k, v]) => [k, mb(v)])),
+    // The cold build's peak in context: when it was sampled, the log lines around it, and RSS per second.
+    indexPeak: {
+      atS: sampler.peakAtS.index ?? null,
+      logAround: logLines.filter((l) => sampler.peakAtS.index !== undefined && Math.abs(l.atS - sampler.peakAtS.index) <= 15),
+      perSecondMB: (sampler.perSecondMB.index ?? []).map((v) => v ?? null),
+    },
+  };
+}
+
+/** Percentiles of sorted latencies. */
+function latencyReport(latencies: number[]) {
+  return { n: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
+}
+
+/** The scale targets (README), met or not. */
+function targetsOf(sampler: RssSampler, reopened: { engineRssMB?: { peakWhileQuerying?: unknown }; queryMs?: { p95?: unknown } }, indexBytes: number, sourceBytes: number, latencies: number[]) {
+  return {
+    rssWhileQueryingLe300MB: (sampler.peaks.query ?? Infinity) <= 300 * 1048576,
+    freshProcessRssWhileQueryingLe300MB: typeof reopened.engineRssMB?.peakWhileQuerying === 'number' && reopened.engineRssMB.peakWhileQuerying <= 300,
+    freshProcessQueryP95Le50ms: typeof reopened.queryMs?.p95 === 'number' && reopened.queryMs.p95 <= 50,
+    indexLe1xSource: indexBytes <= sourceBytes,
+    queryP95Le50ms: percentile(latencies, 95) <= 50,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const work = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rr-scale-'));
+  const root = path.join(work, 'repo');
+  const indexDir = path.join(work, 'index');
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(indexDir, { recursive: true, force: true });
+  const { log, logLines } = makeLog();
+
+  let engine: EngineHost | undefined;
+  const sampler = new RssSampler(() => engine?.enginePid);
+  sampler.enter('generate');
+  const { repo, generateSeconds } = generateRepo(args, root, log);
+
+  global.gc?.();
+  sampler.enter('open');
+  const rssBeforeOpen = process.memoryUsage().rss;
+  let t = performance.now();
+  let workerReplacedSeconds: number | undefined;
+  engine = args.inProcess
+    ? await (await import('../../../engine/src/engine')).Engine.open({ root, indexDir, dense: args.dense, log })
+    : await openWorker(root, indexDir, args.dense, log, (s) => (workerReplacedSeconds = s));
+  const openSeconds = (performance.now() - t) / 1000;
+
+  sampler.enter('index');
+  const { stats, indexSeconds } = await indexTimed(engine, () => workerReplacedSeconds, log);
+  const afterIndex = memorySnapshot();
+
+  global.gc?.();
+  sampler.enter('query');
+  const code = repo.indexable.filter((f) => CODE_FILE.test(f.relPath));
+  const { latencies, emptyResults, whileQuerying, liveAfterQueries } = await timeQueries(engine, root, code.map((f) => f.relPath), args);
 
   sampler.enter('saveOneEdit');
   const saveOne = await saveOneEdit(engine, root, indexDir, code.map((f) => f.relPath), args.edits, args.seed);
@@ -312,16 +342,7 @@ async function main(): Promise<void> {
   sampler.enter('close');
   await engine.close();
   sampler.stop();
-
-  // A fresh process on the saved index: the editor's memory and latency after a restart.
-  const listFile = path.join(work, 'files.json');
-  fs.writeFileSync(listFile, JSON.stringify(repo.indexable.map((f) => f.relPath)));
-  const reopenArgs = [...process.execArgv.filter((a) => a === '--expose-gc'), path.join(__dirname, 'reopen.js'), '--root', root, '--index', indexDir, '--files-list', listFile, '--queries', String(args.queries), '--seed', String(args.seed), ...(args.dense ? [] : ['--no-dense'])];
-  const child = spawnSync(process.execPath, reopenArgs, { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (child.status !== 0) log(`reopen failed (${child.status}): ${child.stderr.slice(-2000)}`);
-  const reopened = child.status === 0 ? JSON.parse(child.stdout.trim().split('\n').pop()!) : { error: child.stderr.slice(-2000) };
-  if (child.status === 0) log(`no-change reopen ${reopened.noChangeReopen.seconds.toFixed(1)} s (cold build ${indexSeconds.toFixed(1)} s)`);
-  if (child.status === 0) log(`fresh process: open ${reopened.openSeconds.toFixed(1)} s, query p95 ${reopened.queryMs.p95.toFixed(1)} ms, engine RSS while querying ${reopened.engineRssMB.whileQuerying} MB`);
+  const reopened = reopenFresh({ work, root, indexDir }, repo, args, indexSeconds, log);
 
   const components = dirBytes(indexDir);
   const indexBytes = Object.values(components).reduce((s, b) => s + b, 0);
@@ -341,39 +362,16 @@ async function main(): Promise<void> {
     },
     disk: { indexBytes, ratioToSource: indexBytes / repo.sourceBytes, components },
     // The engine's process per phase (after `index`, the replacement the client started), and this one.
-    rssMB: {
-      beforeOpen: mb(rssBeforeOpen),
-      peakByPhase: Object.fromEntries(Object.entries(sampler.peaks).map(([k, v]) => [k, mb(v)])),
-      hostPeakByPhase: Object.fromEntries(Object.entries(sampler.hostPeaks).map(([k, v]) => [k, mb(v)])),
-      // The cold build's peak in context: when it was sampled, the log lines around it, and RSS per second.
-      indexPeak: {
-        atS: sampler.peakAtS.index ?? null,
-        logAround: logLines.filter((l) => sampler.peakAtS.index !== undefined && Math.abs(l.atS - sampler.peakAtS.index) <= 15),
-        perSecondMB: (sampler.perSecondMB.index ?? []).map((v) => v ?? null),
-      },
-    },
+    rssMB: rssReport(sampler, rssBeforeOpen, logLines),
     memoryAfterIndex: afterIndex,
     memoryWhileQuerying: whileQuerying,
     memoryLiveAfterQueries: liveAfterQueries,
-    queryMs: {
-      n: latencies.length,
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
-      p99: percentile(latencies, 99),
-      max: latencies[latencies.length - 1],
-      emptyResults,
-    },
+    queryMs: { ...latencyReport(latencies), emptyResults },
     reopened,
     // Issue 19: bytes written and time of a save after one edited file, the longest query meanwhile (whole), and the most a save added to one.
     save_one_edit: saveOne,
     reindexUnchanged: { seconds: reindexSeconds, secondsPer1000Files: (reindexSeconds / stats.files) * 1000, changedFiles: again.changedFiles },
-    targets: {
-      rssWhileQueryingLe300MB: (sampler.peaks.query ?? Infinity) <= 300 * 1048576,
-      freshProcessRssWhileQueryingLe300MB: typeof reopened.engineRssMB?.peakWhileQuerying === 'number' && reopened.engineRssMB.peakWhileQuerying <= 300,
-      freshProcessQueryP95Le50ms: typeof reopened.queryMs?.p95 === 'number' && reopened.queryMs.p95 <= 50,
-      indexLe1xSource: indexBytes <= repo.sourceBytes,
-      queryP95Le50ms: percentile(latencies, 95) <= 50,
-    },
+    targets: targetsOf(sampler, reopened, indexBytes, repo.sourceBytes, latencies),
   };
   const json = JSON.stringify(result, null, 2);
   if (args.out) {

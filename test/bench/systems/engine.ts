@@ -5,9 +5,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Engine, type EngineTuning } from '../../../engine/src/engine';
+import { Engine, type RetrievalDefaults } from '../../../engine/src/engine';
 import { completeFromContext } from '../../../engine/src/complete/builtin';
-import { DEFINITION_SHARE } from '../../../engine/src/retrieve/definitionContext';
+import { DEFINITION_SHARE } from '../../../engine/src/context/definitionContext';
 import { LANGUAGE_EXTENSIONS, type Repo, type Task } from '../split';
 import { FragmentSystem, type FragmentSystemOptions } from './fragments';
 
@@ -25,7 +25,7 @@ export class EngineSystem extends FragmentSystem {
   /** The task whose editor state the engine's index currently holds (its file cut at the cursor). */
   private editing: Task | undefined;
 
-  constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: EngineTuning, completion = false) {
+  constructor(opts: FragmentSystemOptions, private readonly modelDir: string | undefined, private readonly tuning: RetrievalDefaults, completion = false) {
     super(opts);
     if (completion) this.complete = (task, suffix) => this.completeTask(task, suffix);
   }
@@ -41,7 +41,7 @@ export class EngineSystem extends FragmentSystem {
     this.engine = await Engine.open({
       root: repo.root, indexDir: this.indexDir, modelDir: this.modelDir === 'none' ? undefined : this.modelDir, dense: this.modelDir !== 'none',
       extensions: LANGUAGE_EXTENSIONS[repo.language],
-    }, { ...this.tuning, allFields: this.outputs !== undefined });
+    }, { retrieval: { ...this.tuning, allFields: this.outputs !== undefined } });
     const s = await this.engine.indexAll();
     const secs = (performance.now() - t0) / 1000;
     const t1 = performance.now();

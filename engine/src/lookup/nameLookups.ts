@@ -10,8 +10,8 @@ import { lexicalTerms } from '../lexical/tokenize';
 import type { RetrievedChunk } from '../types';
 import { normalizeLoneCR } from '../util/lines';
 import { readSourceText } from '../util/sourceText';
-import type { HybridIndex } from './hybrid';
-import { packDefinitions } from './definitionContext';
+import type { HybridIndex } from '../retrieve/hybrid';
+import { packDefinitions } from '../context/definitionContext';
 import { siblingsOf } from './siblings';
 import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './symbols';
 

@@ -9,10 +9,10 @@ import * as path from 'path';
 import { Engine } from '../engine';
 import { defaultIndexDir } from '../indexLocation';
 import { listedFiles, MANIFEST_FILE, parseManifest, STORE_FORMAT_VERSION } from '../index/manifest';
-import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from './connection';
-import { headCommit } from './gitCommits';
-import { migrate, SCHEMA } from './schema';
-import { collect, recordCommit, repoId, storedSegments, uploadSegment, type Collected } from './segmentStore';
+import { connectTeam, describePgError, TeamIndexError, type ConnectOptions } from '../team/connection';
+import { headCommit } from '../team/gitCommits';
+import { migrate, SCHEMA } from '../team/schema';
+import { collect, recordCommit, repoId, storedSegments, uploadSegment, type Collected } from '../team/segmentStore';
 
 export interface PublishOptions extends ConnectOptions {
   root: string;

@@ -1,7 +1,7 @@
 // The CLI's team-index command (cli.ts hands it over):
 //   reporecall publish DIR --to URL [--repo NAME] [--commit SHA] [--local-index D] [--keep-commits N] [--model DIR] [--no-dense] [--json]
 // The password is best given in PGPASSWORD (or ~/.pgpass), not in the URL: messages mask it anyway.
-import { maskUrl, TeamIndexError } from './connection';
+import { maskUrl, TeamIndexError } from '../team/connection';
 import { publishTeamIndex } from './publish';
 import type { PublishArgs } from '../util/cliArgs';
 

@@ -26,6 +26,7 @@ import { definitionRefs, documentItems, redactedText, type DocumentItem } from '
 import { VectorReuse } from './vectorReuse';
 import { DocumentSink, type DocumentSinkOptions } from './documentSink';
 import { SegmentMerges } from './segmentMerges';
+import { mergeAllAfterIndexing } from '../store/mergePolicy';
 import { Buffers } from './buffers';
 import { CalleeChanges, readForUpdate } from './calleeChanges';
 import { ParsedSpill, currentText, type Pending } from './parsedSpill';
@@ -184,7 +185,7 @@ export class WorkspaceIndex {
     this.lastSkipped = skipped;
     this.lastChanged = pending.length;
     // A cold build (or many changes) ends merged, in bases only: nothing to replay or fold (PARAMS.md).
-    if (pending.length && pending.length * 8 >= this.tables.files.count) {
+    if (mergeAllAfterIndexing({ changedFiles: pending.length, files: this.tables.files.count })) {
       await this.merges.run(this.index, 'all', signal);
       this.store.rebaseTablesAtNextSave();
       this.dirty = true;
@@ -221,8 +222,7 @@ export class WorkspaceIndex {
 
   /** The cold build's pipeline (indexAll): documents in large batches, due merges in slices before a batch would merge inside add. */
   private async coldBuild(pending: Pending[], spill: ParsedSpill, onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
-    const breather = new Breather(BREATHE_EVERY_MS, signal);
-    const merge = () => this.merges.run(this.index, 'due', signal);
+    const breather = new Breather(BREATHE_EVERY_MS, signal), merge = () => this.merges.run(this.index, 'due', signal);
     const sink = this.documentSink(pending, {
       breather, batch: EMBED_BATCH, embed: (texts) => this.embedder!.embed(texts, signal), onProgress,
       beforeAdd: async (count) => { if (SegmentMerges.wouldMergeOnAdd(this.index, count)) await merge(); },
@@ -261,8 +261,8 @@ export class WorkspaceIndex {
 
   /** A sink for `pending`'s documents; `embed` is used only with a model. */
   private documentSink(pending: Pending[], o: Pick<DocumentSinkOptions, 'breather' | 'batch' | 'onProgress' | 'beforeAdd'> & { embed: NonNullable<DocumentSinkOptions['embed']> }): DocumentSink {
-    const model = this.embedder && { modelId: this.embedder.modelId, dim: this.embedder.dim };
-    return new DocumentSink({ ...o, index: () => this.index, embed: this.embedder && o.embed, model, total: pending.reduce((s, p) => s + p.chunks, 0), onIndexed: this.tuning.onIndexed });
+    const { embedder } = this, model = embedder && { modelId: embedder.modelId, dim: embedder.dim }, total = pending.reduce((s, p) => s + p.chunks, 0);
+    return new DocumentSink({ ...o, index: () => this.index, embed: embedder && o.embed, model, total, onIndexed: this.tuning.onIndexed });
   }
 
   /** One file of a pipeline: its current text (parsed anew if it changed since), its documents into `sink`, its definitions and row. */

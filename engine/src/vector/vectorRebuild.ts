@@ -1,6 +1,6 @@
 // Rebuilding a vector index's segments: pending vectors and tombstones folded into fresh IVF lists
 // (or back into one flat store when the index shrank), a function of a snapshot (as tantivy's
-// merges are): vectorIndex.ts decides when, and installs the result.
+// merges are): vectorIndex.ts decides when, and installs the result; the shape is store/mergePolicy.ts's.
 import { FlatStore } from './flatStore';
 import { readRecord, type Int8Scorer } from './int8Kernel';
 import { IvfLists, memorySource, scratchSource } from './ivfLists';
@@ -9,6 +9,7 @@ import { ListAssigner, toRecords, trainLists } from './kmeans';
 import { forEachLive, liveCount, liveSlices, type VectorSegments } from './vectorSegments';
 import { mulberry32 } from '../util/prng';
 import { l2Normalise } from '../embed/pooling';
+import { vectorRebuildFlat, vectorRetrainDue } from '../store/mergePolicy';
 
 /** k-means trains on this many sampled vectors per list (at most). */
 const SAMPLE_PER_LIST = 32;
@@ -40,13 +41,13 @@ export interface Rebuilt {
 export function* rebuildSegments(seg: VectorSegments, p: RebuildParams, forceRetrain: boolean, slice: number): Generator<void, Rebuilt> {
   const live = liveCount(seg);
   const { dim, stride, scorer } = p;
-  if (live <= p.flatThreshold / 2 || (!seg.lists && live <= p.flatThreshold)) {
+  if (vectorRebuildFlat({ live, listed: seg.lists?.count, flatThreshold: p.flatThreshold })) {
     const flat = new FlatStore(dim, live);
     forEachLive(seg, stride, (buf, off) => flat.setRecord(buf, off));
     return { pending: flat, lists: undefined };
   }
   const old = seg.lists;
-  const retrain = forceRetrain || !old || live > 2 * old.trainedFor || live < old.trainedFor / 2;
+  const retrain = forceRetrain || !old || vectorRetrainDue({ live, trainedFor: old.trainedFor });
   let centroids: Buffer;
   let listCount: number;
   if (retrain) {

@@ -13,10 +13,9 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Bm25Index } from '../lexical/bm25';
 import type { VectorIndex } from '../vector';
 import type { VectorCommit } from '../vector/persist';
-import { readCommit, sha256 } from './readCommit';
+import { readCommit, sha256, type LexicalFields, type LoadedStore } from './readCommit';
 import { writePartsAtomic, type AtomicWrite } from '../store/atomic';
 import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
@@ -26,7 +25,7 @@ import { tablesParts, type IndexTables } from './tables';
 import { encodeDelta, type DeltaSegment } from './deltaFile';
 import { tablesDelta } from './tablesDelta';
 import { DiskSize } from './diskSize';
-import { moveToEnd } from '../util/orderedSet';
+import { moveToEnd } from '../store/orderedSet';
 import {
   baseFileName, COMPONENTS, STORE_FORMAT_VERSION, deltaFileName, incompatibility, LEXICAL_FILES, listedFiles, MANIFEST_FILE, parseManifest, STORE_FILE_PATTERN,
   TEAM_SYNC_DIR, VECTORS_DIR, vectorFileNames, vectorFilePath,
@@ -34,8 +33,7 @@ import {
 } from './manifest';
 
 export { STORE_FORMAT_VERSION, LEXICAL_FILES } from './manifest';
-export { committedFiles, readCommittedTables } from './readCommit';
-export type LexicalFields = Record<LexicalField, Bm25Index>;
+export { committedFiles, readCommittedTables, type LexicalFields, type LoadedStore } from './readCommit';
 
 /** What a save commits; `modelId` null and `dim` 0 without vectors; the manifest lists `fields` and `omittedForSize`. */
 export interface IndexToSave {
@@ -64,12 +62,6 @@ export interface StorePolicy {
   lexicalMergeMinDocs?: number;
 }
 
-export interface LoadedStore extends LexicalFields {
-  tables: IndexTables;
-  vectors?: VectorIndex;
-  /** Fields the first build left out for size (see Manifest.omittedForSize). */
-  omittedForSize: string[];
-}
 
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 

@@ -10,9 +10,17 @@ import { readAt } from '../store/readAt';
 import { decodeTables, type IndexTables } from './tables';
 import { decodeDelta, type DeltaSegment } from './deltaFile';
 import { applyTablesDelta } from './tablesDelta';
-import { moveToEnd } from '../util/orderedSet';
+import { moveToEnd } from '../store/orderedSet';
 import { COMPONENTS, LEXICAL_FILES, MANIFEST_FILE, parseManifest, VECTORS_DIR, type Component, type IndexExpectation, type LexicalField, type Manifest } from './manifest';
-import type { LexicalFields, LoadedStore } from './indexStore';
+
+export type LexicalFields = Record<LexicalField, Bm25Index>;
+
+export interface LoadedStore extends LexicalFields {
+  tables: IndexTables;
+  vectors?: VectorIndex;
+  /** Fields the first build left out for size (see Manifest.omittedForSize). */
+  omittedForSize: string[];
+}
 
 export const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 

@@ -1,7 +1,6 @@
 // A BM25 query plan: the query's terms present in live documents, weighted by idf × query tf, each
 // with the most it can add to any score, rarest first, cut to the search's postings budget.
-import { bm25Idf, liveDf } from './bm25Stats';
-import type { Bm25View } from './bm25Search';
+import { bm25Idf, liveDf, type Bm25View } from './bm25Stats';
 
 /** A budgeted search keeps at least this many of the query's rarest terms. */
 export const MIN_QUERY_TERMS = 8;

@@ -10,22 +10,8 @@
 import { MAX_SLOTS } from './postingCodec';
 import { BLOCK } from './packedPostings';
 import { TopK, type ScoredId } from '../util/topK';
-import type { LiveStats } from './bm25Stats';
+import type { Bm25View } from './bm25Stats';
 import { planQuery, type QueryTerm } from './bm25Query';
-import type { BaseSegment } from './baseSegment';
-import type { MutableSegment } from './mutableSegment';
-import type { TermDictionary } from './termDictionary';
-
-/** What a search reads of an index; it writes none of it. */
-export interface Bm25View {
-  readonly k1: number;
-  readonly b: number;
-  readonly maxQueryPostings: number;
-  readonly dict: TermDictionary;
-  readonly base: BaseSegment;
-  readonly mut: MutableSegment;
-  readonly stats: LiveStats;
-}
 
 /** Candidate-only scoring decodes a whole list when it holds fewer than this many postings per candidate. */
 const STREAM_RATIO = 16;

@@ -3,6 +3,7 @@
 // that contain it (baseSegment.ts counts those lazily per queried term).
 import type { BaseSegment } from './baseSegment';
 import type { MutableSegment } from './mutableSegment';
+import type { TermDictionary } from './termDictionary';
 
 export interface Bm25Options {
   /** Term-frequency saturation (Okapi k1). */
@@ -57,3 +58,14 @@ export class LiveStats {
 
 /** Live documents containing term `tid`, over the base and the mutable segment. */
 export const liveDf = (base: BaseSegment, mut: MutableSegment, tid: number): number => mut.liveDf(tid) + base.liveDf(tid);
+
+/** What a search reads of an index; it writes none of it. */
+export interface Bm25View {
+  readonly k1: number;
+  readonly b: number;
+  readonly maxQueryPostings: number;
+  readonly dict: TermDictionary;
+  readonly base: BaseSegment;
+  readonly mut: MutableSegment;
+  readonly stats: LiveStats;
+}

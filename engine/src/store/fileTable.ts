@@ -4,7 +4,7 @@
 import { BinaryReader, BinaryWriter, owned } from './binary';
 import { grow } from './columns';
 import { StringPool } from './stringPool';
-import { moveToEnd } from '../util/orderedSet';
+import { moveToEnd } from './orderedSet';
 
 export interface FileEntry {
   /** sha1 hex of the file's text. */

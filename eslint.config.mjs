@@ -48,9 +48,4 @@ export default tseslint.config(
     files: ['engine/src/**/*.ts', 'extension/src/**/*.ts', 'test/bench/**/*.ts'],
     rules: { 'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
-  {
-    // until the compose branch splits them
-    files: ['engine/src/index/indexStore.ts', 'engine/src/lexical/bm25Merge.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
 );

@@ -19,7 +19,7 @@ import { completeFromSources } from './complete/builtin';
 import { completionCandidates } from './complete/candidates';
 import { makeVetter, moduleLevel, type Vetted } from './complete/vetter';
 import { SyntaxTrees } from './chunk/syntaxTrees';
-import { assembleContext, type ContextSources } from './context/assemble';
+import { assembleContext } from './context/assemble';
 import { declarationSourceOf } from './context/declarations';
 import type { PackingDefaults } from './context/pack';
 import { WorkspaceIndex } from './indexer/workspaceIndex';

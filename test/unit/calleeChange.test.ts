@@ -28,12 +28,12 @@ describe('callers enriched again when a callee\'s definitions change', function 
   /** The main lexical field's statistics and its BM25 hits for `q`, as file ranges with scores. */
   const lexical = (engine: Engine, q: string) => {
     const ws = (engine as unknown as { ws: WorkspaceIndex }).ws;
-    const field = ws.index.lexical as unknown as { liveDocs: number; totalLen: number };
+    const field = (ws.index.lexical as unknown as { stats: { docs: number; totalLen: number } }).stats;
     const hits = ws.index.lexical.search(lexicalTerms(q), 10).map((h) => {
       const d = ws.index.docs.get(h.id)!;
       return `${d.file}:${d.startLine}-${d.endLine} ${h.score}`;
     });
-    return { live: field.liveDocs, totalLen: field.totalLen, hits };
+    return { live: field.docs, totalLen: field.totalLen, hits };
   };
 
   const clean = async (root: string, q: string) => {

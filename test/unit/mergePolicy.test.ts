@@ -1,7 +1,7 @@
 // The merge policy on synthetic component statistics: each decision at, below and above its thresholds.
 import * as assert from 'assert';
 import {
-  foldDeltas, lexicalMergeDue, lexicalMergeForced, tablesRebaseDue, vectorPendingLimit, vectorRebuildDueAtSave, vectorRebuildOnRemove,
+  foldDeltas, lexicalMergeDue, lexicalMergeForced, mergeAllAfterIndexing, tablesRebaseDue, vectorPendingLimit, vectorRebuildDueAtSave, vectorRebuildFlat, vectorRebuildOnRemove, vectorRetrainDue,
   LEXICAL_MERGE_MIN_DOCS, MAX_DELTAS, TABLES_REBASE_MIN_FILES,
 } from '../../engine/src/store/mergePolicy';
 
@@ -55,6 +55,27 @@ describe('merge policy', () => {
     assert.strictEqual(vectorRebuildDueAtSave({ listed: 10_000, pending: 150, tombstones: 50 }), false);
     assert.strictEqual(vectorRebuildDueAtSave({ listed: 10_000, pending: 150, tombstones: 51 }), true);
     assert.strictEqual(vectorRebuildDueAtSave({ listed: undefined, pending: 5000, tombstones: 0 }), false);
+  });
+
+  it('vectors: a rebuild goes flat at half the flat size, or within it before any lists', () => {
+    assert.strictEqual(vectorRebuildFlat({ live: 1024, listed: 9000, flatThreshold: 2048 }), true);
+    assert.strictEqual(vectorRebuildFlat({ live: 1025, listed: 9000, flatThreshold: 2048 }), false);
+    assert.strictEqual(vectorRebuildFlat({ live: 2048, listed: undefined, flatThreshold: 2048 }), true);
+    assert.strictEqual(vectorRebuildFlat({ live: 2049, listed: undefined, flatThreshold: 2048 }), false);
+  });
+
+  it('vectors: centroids are retrained without lists or past 2x growth or shrinkage', () => {
+    assert.strictEqual(vectorRetrainDue({ live: 5000, trainedFor: undefined }), true);
+    assert.strictEqual(vectorRetrainDue({ live: 20_000, trainedFor: 10_000 }), false);
+    assert.strictEqual(vectorRetrainDue({ live: 20_001, trainedFor: 10_000 }), true);
+    assert.strictEqual(vectorRetrainDue({ live: 5000, trainedFor: 10_000 }), false);
+    assert.strictEqual(vectorRetrainDue({ live: 4999, trainedFor: 10_000 }), true);
+  });
+
+  it('indexing ends merged when an eighth of the files or more changed', () => {
+    assert.strictEqual(mergeAllAfterIndexing({ changedFiles: 0, files: 0 }), false);
+    assert.strictEqual(mergeAllAfterIndexing({ changedFiles: 125, files: 1000 }), true);
+    assert.strictEqual(mergeAllAfterIndexing({ changedFiles: 124, files: 1000 }), false);
   });
 
   it('store: deltas fold when one more would pass the maximum', () => {

@@ -7,7 +7,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
+import { createRequire } from 'module';
 import { committedFiles, IndexStore, type LexicalFields } from '../../engine/src/index/indexStore';
+import { walkBytes } from '../../engine/src/index/diskSize';
 import { emptyTables, type IndexTables } from '../../engine/src/index/tables';
 import { STORE_FORMAT_VERSION } from '../../engine/src/index/manifest';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
@@ -46,6 +48,19 @@ function reference(docs: Map<number, string[]>, query: string[], k: number): Arr
   }
   out.sort((x, y) => y.score - x.score || x.id - y.id);
   return out.slice(0, k);
+}
+
+/** `run()`'s value and how many directories the real `fs` listed meanwhile. */
+function countListings<T>(run: () => T): { value: T; listings: number } {
+  const nodeFs = createRequire(__filename)('fs') as { readdirSync: typeof fs.readdirSync };
+  const real = nodeFs.readdirSync;
+  let listings = 0;
+  nodeFs.readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => (listings++, real(...args))) as typeof fs.readdirSync;
+  try {
+    return { value: run(), listings };
+  } finally {
+    nodeFs.readdirSync = real;
+  }
 }
 
 function assertSameRanking(actual: Array<{ id: number; score: number }>, expected: Array<{ id: number; score: number }>, what: string): void {
@@ -122,6 +137,10 @@ describe('index segments', function () {
       // Nothing unlisted stays behind.
       const listed = new Set([...Object.values(after.bases), ...after.deltas, 'manifest.json']);
       assert.deepStrictEqual(fs.readdirSync(dir).filter((f) => !listed.has(f)), [], `round ${round}: unlisted files`);
+      // The folder's size is kept by the saves and deletions: walked only the first time (and after a reopen).
+      const size = countListings(() => store.diskBytes());
+      assert.strictEqual(size.value, walkBytes(dir), `round ${round}: index bytes`);
+      if (round % 5 !== 0) assert.strictEqual(size.listings, 0, `round ${round}: the index folder was walked`);
 
       const reader = new IndexStore(dir, policy);
       const loaded = reader.load({ modelId: null, dim: 0, fields: ['docField', 'normalized'] });

@@ -13,17 +13,19 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Bm25Index } from '../lexical/bm25';
-import { VectorIndex } from '../vector';
+import type { VectorIndex } from '../vector';
+import type { VectorCommit } from '../vector/persist';
+import { readCommit, sha256, type LexicalFields, type LoadedStore } from './readCommit';
 import { writePartsAtomic, type AtomicWrite } from '../store/atomic';
 import { WriterThread } from '../store/writerThread';
 import { LOCK_FILE_NAME } from '../store/lock';
-import { readAt } from '../store/readAt';
 import { ensurePrivateDir } from '../store/privateDir';
 import { MAX_DELTAS, TABLES_REBASE_MIN_FILES, foldDeltas, tablesRebaseDue } from '../store/mergePolicy';
-import { decodeTables, tablesParts, type IndexTables } from './tables';
-import { decodeDelta, encodeDelta, type DeltaSegment } from './deltaFile';
-import { applyTablesDelta, tablesDelta } from './tablesDelta';
+import { tablesParts, type IndexTables } from './tables';
+import { encodeDelta, type DeltaSegment } from './deltaFile';
+import { tablesDelta } from './tablesDelta';
+import { DiskSize } from './diskSize';
+import { moveToEnd } from '../store/orderedSet';
 import {
   baseFileName, COMPONENTS, STORE_FORMAT_VERSION, deltaFileName, incompatibility, LEXICAL_FILES, listedFiles, MANIFEST_FILE, parseManifest, STORE_FILE_PATTERN,
   TEAM_SYNC_DIR, VECTORS_DIR, vectorFileNames, vectorFilePath,
@@ -31,7 +33,7 @@ import {
 } from './manifest';
 
 export { STORE_FORMAT_VERSION, LEXICAL_FILES } from './manifest';
-export type LexicalFields = Record<LexicalField, Bm25Index>;
+export { committedFiles, readCommittedTables, type LexicalFields, type LoadedStore } from './readCommit';
 
 /** What a save commits; `modelId` null and `dim` 0 without vectors; the manifest lists `fields` and `omittedForSize`. */
 export interface IndexToSave {
@@ -39,11 +41,19 @@ export interface IndexToSave {
   modelId: string | null; dim: number; fields: string[]; omittedForSize?: string[];
 }
 
-/** Moves `key` to the end of `set` (a set of changed files keeps the order of the latest changes). */
-const toEnd = (set: Set<string>, key: string): void => {
-  set.delete(key);
-  set.add(key);
-};
+/** A save being staged: what it writes now and through the writer thread, and what its manifest will list. */
+interface SaveDraft {
+  seq: number;
+  prev: Manifest | undefined;
+  /** Whether this save's delta replaces every earlier one. */
+  fold: boolean;
+  rewriteAll: boolean;
+  /** Files for the writer thread, in order. */
+  writes: AtomicWrite[];
+  digests: Record<string, string>;
+  bases: Record<Component, BaseRef>;
+  delta: DeltaSegment;
+}
 
 export interface StorePolicy {
   maxDeltas?: number;
@@ -52,30 +62,7 @@ export interface StorePolicy {
   lexicalMergeMinDocs?: number;
 }
 
-export interface LoadedStore extends LexicalFields {
-  tables: IndexTables;
-  vectors?: VectorIndex;
-  /** Fields the first build left out for size (see Manifest.omittedForSize). */
-  omittedForSize: string[];
-}
-
-const sha256 = (buf: Buffer | string) => createHash('sha256').update(buf).digest('hex');
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
-
-/** Reads a whole open file into `into` (its size as stat'ed before); a reason if it changed size since. */
-function readInto(fd: number, into: Buffer): Buffer | string {
-  const got = readAt(fd, into, 0);
-  if (got !== into.length || fs.fstatSync(fd).size !== into.length) return 'changed size while being read';
-  return into;
-}
-
-/** The current file of each component and the delta segments, from a directory's manifest (tests, benches). */
-export function committedFiles(dir: string): { bases: Record<Component, string>; deltas: string[] } {
-  const m = parseManifest(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
-  if (typeof m === 'string') throw new Error(m);
-  const bases = Object.fromEntries(COMPONENTS.map((c) => [c, m.bases[c].file])) as Record<Component, string>;
-  return { bases, deltas: m.deltas.map((d) => d.file) };
-}
 
 export class IndexStore {
   /** The manifest this process last loaded or wrote: what a save builds on. */
@@ -91,6 +78,9 @@ export class IndexStore {
   private rewriteAll = false;
   /** Writes saveAsync's small files off the event loop. */
   private readonly writer = new WriterThread();
+  private readonly disk: DiskSize;
+  /** Bytes of the manifest last loaded or written (a save replaces it in place). */
+  private manifestBytes = 0;
 
   constructor(
     readonly dir: string,
@@ -99,21 +89,12 @@ export class IndexStore {
   ) {
     this.maxDeltas = policy.maxDeltas ?? MAX_DELTAS;
     this.tablesRebaseMinFiles = policy.tablesRebaseMinFiles ?? TABLES_REBASE_MIN_FILES;
+    this.disk = new DiskSize(dir);
   }
 
-  /** Bytes on disk of everything in the index directory. */
+  /** Bytes on disk of everything in the index directory: walked once, then adjusted by each save and deletion. */
   diskBytes(): number {
-    let total = 0;
-    const walk = (d: string) => {
-      if (!fs.existsSync(d)) return;
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        const p = path.join(d, e.name);
-        if (e.isDirectory()) walk(p);
-        else total += fs.statSync(p, { throwIfNoEntry: false })?.size ?? 0; // a temp file may be renamed meanwhile
-      }
-    };
-    walk(this.dir);
-    return total;
+    return this.disk.get();
   }
 
   /**
@@ -123,90 +104,21 @@ export class IndexStore {
   load(expect: IndexExpectation): LoadedStore | { error: string; missing?: boolean } {
     const manifestPath = path.join(this.dir, MANIFEST_FILE);
     if (!fs.existsSync(manifestPath)) return { error: 'no index yet', missing: true };
-    const manifest = parseManifest(fs.readFileSync(manifestPath, 'utf8'));
+    const manifestText = fs.readFileSync(manifestPath, 'utf8');
+    const manifest = parseManifest(manifestText);
     if (typeof manifest === 'string') return { error: manifest };
-    const omittedForSize = manifest.omittedForSize ?? [];
+    // Another process may have written this commit: the folder's size is walked again when asked.
+    this.disk.unknown();
+    this.manifestBytes = Buffer.byteLength(manifestText);
     const unusable = incompatibility(manifest, expect);
     if (unusable) return { error: unusable };
-    // Every base is read into one scratch buffer, sized for the largest: the decoders copy what
-    // they keep, so the buffer is reused instead of each file's read (27 + 59 MB at 100k files)
-    // piling up until the next GC.
-    const names = COMPONENTS.map((c) => manifest.bases[c].file);
-    const sizes = new Map(names.map((name) => [name, fs.statSync(path.join(this.dir, name), { throwIfNoEntry: false })?.size ?? -1]));
-    const scratch = Buffer.allocUnsafeSlow(Math.max(0, ...sizes.values()));
-    /** Reads and checks a file; `use` gets its bytes and the open file, which it may keep (returning true). */
-    const read = (name: string, use: (buf: Buffer, fd: number, file: string) => boolean, into?: Buffer): string | undefined => {
-      const p = path.join(this.dir, name);
-      const size = into ? sizes.get(name)! : fs.statSync(p, { throwIfNoEntry: false })?.size ?? -1;
-      if (size < 0) return `${name} is missing`;
-      let fd: number | undefined = fs.openSync(p, 'r');
-      try {
-        const buf = readInto(fd, into ? into.subarray(0, size) : Buffer.allocUnsafe(size));
-        if (typeof buf === 'string') return `${name} ${buf}`;
-        if (sha256(buf) !== manifest.digests[name]) return `${name} does not match its checksum (corrupt or truncated)`;
-        if (use(buf, fd, p)) fd = undefined;
-        return undefined;
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-      }
-    };
-    let tables: IndexTables | undefined;
-    const fields: Partial<LexicalFields> = {};
-    let vectors: VectorIndex | undefined;
-    const fail = (error: string) => {
-      for (const f of Object.values(fields)) f.close();
-      vectors?.close();
-      return { error };
-    };
-    const sinceBase = new Set<string>();
-    try {
-      const tablesError = read(manifest.bases.tables.file, (buf) => ((tables = decodeTables(buf)), false), scratch);
-      if (tablesError) return { error: tablesError };
-      for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
-        // The index keeps the file open and reads its postings from it; the scratch is reused.
-        const name = manifest.bases[field].file;
-        const problem = read(name, (buf, fd, file) => ((fields[field] = Bm25Index.deserialize(buf, { fd, path: file }, { mergeMinDocs: this.policy.lexicalMergeMinDocs })), true), scratch);
-        if (problem) return fail(problem);
-      }
-      for (const d of manifest.deltas) {
-        let delta: DeltaSegment | undefined;
-        const problem = read(d.file, (buf) => {
-          delta = decodeDelta(buf, d.file);
-          return false;
-        });
-        if (problem) return fail(problem);
-        if (delta!.seq !== d.seq) return fail(`${d.file} holds save ${delta!.seq}, the manifest lists ${d.seq}`);
-        if (delta!.tables && d.seq >= manifest.bases.tables.from) {
-          applyTablesDelta(tables!, delta!.tables);
-          for (const f of delta!.tables.files) toEnd(sinceBase, f.rel);
-        }
-        for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
-          const part = delta!.lexical[field];
-          if (part && d.seq >= manifest.bases[field].from) fields[field]!.applyDelta(part);
-        }
-      }
-      const chunkCount = tables!.chunks.size;
-      for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
-        // Optional fields the index does not fill hold no documents.
-        const filled = field === 'lexical' || (manifest.fields ?? []).includes(field);
-        if (filled && fields[field]!.size !== chunkCount) return fail(`the ${field} field holds ${fields[field]!.size} documents for ${chunkCount} chunks`);
-      }
-    } catch (e) {
-      return fail(`index files are inconsistent (${(e as Error).message})`);
-    }
-    if (expect.modelId) {
-      // The vectors of this commit, named by it: a vectors folder from another commit fails here.
-      if (!manifest.vectors) return fail('the index holds no vectors, the model is on');
-      const v = VectorIndex.open(path.join(this.dir, VECTORS_DIR), manifest.vectors, { dim: expect.dim, modelId: expect.modelId });
-      if ('error' in v) return fail(`vector index: ${v.error}`);
-      vectors = v;
-      if (vectors.size !== tables!.chunks.size) return fail(`vector index holds ${vectors.size} vectors for ${tables!.chunks.size} chunks`);
-    }
-    for (const f of Object.values(fields)) f.markCommitted();
-    tables!.files.changed.clear();
+    const loaded = readCommit(this.dir, manifest, expect, this.policy.lexicalMergeMinDocs);
+    if ('error' in loaded) return loaded;
+    for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) loaded.store[field].markCommitted();
+    loaded.store.tables.files.changed.clear();
     this.committed = manifest;
-    this.tablesSinceBase = sinceBase;
-    return { tables: tables!, ...(fields as LexicalFields), vectors, omittedForSize };
+    this.tablesSinceBase = loaded.sinceBase;
+    return loaded.store;
   }
 
   /**
@@ -222,6 +134,8 @@ export class IndexStore {
       this.uncommitted();
       throw err;
     }
+    for (const w of staged.writes) this.disk.wrote(Buffer.byteLength(w.data), w.file.endsWith(MANIFEST_FILE) ? this.manifestBytes : 0);
+    this.manifestBytes = Buffer.byteLength(staged.writes[staged.writes.length - 1].data);
     staged.after();
     return staged.names;
   }
@@ -232,6 +146,7 @@ export class IndexStore {
    */
   private uncommitted(): void {
     this.rewriteAll = true;
+    this.disk.unknown();
   }
 
   /** Starts the writer thread now (the process that holds the index, at open): see store/writerThread.ts. */
@@ -255,61 +170,91 @@ export class IndexStore {
    * bookkeeping (what is committed) is done here, so changes made while the files are written
    * go in the next save; a failed write sets `rewriteAll` instead.
    */
-  private stage(
-    { tables, lexical, vectors, modelId, dim, fields, omittedForSize = [] }: IndexToSave,
-  ): { writes: AtomicWrite[]; names: string[]; after: () => void } {
+  private stage(index: IndexToSave): { writes: AtomicWrite[]; names: string[]; after: () => void } {
     ensurePrivateDir(this.dir);
-    const writes: AtomicWrite[] = [];
     const prev = this.committed;
     const seq = (prev?.seq ?? 0) + 1;
-    const fold = foldDeltas(prev?.deltas.length ?? 0, this.maxDeltas);
-    const digests: Record<string, string> = {};
-    const bases = {} as Record<Component, BaseRef>;
-    const delta: DeltaSegment = { seq, lexical: {} };
+    const draft: SaveDraft = {
+      seq, prev, fold: foldDeltas(prev?.deltas.length ?? 0, this.maxDeltas), rewriteAll: this.rewriteAll,
+      writes: [], digests: {}, bases: {} as Record<Component, BaseRef>, delta: { seq, lexical: {} },
+    };
     // The vectors' lists (when rebuilt) are written now, their pending file by the thread; the manifest records both.
-    const vectorSave = vectors?.stageCommit(path.join(this.dir, VECTORS_DIR), vectorFileNames(seq));
+    const vectorSave = index.vectors?.stageCommit(path.join(this.dir, VECTORS_DIR), vectorFileNames(seq));
     if (vectorSave) {
-      writes.push(...vectorSave.writes);
-      for (const name of vectorSave.written) digests[vectorFilePath(name)] = vectorSave.commit.files[name].sha256;
+      draft.writes.push(...vectorSave.writes);
+      for (const name of vectorSave.written) {
+        draft.digests[vectorFilePath(name)] = vectorSave.commit.files[name].sha256;
+        if (!vectorSave.writes.some((w) => path.basename(w.file) === name)) this.disk.wrote(vectorSave.commit.files[name].bytes);
+      }
     }
-    const rewriteAll = this.rewriteAll;
+    const tables = this.stageTables(index.tables, draft);
+    this.stageLexical(index.lexical, draft);
+    const manifest = this.draftManifest(index, draft, vectorSave?.commit);
+    draft.writes.push({ file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) });
+    // Committed once the writes succeed: what the manifest holds is no longer pending.
+    this.committed = manifest;
+    this.tablesSinceBase = tables.rebased ? new Set() : tables.changedSinceBase;
+    this.rebaseTables = false;
+    this.rewriteAll = false;
+    index.tables.files.changed.clear();
+    for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) index.lexical[field].markCommitted();
+    return { writes: draft.writes, names: Object.keys(draft.digests), after: () => this.collectGarbage() };
+  }
 
+  /** The tables' part of a save: a new base when due, else their changes in the delta. */
+  private stageTables(tables: IndexTables, draft: SaveDraft): { rebased: boolean; changedSinceBase: Set<string> } {
+    const { prev, seq, fold } = draft;
     const changedSinceBase = new Set(this.tablesSinceBase);
-    for (const rel of tables.files.changed) toEnd(changedSinceBase, rel);
-    const rebaseTables = !prev || rewriteAll || this.rebaseTables || tablesRebaseDue({ changedSinceBase: changedSinceBase.size, files: tables.files.count, minFiles: this.tablesRebaseMinFiles });
-    if (rebaseTables) {
+    for (const rel of tables.files.changed) moveToEnd(changedSinceBase, rel);
+    const rebased = !prev || draft.rewriteAll || this.rebaseTables || tablesRebaseDue({ changedSinceBase: changedSinceBase.size, files: tables.files.count, minFiles: this.tablesRebaseMinFiles });
+    if (rebased) {
       const name = baseFileName('tables', seq);
       // Streamed from the tables' columns now, as a lexical base is: handed to the writer thread it
       // had to be one buffer, a copy of the whole tables (docs/investigations/cold-build-memory.md).
-      digests[name] = writePartsAtomic(path.join(this.dir, name), tablesParts(tables)).sha256;
-      bases.tables = { file: name, from: seq };
+      const digest = writePartsAtomic(path.join(this.dir, name), tablesParts(tables));
+      this.disk.wrote(digest.bytes);
+      draft.digests[name] = digest.sha256;
+      draft.bases.tables = { file: name, from: seq };
     } else {
       // Nothing since the base (or all of it in this delta, folding): earlier deltas are not needed.
-      bases.tables = fold || changedSinceBase.size === 0 ? { file: prev.bases.tables.file, from: seq } : prev.bases.tables;
+      draft.bases.tables = fold || changedSinceBase.size === 0 ? { file: prev.bases.tables.file, from: seq } : prev.bases.tables;
       const rels = fold ? changedSinceBase : tables.files.changed;
-      if (rels.size) delta.tables = tablesDelta(tables, rels);
+      if (rels.size) draft.delta.tables = tablesDelta(tables, rels);
     }
+    return { rebased, changedSinceBase };
+  }
+
+  /** Each lexical field's part of a save: a base when new or merged, and its changes in the delta. */
+  private stageLexical(lexical: LexicalFields, draft: SaveDraft): void {
+    const { prev, seq, fold } = draft;
     for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) {
       const index = lexical[field];
-      const rebase = !prev || rewriteAll || !index.baseIsCommitted;
+      const rebase = !prev || draft.rewriteAll || !index.baseIsCommitted;
       if (rebase) {
         // A new or merged base: streams the file, then reads its postings from the new file. What
         // is not in it (documents added since the merge, dead marks) goes in this save's delta.
         const name = baseFileName(field, seq);
-        digests[name] = index.saveBase(path.join(this.dir, name)).sha256;
-        bases[field] = { file: name, from: seq };
+        const digest = index.saveBase(path.join(this.dir, name));
+        this.disk.wrote(digest.bytes);
+        draft.digests[name] = digest.sha256;
+        draft.bases[field] = { file: name, from: seq };
       } else {
-        bases[field] = fold || index.pendingDocs === 0 ? { file: prev.bases[field].file, from: seq } : prev.bases[field];
+        draft.bases[field] = fold || index.pendingDocs === 0 ? { file: prev.bases[field].file, from: seq } : prev.bases[field];
       }
       const part = index.deltaPart(fold || rebase);
       // An empty part is left out, also when folding: the component's base then holds it all.
-      if (part.removed.length || part.ids.length) delta.lexical[field] = part;
+      if (part.removed.length || part.ids.length) draft.delta.lexical[field] = part;
     }
+  }
+
+  /** The manifest of a drafted save (its delta segment queued for writing when it holds anything). */
+  private draftManifest({ tables, modelId, dim, fields, omittedForSize = [] }: IndexToSave, draft: SaveDraft, vectors: VectorCommit | undefined): Manifest {
+    const { seq, prev, delta, bases, digests } = draft;
     const deltas = [...(prev?.deltas ?? [])];
     if (delta.tables || Object.keys(delta.lexical).length) {
       const name = deltaFileName(seq);
       const buf = encodeDelta(delta);
-      writes.push({ file: path.join(this.dir, name), data: buf, syncDir: false }); // the manifest's write syncs the directory
+      draft.writes.push({ file: path.join(this.dir, name), data: buf, syncDir: false }); // the manifest's write syncs the directory
       digests[name] = sha256(buf);
       deltas.push({ seq, file: name });
     }
@@ -327,24 +272,12 @@ export class IndexStore {
       digests: {},
       fields,
       ...(omittedForSize.length ? { omittedForSize } : {}),
-      ...(vectorSave ? { vectors: vectorSave.commit } : {}),
+      ...(vectors ? { vectors } : {}),
     };
     // Kept lists are not rehashed: the vector index carries their digest from when it wrote or checked them.
-    const vectorDigests = Object.fromEntries(Object.entries(vectorSave?.commit.files ?? {}).map(([n, d]) => [vectorFilePath(n), d.sha256]));
+    const vectorDigests = Object.fromEntries(Object.entries(vectors?.files ?? {}).map(([n, d]) => [vectorFilePath(n), d.sha256]));
     for (const name of listedFiles(manifest)) manifest.digests[name] = digests[name] ?? vectorDigests[name] ?? prev!.digests[name];
-    writes.push({ file: path.join(this.dir, MANIFEST_FILE), data: JSON.stringify(manifest, null, 1) });
-    // Committed once the writes succeed: what the manifest holds is no longer pending.
-    this.committed = manifest;
-    this.tablesSinceBase = rebaseTables ? new Set() : changedSinceBase;
-    this.rebaseTables = false;
-    this.rewriteAll = false;
-    tables.files.changed.clear();
-    for (const field of Object.keys(LEXICAL_FILES) as LexicalField[]) lexical[field].markCommitted();
-    return {
-      writes,
-      names: Object.keys(digests),
-      after: () => this.collectGarbage(),
-    };
+    return manifest;
   }
 
   /**
@@ -364,13 +297,13 @@ export class IndexStore {
     if (!this.committed || !fs.existsSync(this.dir)) return;
     const listed = new Set(listedFiles(this.committed));
     for (const name of fs.readdirSync(this.dir)) {
-      if (STORE_FILE_PATTERN.test(name) && !listed.has(name)) fs.rmSync(path.join(this.dir, name), { force: true });
+      if (STORE_FILE_PATTERN.test(name) && !listed.has(name)) this.disk.remove(path.join(this.dir, name));
     }
     // The vectors folder holds only index files: anything unlisted there (an older commit's, a temp file) goes.
     const vectorsDir = path.join(this.dir, VECTORS_DIR);
     if (!fs.existsSync(vectorsDir)) return;
     for (const name of fs.readdirSync(vectorsDir)) {
-      if (!listed.has(vectorFilePath(name))) fs.rmSync(path.join(vectorsDir, name), { recursive: true, force: true });
+      if (!listed.has(vectorFilePath(name))) this.disk.remove(path.join(vectorsDir, name));
     }
   }
 
@@ -378,6 +311,8 @@ export class IndexStore {
   clear(): void {
     this.committed = undefined;
     this.tablesSinceBase = new Set();
+    this.disk.unknown();
+    this.manifestBytes = 0;
     if (!fs.existsSync(this.dir)) return;
     for (const name of fs.readdirSync(this.dir)) {
       // The lock stays held; the team index's downloads stay for the next sync to resume.
@@ -385,16 +320,4 @@ export class IndexStore {
       fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
     }
   }
-}
-
-/** The tables a directory's commit holds (its base and deltas; digests unchecked): tests and benches inspect them. */
-export function readCommittedTables(dir: string): IndexTables {
-  const m = parseManifest(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
-  if (typeof m === 'string') throw new Error(m);
-  const tables = decodeTables(fs.readFileSync(path.join(dir, m.bases.tables.file)));
-  for (const d of m.deltas) {
-    const delta = decodeDelta(fs.readFileSync(path.join(dir, d.file)), d.file);
-    if (delta.tables && d.seq >= m.bases.tables.from) applyTablesDelta(tables, delta.tables);
-  }
-  return tables;
 }

@@ -4,7 +4,11 @@
 // build's heap by ~7 KB a file (145 MB at 20k files; 2026-11-26-scale-coldmem-*.json).
 import * as fs from 'fs';
 import * as v8 from 'v8';
+import * as path from 'path';
 import type { ChunkedFile } from '../types';
+import type { Chunker } from '../chunk';
+import { readSourceText } from '../scan';
+import { sha1 } from '../index/indexStore';
 import { readAt } from '../store/readAt';
 import { openScratch, removeScratch, writeAt } from '../store/scratchFile';
 
@@ -66,4 +70,24 @@ export class ParsedSpill {
     this.fd = undefined;
     removeScratch(this.file);
   }
+}
+
+/**
+ * A pending file's text and chunks as they are now: its parse (taken from `spill`), or when it was
+ * parsed from disk, the file read again — parsed anew (`reparsed`, and `p.hash` updated) if it
+ * changed since, 'gone' if it cannot be read.
+ */
+export async function currentText(p: Pending, spill: ParsedSpill | undefined, root: string, chunker: Chunker): Promise<{ content: string; chunked: ChunkedFile; reparsed: boolean } | 'gone'> {
+  const chunked = typeof p.chunked === 'number' ? spill!.take(p.chunked) : p.chunked;
+  if (p.content !== undefined) return { content: p.content, chunked, reparsed: false };
+  let content: string;
+  try {
+    content = readSourceText(path.join(root, p.rel));
+  } catch {
+    return 'gone';
+  }
+  const hash = sha1(content);
+  if (hash === p.hash) return { content, chunked, reparsed: false };
+  p.hash = hash;
+  return { content, chunked: await chunker.chunk(p.rel, content), reparsed: true };
 }

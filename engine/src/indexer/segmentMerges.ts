@@ -1,6 +1,6 @@
 // Merges of the index's segments, run in slices so that queries wait at most one slice: the
-// lexical fields' pending documents into new packed bases (bm25Merge.ts mergeSteps), pending
-// vectors into their lists (vectorCore.ts rebuildAsync). A merge changes the index in memory
+// lexical fields' pending documents into new packed bases (bm25.ts mergeSteps), pending
+// vectors into their lists (vectorIndex.ts rebuildAsync). A merge changes the index in memory
 // only; the save after it commits the new bases with a new manifest (index/indexStore.ts), so a
 // crash during a merge leaves the previous commit as it was. Policy: PARAMS.md (Index segments).
 import type { HybridIndex } from '../retrieve/hybrid';

@@ -24,10 +24,12 @@ import { SaveQueue, SaveSchedule } from './saveSchedule';
 import { contentChange, statUnchanged } from './changes';
 import { definitionRefs, documentItems, redactedText, type DocumentItem } from './documents';
 import { VectorReuse } from './vectorReuse';
+import { DocumentSink, type DocumentSinkOptions } from './documentSink';
 import { SegmentMerges } from './segmentMerges';
+import { mergeAllAfterIndexing } from '../store/mergePolicy';
 import { Buffers } from './buffers';
 import { CalleeChanges, readForUpdate } from './calleeChanges';
-import { ParsedSpill, type Pending } from './parsedSpill';
+import { ParsedSpill, currentText, type Pending } from './parsedSpill';
 import { BREATHE_EVERY_MS, CHECKPOINT_MS, EMBED_BATCH, UPDATE_BREATHE_EVERY_MS, UPDATE_EMBED_BATCH, type IndexTuning } from './indexTuning';
 export type { IndexTuning } from './indexTuning';
 
@@ -175,15 +177,15 @@ export class WorkspaceIndex {
       }
       for (const rel of this.tables.files.relPaths()) if (!seen.has(rel)) this.dropFile(rel);
       await this.calleeChanges.dependents(new Set(pending.map((p) => p.rel)), (dep) => pending.push({ ...dep, chunked: spill.put(dep.chunked), content: undefined }));
-      await this.addPending(pending, onProgress, signal, false, spill);
-      await this.reindexDependents(new Set()); // files parsed anew in addPending (changed meanwhile) may have moved definitions
+      await this.coldBuild(pending, spill, onProgress, signal);
+      await this.reindexDependents(new Set()); // files parsed anew in coldBuild (changed meanwhile) may have moved definitions
     } finally {
       spill.close();
     }
     this.lastSkipped = skipped;
     this.lastChanged = pending.length;
     // A cold build (or many changes) ends merged, in bases only: nothing to replay or fold (PARAMS.md).
-    if (pending.length && pending.length * 8 >= this.tables.files.count) {
+    if (mergeAllAfterIndexing({ changedFiles: pending.length, files: this.tables.files.count })) {
       await this.merges.run(this.index, 'all', signal);
       this.store.rebaseTablesAtNextSave();
       this.dirty = true;
@@ -202,7 +204,7 @@ export class WorkspaceIndex {
   async reindexDependents(except: ReadonlySet<string>, first: Pending[] = [], followCallers = true): Promise<void> {
     const pending = [...first];
     if (followCallers) await this.calleeChanges.dependents(except, (dep) => pending.push(dep));
-    if (pending.length) await this.addPending(pending, undefined, undefined, true);
+    if (pending.length) await this.liveUpdate(pending);
   }
 
   /** `keepDefinitions`: a file indexed again at once, whose definitions others resolve against meanwhile. */
@@ -218,79 +220,79 @@ export class WorkspaceIndex {
     this.dirty = true;
   }
 
-  /** Chunks → enriched text → embeddings → indexes, in batches. */
-  private async addPending(pending: Pending[], onProgress?: (p: IndexProgress) => void, signal?: AbortSignal, single = false, spill?: ParsedSpill): Promise<void> {
+  /** The cold build's pipeline (indexAll): documents in large batches, due merges in slices before a batch would merge inside add. */
+  private async coldBuild(pending: Pending[], spill: ParsedSpill, onProgress?: (p: IndexProgress) => void, signal?: AbortSignal): Promise<void> {
+    const breather = new Breather(BREATHE_EVERY_MS, signal), merge = () => this.merges.run(this.index, 'due', signal);
+    const sink = this.documentSink(pending, {
+      breather, batch: EMBED_BATCH, embed: (texts) => this.embedder!.embed(texts, signal), onProgress,
+      beforeAdd: async (count) => { if (SegmentMerges.wouldMergeOnAdd(this.index, count)) await merge(); },
+    });
     let lastCheckpoint = performance.now();
-    let items: Array<DocumentItem & { fileHash: string }> = [];
-    let embedded = 0;
-    const total = pending.reduce((s, p) => s + p.chunks, 0);
-    const breather = new Breather(single ? UPDATE_BREATHE_EVERY_MS : BREATHE_EVERY_MS, signal);
-    const batch = single ? UPDATE_EMBED_BATCH : EMBED_BATCH;
-    // A file's row is set once its chunks are in the index: a save meanwhile (a timer's) commits it gone, never without them.
-    const rows: Array<() => void> = [];
-    const flush = async () => { await flushItems(); for (const setRow of rows.splice(0)) setRow(); };
-    const flushItems = async () => {
-      if (!items.length) return;
-      const vecs = !this.embedder ? undefined : single ? await this.vectorReuse.embed(items.map((i) => i.text), (t) => this.embedder!.embed(t)) : await this.embedder.embed(items.map((i) => i.text), signal);
-      // Folding pending vectors into the lists, or lexical documents into a base, takes seconds at scale; done here, it pauses for the event loop instead of blocking inside add.
-      const vectors = this.index.vectors;
-      if (vecs && vectors?.wouldRebuildOnAdd(items.length)) await vectors.rebuildAsync(() => breather.breathe());
-      if (!single && SegmentMerges.wouldMergeOnAdd(this.index, items.length)) await this.merges.run(this.index, 'due', signal);
-      items.forEach((it, i) => this.index.add({ ...it.chunk, indexText: it.text, code: it.code, docText: it.docText, vector: vecs?.[i] }));
-      if (this.tuning.onIndexed) await this.tuning.onIndexed.chunks(items.map((it, i) => ({ ...it, vector: vecs?.[i] })), this.embedder && { modelId: this.embedder.modelId, dim: this.embedder.dim });
-      embedded += items.length;
-      onProgress?.({ phase: 'embed', done: embedded, total });
-      items = [];
-    };
     for (const p of pending) {
-      await breather.breathe();
-      signal?.throwIfAborted();
-      this.dropFile(p.rel, true);
-      let chunked = typeof p.chunked === 'number' ? spill!.take(p.chunked) : p.chunked;
-      let content = p.content;
-      if (content === undefined) {
-        try {
-          content = readSourceText(path.join(this.opts.root, p.rel));
-        } catch {
-          // Gone since it was parsed: the next scan drops it; its callers are enriched without it.
-          this.calleeChanges.note(this.tables.defs.ofFile(p.rel), []);
-          this.tables.defs.removeFile(p.rel);
-          continue;
-        }
-        const hash = sha1(content);
-        if (hash !== p.hash) {
-          // Changed since it was parsed: parse the new text (its definitions too).
-          p.hash = hash;
-          chunked = await this.chunker.chunk(p.rel, content);
-          this.setDefinitions(p.rel, chunked);
-        }
-      }
-      const lines = splitLines(content);
-      const fileItems: DocumentItem[] = [];
-      for (const item of documentItems(p.rel, lines, chunked, this.tables.defs, () => this.tables.nextChunkId++)) {
-        fileItems.push(item);
-        items.push({ ...item, fileHash: p.hash });
-        if (items.length >= batch) await flush();
-        if (single) await breather.breathe();
-      }
-      const row = { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language };
-      rows.push(() => this.tables.files.set(p.rel, row));
-      const defs = definitionRefs(p.rel, chunked, fileItems);
-      this.tables.defs.setFile(p.rel, defs);
-      this.tuning.onIndexed?.file(p.rel, p.hash, chunked.language, defs);
-      this.buffers.cacheLines(p.rel, lines);
-      this.dirty = true;
+      await this.indexFile(p, sink, breather, spill, signal);
       // A long first index saves its progress now and then (a crash or a closed window resumes
       // there: saved files are skipped by hash), and after each merge, so no base waits in memory.
-      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS) || (!single && this.lock && SegmentMerges.baseUnwritten(this.index))) {
-        await flush();
+      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS) || (this.lock && SegmentMerges.baseUnwritten(this.index))) {
+        await sink.flush();
         // Merged first: the save writes the new base, not a delta of every document since the last merge (PARAMS.md).
-        if (!single && this.lock) await this.merges.run(this.index, 'due', signal);
+        if (this.lock) await merge();
         await this.save();
         lastCheckpoint = performance.now();
       }
     }
-    await flush();
+    await sink.flush();
+  }
+
+  /** The live-update pipeline (a file saved or typed in, its dependents): small batches, vectors reused, pausing for queries. */
+  private async liveUpdate(pending: Pending[]): Promise<void> {
+    const breather = new Breather(UPDATE_BREATHE_EVERY_MS);
+    const sink = this.documentSink(pending, { breather, batch: UPDATE_EMBED_BATCH, embed: (texts) => this.vectorReuse.embed(texts, (t) => this.embedder!.embed(t)) });
+    let lastCheckpoint = performance.now();
+    for (const p of pending) {
+      await this.indexFile(p, sink, breather, undefined, undefined, () => breather.breathe());
+      if (performance.now() - lastCheckpoint > (this.tuning.checkpointMs ?? CHECKPOINT_MS)) {
+        await sink.flush();
+        await this.save();
+        lastCheckpoint = performance.now();
+      }
+    }
+    await sink.flush();
+  }
+
+  /** A sink for `pending`'s documents; `embed` is used only with a model. */
+  private documentSink(pending: Pending[], o: Pick<DocumentSinkOptions, 'breather' | 'batch' | 'onProgress' | 'beforeAdd'> & { embed: NonNullable<DocumentSinkOptions['embed']> }): DocumentSink {
+    const { embedder } = this, model = embedder && { modelId: embedder.modelId, dim: embedder.dim }, total = pending.reduce((s, p) => s + p.chunks, 0);
+    return new DocumentSink({ ...o, index: () => this.index, embed: embedder && o.embed, model, total, onIndexed: this.tuning.onIndexed });
+  }
+
+  /** One file of a pipeline: its current text (parsed anew if it changed since), its documents into `sink`, its definitions and row. */
+  private async indexFile(p: Pending, sink: DocumentSink, breather: Breather, spill: ParsedSpill | undefined, signal: AbortSignal | undefined, perChunk?: () => Promise<void>): Promise<void> {
+    await breather.breathe();
+    signal?.throwIfAborted();
+    this.dropFile(p.rel, true);
+    const current = await currentText(p, spill, this.opts.root, this.chunker);
+    if (current === 'gone') {
+      // Gone since it was parsed: the next scan drops it; its callers are enriched without it.
+      this.calleeChanges.note(this.tables.defs.ofFile(p.rel), []);
+      this.tables.defs.removeFile(p.rel);
+      return;
+    }
+    const { content, chunked } = current;
+    if (current.reparsed) this.setDefinitions(p.rel, chunked);
+    const lines = splitLines(content);
+    const fileItems: DocumentItem[] = [];
+    for (const item of documentItems(p.rel, lines, chunked, this.tables.defs, () => this.tables.nextChunkId++)) {
+      fileItems.push(item);
+      await sink.push(item, p.hash);
+      await perChunk?.();
+    }
+    const row = { hash: p.hash, size: p.size, mtimeMs: p.mtimeMs, language: chunked.language };
+    sink.afterChunks(() => this.tables.files.set(p.rel, row));
+    const defs = definitionRefs(p.rel, chunked, fileItems);
+    this.tables.defs.setFile(p.rel, defs);
+    this.tuning.onIndexed?.file(p.rel, p.hash, chunked.language, defs);
+    this.buffers.cacheLines(p.rel, lines);
+    this.dirty = true;
   }
 
   /** Single-file updates arrive per keystroke pause; writing the index once they settle is enough. */

@@ -1,381 +1,275 @@
-// Okapi BM25 over an incrementally updated set of documents, compact at 100k-file scale.
-//
-// Layout, deletions and statistics: bm25Segments.ts; merging and saving: bm25Merge.ts.
+// Okapi BM25 over an incrementally updated set of documents, compact at 100k-file scale, composed
+// as tantivy composes an index: a read-only base segment with its deletions (baseSegment.ts), a
+// mutable segment for documents added since the last merge (mutableSegment.ts), live statistics
+// (bm25Stats.ts), a search over read-only views of them (bm25Search.ts), merging (bm25Merge.ts),
+// delta encoding (bm25Delta.ts) and the file format (bm25Format.ts) as functions. This class owns
+// the state and decides when each runs; the merge policy itself is store/mergePolicy.ts.
 //
 // A base loaded from a file (deserialize with the open file) or saved to one (save) leaves its
 // postings bytes there and reads each queried term's byte range with one positional read
 // (postingBytes.ts): the OS page cache holds them, not this process (~46 MB at 100k files). The
 // rest of the base stays in memory. A merge builds its new base in memory, until the next save;
 // close() releases the file.
-//
-// Search is term-at-a-time in decreasing idf order with MaxScore pruning: once the k-th best
-// partial score exceeds the most any untouched document could still gain, the remaining (frequent,
-// long) terms only update the surviving candidates (through the block table, a dense term's
-// bytes, or one streaming pass when candidates are dense in the list). The k-th best partial score
-// is kept up to date by a small heap while scoring. Pruning only drops documents that provably
-// cannot reach the top k, so results equal exhaustive scoring.
-import { MAX_SLOTS } from './postingCodec';
-import { readBm25 } from './bm25Format';
-import { TopK, type ScoredId } from '../util/topK';
-import { Bm25Deltas } from './bm25Delta';
-import { bm25Idf, type Bm25Options } from './bm25Segments';
+import { readBm25, saveBm25, writeBm25 } from './bm25Format';
+import type { ScoredId } from '../util/topK';
+import { BaseSegment } from './baseSegment';
+import { MutableSegment } from './mutableSegment';
+import { TermDictionary } from './termDictionary';
+import { Bm25Searcher } from './bm25Search';
+import { mergeSegments, mutableDocs, type MergedBase } from './bm25Merge';
+import { encodeDelta, replayDelta, type LexicalDelta } from './bm25Delta';
+import { BM25_B, BM25_K1, DEFAULT_MAX_QUERY_POSTINGS, LiveStats, bm25Idf, liveDf, type Bm25Options } from './bm25Stats';
+import { grow } from '../store/columns';
+import type { FileDigest } from '../store/atomic';
+import { LEXICAL_MERGE_MIN_DOCS, lexicalMergeDue, lexicalMergeForced } from '../store/mergePolicy';
 
 export type { Bm25Options, ScoredId };
 export { BM25_FORMAT_VERSION } from './bm25Format';
+export { MIN_QUERY_TERMS } from './bm25Query';
 
-/** Candidate-only scoring decodes a whole list when it holds fewer than this many postings per candidate. */
-const STREAM_RATIO = 16;
-/** A budgeted search keeps at least this many of the query's rarest terms. */
-export const MIN_QUERY_TERMS = 8;
-/** Relative slack on score bounds, far above floating-point summation error. */
-const BOUND_SLACK = 1e-9;
+/** A merge writes its new base's postings to a scratch file beyond this many bytes (segmentWriter.ts). */
+const MERGE_SPILL_BYTES = 4 << 20;
 
-interface QueryTerm {
-  tid: number;
-  /** idf × query tf. */
-  weight: number;
-  /** Most this term can add to any document's score. */
-  bound: number;
-  df: number;
-}
+export class Bm25Index {
+  readonly k1: number;
+  readonly b: number;
+  /** See Bm25Options.maxQueryPostings; may be changed between searches. */
+  maxQueryPostings: number;
+  /** Postings bytes a merge keeps in memory before it writes them to a scratch file (tests lower it). */
+  mergeSpillBytes = MERGE_SPILL_BYTES;
+  /** Merges the backstop ran inside add or remove (blocking), since this index was created. */
+  syncMerges = 0;
+  private readonly mergeMinDocs: number;
+  private dict = new TermDictionary();
+  private base = new BaseSegment();
+  private mut = new MutableSegment();
+  private readonly stats = new LiveStats();
+  private readonly searcher = new Bm25Searcher();
+  // What the last commit (index/indexStore.ts) holds, so a save writes only what changed since
+  // (bm25Delta.ts): mutable slots below committedMut are in committed delta segments, ids removed
+  // since are listed, and baseCommitted says whether the packed base is a committed file.
+  private committedMut = 0;
+  private removedSinceCommit: number[] = [];
+  private baseCommitted = false;
+  /** Set while a delta segment is replayed: no merge midway (the replay must end as it was saved). */
+  private replaying = false;
+  /** Set while a sliced merge runs; removals meanwhile are applied to its output. */
+  private merging = false;
+  private removedDuringMerge: number[] = [];
+  /** Scratch for counting a document's terms. */
+  private docTids = new Int32Array(256);
+  private docTfs = new Uint16Array(256);
 
-export class Bm25Index extends Bm25Deltas {
+  constructor(opts: Bm25Options = {}) {
+    this.k1 = opts.k1 ?? BM25_K1;
+    this.b = opts.b ?? BM25_B;
+    this.mergeMinDocs = opts.mergeMinDocs ?? LEXICAL_MERGE_MIN_DOCS;
+    this.maxQueryPostings = opts.maxQueryPostings ?? DEFAULT_MAX_QUERY_POSTINGS;
+  }
+
+  get size(): number {
+    return this.stats.docs;
+  }
+
+  has(id: number): boolean {
+    return this.mut.slotOf(id) !== undefined || this.base.liveSlot(id) >= 0;
+  }
+
+  /** Adds (or replaces) a document given its terms (repeats count as term frequency). */
+  add(id: number, terms: Iterable<string>): void {
+    if (this.has(id)) this.remove(id);
+    let len = 0;
+    for (const t of terms) {
+      this.docTids = grow(this.docTids, len + 1);
+      this.docTids[len++] = this.dict.intern(t);
+    }
+    const tids = this.docTids.subarray(0, len).sort();
+    // Run-length in place: distinct term ids to the front, their counts in docTfs.
+    let distinct = 0;
+    this.docTfs = grow(this.docTfs, len + 1);
+    for (let i = 0; i < len;) {
+      const tid = tids[i];
+      let j = i + 1;
+      while (j < len && tids[j] === tid) j++;
+      tids[distinct] = tid;
+      this.docTfs[distinct++] = Math.min(j - i, 65535);
+      i = j;
+    }
+    this.addCounted(id, this.docTids, this.docTfs, distinct, len);
+  }
+
+  remove(id: number): boolean {
+    const inMut = this.mut.slotOf(id) !== undefined;
+    const s = inMut ? -1 : this.base.liveSlot(id);
+    if (!inMut && s < 0) return false;
+    this.removedSinceCommit.push(id);
+    if (this.merging) this.removedDuringMerge.push(id);
+    if (inMut) {
+      this.stats.removed(this.mut.remove(id));
+    } else {
+      this.base.kill(s);
+      this.stats.removed(this.base.packed.lens[s]);
+    }
+    this.maybeMerge();
+    return true;
+  }
+
+  idf(term: string): number {
+    const tid = this.dict.get(term);
+    return bm25Idf(this.stats.docs, tid < 0 ? 0 : liveDf(this.base, this.mut, tid));
+  }
+
+  /** Whether a live document holds `term`. */
+  holds(term: string): boolean {
+    const tid = this.dict.get(term);
+    return tid >= 0 && liveDf(this.base, this.mut, tid) > 0;
+  }
+
   /**
    * Scores every document against the query terms (repeats in the query weigh the term more,
    * as in Okapi BM25 over a token list) and returns the best `k`, optionally filtered; ties go
    * to the lower id.
    */
   search(queryTerms: Iterable<string>, k: number, accept?: (id: number) => boolean): ScoredId[] {
-    const qCounts = new Map<number, number>();
-    for (const t of queryTerms) {
-      const tid = this.dict.get(t);
-      if (tid >= 0) qCounts.set(tid, (qCounts.get(tid) ?? 0) + 1);
-    }
-    if (qCounts.size === 0 || this.liveDocs === 0 || k <= 0) return [];
-    const avgLen = this.totalLen / this.liveDocs || 1;
-    const k1 = this.k1, b = this.b;
-    const query: QueryTerm[] = [];
-    for (const [tid, qtf] of qCounts) {
-      const df = this.liveDf(tid);
-      if (df <= 0) continue;
-      const weight = bm25Idf(this.liveDocs, df) * qtf;
-      let maxTf = 0, minLen = Infinity;
-      if (tid < this.base.nTerms && this.base.df[tid] > 0) {
-        maxTf = this.base.maxTf[tid];
-        minLen = this.base.minLen[tid];
-      }
-      const mt = this.mutTermOf.get(tid);
-      if (mt !== undefined) {
-        maxTf = Math.max(maxTf, this.mtMaxTf[mt]);
-        minLen = Math.min(minLen, this.mtMinLen[mt]);
-      }
-      const bound = (weight * maxTf * (k1 + 1)) / (maxTf + k1 * (1 - b + (b * minLen) / avgLen));
-      query.push({ tid, weight, bound, df });
-    }
-    if (query.length === 0) return [];
-    // Rare terms first. The order depends only on live statistics and the terms themselves, so an
-    // incrementally updated index sums each score in the same order as a fresh build.
-    query.sort((x, y) => y.weight - x.weight || this.dict.compare(x.tid, y.tid));
-    let postings = 0;
-    for (let t = 0; t < query.length; t++) {
-      postings += query[t].df;
-      if (postings > this.maxQueryPostings && t >= MIN_QUERY_TERMS) {
-        query.length = t;
-        break;
-      }
-    }
-    const rest = new Float64Array(query.length + 1);
-    for (let i = query.length - 1; i >= 0; i--) rest[i] = rest[i + 1] + query[i].bound;
-    try {
-      return this.run(query, rest, k, avgLen, accept);
-    } catch (err) {
-      // A failed postings read (the index file truncated under us) leaves partial scores in the
-      // scratch: clear all of it so the next search starts clean, and let the caller see the error.
-      this.acc.fill(0);
-      this.mark.fill(0);
-      throw err;
-    } finally {
-      this.acceptFn = undefined;
-    }
+    const { k1, b, maxQueryPostings, dict, base, mut, stats } = this;
+    return this.searcher.search({ k1, b, maxQueryPostings, dict, base, mut, stats }, queryTerms, k, accept);
   }
 
-  /** Whether a live document holds `term`. */
-  holds(term: string): boolean {
-    const tid = this.dict.get(term);
-    return tid >= 0 && this.liveDf(tid) > 0;
+  /** Whether adding `more` documents would make `add` merge at once (the caller can merge in slices first). */
+  wouldMergeOnAdd(more: number): boolean {
+    return !this.replaying && !this.merging && this.mergeDueAt(more);
   }
 
-  /** Scores `query` (rarest first; `rest[i]` bounds what terms i.. can add) into the top k. */
-  private run(query: QueryTerm[], rest: Float64Array, k: number, avgLen: number, accept?: (id: number) => boolean): ScoredId[] {
-    const nSlots = this.base.nDocs + this.mutIds.length;
-    this.ensureScratch(nSlots);
-    const acc = this.acc, mark = this.mark;
-    this.acceptFn = accept;
-    this.heapK = k;
-    this.heapSize = 0;
-    this.heapMin = -1;
-    if (this.heapSlots.length < k) {
-      this.heapSlots = new Int32Array(k);
-      this.heapVals = new Float64Array(k);
-    }
-
-    let nTouched = 0;
-    let i = 0;
-    for (; i < query.length; i++) {
-      // Stop scoring every posting once the k-th best partial score is above what any untouched
-      // document could still reach.
-      if (this.heapMin > rest[i] * (1 + BOUND_SLACK)) break;
-      nTouched = this.scoreAll(query[i], avgLen, nTouched);
-    }
-
-    const top = new TopK(k);
-    if (i === query.length) {
-      for (let j = 0; j < nTouched; j++) {
-        const s = this.touched[j];
-        if (this.accepted(s)) top.offer(this.slotId(s), acc[s]);
-      }
-    } else {
-      // Candidates: touched, accepted, and able to reach theta with what the rest can add.
-      let nc = 0;
-      const theta = this.heapMin;
-      for (let j = 0; j < nTouched; j++) {
-        const s = this.touched[j];
-        if ((acc[s] + rest[i]) * (1 + BOUND_SLACK) >= theta && this.accepted(s)) {
-          mark[s] |= 4;
-          nc++;
-        }
-      }
-      // In ascending slot order: a scan of the marks when candidates are many (sorting 100k
-      // typed-array entries costs more than reading every slot's mark), else a sort.
-      const cands = new Int32Array(nc);
-      let c = 0;
-      if (nc * 32 > nSlots) {
-        // Four marks at a time (mark's length is a multiple of 4; slots past nSlots are 0).
-        const words = this.mark32, n = (nSlots + 3) >> 2;
-        for (let wi = 0; wi < n; wi++) {
-          if ((words[wi] & 0x04040404) === 0) continue;
-          for (let s = wi << 2, e = s + 4; s < e; s++) if (mark[s] & 4) cands[c++] = s;
-        }
-      } else {
-        for (let j = 0; j < nTouched; j++) if (mark[this.touched[j]] & 4) cands[c++] = this.touched[j];
-        cands.sort();
-      }
-      for (; i < query.length; i++) {
-        this.scoreCandidates(query[i], avgLen, cands, nc);
-        // Re-select theta and drop the candidates that can no longer reach it.
-        if (nc > k && i + 1 < query.length) {
-          const theta = this.heapMin;
-          const r = rest[i + 1];
-          let kept = 0;
-          for (let j = 0; j < nc; j++) {
-            const s = cands[j];
-            if ((acc[s] + r) * (1 + BOUND_SLACK) >= theta) cands[kept++] = s;
-            else mark[s] &= ~4;
-          }
-          nc = kept;
-        }
-      }
-      for (let j = 0; j < nc; j++) top.offer(this.slotId(cands[j]), acc[cands[j]]);
-    }
-    for (let j = 0; j < nTouched; j++) {
-      const s = this.touched[j];
-      acc[s] = 0;
-      mark[s] = 0;
-    }
-    return top.sorted();
+  /** Whether a sliced merge (mergeSteps) is running. */
+  get mergeRunning(): boolean {
+    return this.merging;
   }
 
-  private slotId(s: number): number {
-    const nBase = this.base.nDocs;
-    return s < nBase ? this.base.ids[s] : this.mutIds[s - nBase];
-  }
-
-  private ensureScratch(nSlots: number): void {
-    if (this.acc.length >= nSlots) return;
-    // Modest growth: these arrays are a large part of the index's memory at scale.
-    const cap = Math.min(MAX_SLOTS, Math.max(nSlots + 1024, Math.ceil(this.acc.length * 1.25)));
-    this.acc = new Float64Array(cap);
-    this.touched = new Int32Array(cap);
-    this.mark = new Uint8Array(cap + 3 - ((cap + 3) % 4));
-    this.mark32 = new Uint32Array(this.mark.buffer);
-  }
-
-  /** Whether slot `s` passes the search's filter (cached in mark bits 1 and 2). */
-  private accepted(s: number): boolean {
-    if (!this.acceptFn) return true;
-    const m = this.mark[s];
-    if (m & 1) return true;
-    if (m & 2) return false;
-    const ok = this.acceptFn(this.slotId(s));
-    this.mark[s] = m | (ok ? 1 : 2);
-    return ok;
+  /** Mutable documents and dead base slots: what a merge would fold into the base. */
+  get pendingDocs(): number {
+    return this.mut.slots + this.base.deadLog.length;
   }
 
   /**
-   * Records that slot `s` now scores `v` (above the current k-th best). The heap holds the k best
-   * accepted documents so far, distinct (mark bit 8); its minimum is a lower bound on the final
-   * k-th best score, because accumulated scores only grow. Returns the new minimum (-1 until k
-   * documents are in).
+   * Whether a background merge is due (indexer/workspaceIndex.ts): once the pending documents
+   * exceed the merge minimum, so the mutable segment and the deltas stay small and a reopened
+   * index searches mostly a packed base.
    */
-  private offerTheta(s: number, v: number): number {
-    const mark = this.mark, slots = this.heapSlots, vals = this.heapVals;
-    let i: number;
-    if (mark[s] & 8) {
-      i = 0;
-      while (slots[i] !== s) i++;
-      vals[i] = v;
-    } else {
-      if (!this.accepted(s)) return this.heapMin;
-      mark[s] |= 8;
-      if (this.heapSize < this.heapK) {
-        i = this.heapSize++;
-        slots[i] = s;
-        vals[i] = v;
-        while (i > 0) {
-          const p = (i - 1) >> 1;
-          if (vals[p] <= vals[i]) break;
-          const ts = slots[p]; slots[p] = slots[i]; slots[i] = ts;
-          const tv = vals[p]; vals[p] = vals[i]; vals[i] = tv;
-          i = p;
-        }
-        this.heapMin = this.heapSize < this.heapK ? -1 : vals[0];
-        return this.heapMin;
-      }
-      mark[slots[0]] &= ~8;
-      i = 0;
-      slots[0] = s;
-      vals[0] = v;
-    }
-    // The value at i grew (or replaced the root): sift down.
-    const n = this.heapSize;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < n && vals[l] < vals[m]) m = l;
-      if (r < n && vals[r] < vals[m]) m = r;
-      if (m === i) break;
-      const ts = slots[m]; slots[m] = slots[i]; slots[i] = ts;
-      const tv = vals[m]; vals[m] = vals[i]; vals[i] = tv;
-      i = m;
-    }
-    this.heapMin = n < this.heapK ? -1 : vals[0];
-    return this.heapMin;
+  get saveMergeDue(): boolean {
+    return lexicalMergeDue({ baseDocs: this.base.packed.nDocs, pendingDocs: this.pendingDocs, minDocs: this.mergeMinDocs });
   }
 
-  /** Adds the term's contribution to every live document containing it; returns the new touched count. */
-  private scoreAll(q: QueryTerm, avgLen: number, nTouched: number): number {
-    const acc = this.acc, touched = this.touched, k1 = this.k1, b = this.b, w = q.weight;
-    let hmin = this.heapMin;
-    const seg = this.base;
-    const dense = seg.dense.size !== 0 ? seg.dense.get(q.tid) : undefined;
-    if (dense) {
-      const lens = seg.lens, dead = this.baseDead, n = seg.nDocs;
-      for (let slot = 0; slot < n; slot++) {
-        let tf = dense[slot];
-        if (tf === 0 || dead[slot] !== 0) continue;
-        if (tf === 255) tf = seg.largeTf(q.tid, slot);
-        if (acc[slot] === 0) touched[nTouched++] = slot;
-        const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
-        if (score > hmin) hmin = this.offerTheta(slot, score);
-      }
-    } else if (q.tid < seg.nTerms && seg.df[q.tid] > 0) {
-      const lens = seg.lens, dead = this.baseDead, slots = this.blockSlots, tfs = this.blockTfs;
-      for (let blk = seg.blockStart[q.tid], end = seg.blockStart[q.tid + 1]; blk < end; blk++) {
-        const n = seg.decodeBlock(q.tid, blk, slots, tfs);
-        for (let i = 0; i < n; i++) {
-          const slot = slots[i], tf = tfs[i];
-          if (dead[slot] !== 0) continue;
-          if (acc[slot] === 0) touched[nTouched++] = slot;
-          const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
-          if (score > hmin) hmin = this.offerTheta(slot, score);
-        }
-      }
-    }
-    const mt = this.mutTermOf.get(q.tid);
-    if (mt !== undefined) {
-      const nBase = seg.nDocs, next = this.poolNext, docs = this.poolDoc, tfs = this.poolTf, mutLen = this.mutLen;
-      for (let e = this.mtHead[mt]; e >= 0; e = next[e]) {
-        const m = docs[e];
-        const len = mutLen[m];
-        if (len < 0) continue;
-        const s = nBase + m;
-        const tf = tfs[e];
-        if (acc[s] === 0) touched[nTouched++] = s;
-        const score = (acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * len) / avgLen)));
-        if (score > hmin) hmin = this.offerTheta(s, score);
-      }
-    }
-    return nTouched;
+  /**
+   * Merges the mutable documents into a new packed base without dead documents, dropping terms
+   * no live document uses. Slots follow ascending id. At once; mergeSteps() for the sliced form.
+   */
+  compact(): void {
+    for (const _ of this.mergeSteps(Infinity));
   }
 
-  /** Adds the term's contribution to the (ascending, live) candidates only. */
-  private scoreCandidates(q: QueryTerm, avgLen: number, cands: Int32Array, nc: number): void {
-    const acc = this.acc, k1 = this.k1, b = this.b, w = q.weight;
-    const seg = this.base, nBase = seg.nDocs;
-    let hmin = this.heapMin;
-    const t = q.tid;
-    const dense = seg.dense.size !== 0 ? seg.dense.get(t) : undefined;
-    if (dense) {
-      const lens = seg.lens;
-      for (let j = 0; j < nc; j++) {
-        const c = cands[j];
-        if (c >= nBase) break;
-        let tf = dense[c];
-        if (tf === 0) continue;
-        if (tf === 255) tf = seg.largeTf(t, c);
-        const score = (acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen)));
-        if (score > hmin) hmin = this.offerTheta(c, score);
-      }
-    } else if (t < seg.nTerms && seg.df[t] > 0 && nc * STREAM_RATIO >= seg.df[t]) {
-      // Candidates are dense in this list: one sequential pass, testing the candidate mark, is
-      // cheaper than finding each candidate's block.
-      const lens = seg.lens, mark = this.mark, slots = this.blockSlots, tfs = this.blockTfs;
-      for (let blk = seg.blockStart[t], end = seg.blockStart[t + 1]; blk < end; blk++) {
-        const n = seg.decodeBlock(t, blk, slots, tfs);
-        for (let i = 0; i < n; i++) {
-          const slot = slots[i];
-          if ((mark[slot] & 4) === 0) continue;
-          const tf = tfs[i];
-          const score = (acc[slot] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[slot]) / avgLen)));
-          if (score > hmin) hmin = this.offerTheta(slot, score);
-        }
-      }
-    } else if (t < seg.nTerms && seg.df[t] > 0) {
-      const blockLast = seg.blockLast, lens = seg.lens;
-      const slots = this.blockSlots, tfs = this.blockTfs;
-      let blk = seg.blockStart[t];
-      const end = seg.blockStart[t + 1];
-      let decoded = -1, p = 0;
-      for (let j = 0; j < nc; j++) {
-        const c = cands[j];
-        if (c >= nBase) break;
-        while (blk < end && blockLast[blk] < c) blk++;
-        if (blk === end) break;
-        if (blk !== decoded) {
-          seg.decodeBlock(t, blk, slots, tfs);
-          decoded = blk;
-          p = 0;
-        }
-        while (slots[p] < c) p++;
-        if (slots[p] === c) {
-          const tf = tfs[p];
-          const score = (acc[c] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lens[c]) / avgLen)));
-          if (score > hmin) hmin = this.offerTheta(c, score);
-        }
-      }
+  /**
+   * The same merge, in slices: yields after every `sliceTerms` terms, and searches, adds and
+   * removals may run between slices (queries see the index as it was). The merge reads a snapshot
+   * taken at its start — the base, its dead marks, the mutable documents then live — and at its
+   * end installs the new base, then applies what happened meanwhile: removals of snapshot
+   * documents become dead marks of the new base, documents added since become its mutable segment.
+   */
+  * mergeSteps(sliceTerms = 512): Generator<void, void> {
+    if (this.merging) throw new Error('lexical index: a merge is already running');
+    if (this.pendingDocs === 0) return;
+    this.merging = true;
+    this.removedDuringMerge = [];
+    try {
+      const source = { base: this.base, mut: this.mut, nTerms: this.dict.size, liveDocs: this.stats.docs, spillBytes: this.mergeSpillBytes };
+      this.install(yield* mergeSegments(source, sliceTerms));
+    } finally {
+      this.merging = false;
+      this.removedDuringMerge = [];
     }
-    const mt = this.mutTermOf.get(t);
-    if (mt !== undefined) {
-      const mark = this.mark, next = this.poolNext, docs = this.poolDoc, tfs = this.poolTf;
-      for (let e = this.mtHead[mt]; e >= 0; e = next[e]) {
-        const m = docs[e];
-        const s = nBase + m;
-        if ((mark[s] & 4) === 0) continue;
-        const tf = tfs[e];
-        const score = (acc[s] += (w * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.mutLen[m]) / avgLen)));
-        if (score > hmin) hmin = this.offerTheta(s, score);
-      }
+  }
+
+  /** mergeSteps, pausing for `pause()` (a turn of the engine's event loop) between slices. */
+  async compactAsync(pause: () => Promise<void>): Promise<void> {
+    for (const _ of this.mergeSteps()) await pause();
+  }
+
+  /** Binary form (bm25Format.ts); merges first so the file holds one packed segment. */
+  serialize(): Buffer {
+    this.compact();
+    return writeBm25(this.k1, this.b, this.dict, this.base.packed);
+  }
+
+  /**
+   * Writes the binary form to `file` atomically (temp file, fsync, rename), streaming postings
+   * that are read from a file rather than loading them; from then on the postings are read
+   * from the new `file` (the previous one is closed). Returns the written file's digest.
+   */
+  save(file: string): FileDigest {
+    this.compact();
+    return saveBm25(file, this.k1, this.b, this.dict, this.base, true);
+  }
+
+  /** Whether the packed base is held by the last commit (false after a merge or for a new index). */
+  get baseIsCommitted(): boolean {
+    return this.baseCommitted;
+  }
+
+  /** Whether the packed base holds documents that no commit has written (held in memory until a save). */
+  get baseUnwritten(): boolean {
+    return !this.baseCommitted && this.base.packed.nDocs > 0;
+  }
+
+  /**
+   * The changes a delta segment records: since the last commit, or (`sinceBase`) everything
+   * beyond the packed base — its dead documents and every live mutable one — which replaces
+   * all the earlier deltas when they are folded into one.
+   */
+  deltaPart(sinceBase: boolean): LexicalDelta {
+    const { packed, deadLog } = this.base;
+    const removed = sinceBase ? Int32Array.from(deadLog, (s) => packed.ids[s]) : Int32Array.from(this.removedSinceCommit);
+    return encodeDelta(this.dict, this.mut, removed, sinceBase ? 0 : this.committedMut);
+  }
+
+  /** Replays a delta part saved by deltaPart; throws on a malformed one. */
+  applyDelta(d: LexicalDelta): void {
+    this.replaying = true;
+    try {
+      replayDelta(d, {
+        intern: (term) => this.dict.intern(term),
+        has: (id) => this.has(id),
+        remove: (id) => this.remove(id),
+        addCounted: (id, tids, tfs, n, len) => this.addCounted(id, tids, tfs, n, len),
+      });
+    } finally {
+      this.replaying = false;
     }
+  }
+
+  /** After a commit that holds this index as it is now (its base file and the deltas saved). */
+  markCommitted(): void {
+    this.baseCommitted = true;
+    this.committedMut = this.mut.slots;
+    this.removedSinceCommit = [];
+  }
+
+  /**
+   * Writes the packed base as it is to `file` (a new name: files a commit refers to are never
+   * modified), reading postings from it from then on — except during a merge, which reads the
+   * base it started from. The mutable documents and dead marks go in the commit's delta
+   * (deltaPart(true)).
+   */
+  saveBase(file: string): FileDigest {
+    return saveBm25(file, this.k1, this.b, this.dict, this.base, !this.merging);
+  }
+
+  /** Whether the packed postings are read from a file (rather than held in memory). */
+  get onDisk(): boolean {
+    return this.base.packed.onDisk;
+  }
+
+  /** Releases the index file (also done when the index is garbage collected); searches fail afterwards if it was disk-backed. */
+  close(): void {
+    this.base.packed.close();
   }
 
   /**
@@ -387,13 +281,66 @@ export class Bm25Index extends Bm25Deltas {
   static deserialize(buf: Buffer, file?: { fd: number; path: string }, opts: Pick<Bm25Options, 'maxQueryPostings' | 'mergeMinDocs'> = {}): Bm25Index {
     const { k1, b, dict, segment } = readBm25(buf, file);
     const idx = new Bm25Index({ ...opts, k1, b });
-    idx.base = segment;
+    idx.base = new BaseSegment(segment);
     idx.dict = dict;
-    idx.resetMutable();
-    idx.liveDocs = segment.nDocs;
+    idx.stats.docs = segment.nDocs;
     let total = 0;
     for (let s = 0; s < segment.nDocs; s++) total += segment.lens[s];
-    idx.totalLen = total;
+    idx.stats.totalLen = total;
     return idx;
+  }
+
+  /**
+   * Adds a document (its id absent) by its `n` distinct term ids and their counts (1..65535),
+   * `len` its length in terms: add()'s second half, and how a saved delta segment is replayed.
+   */
+  private addCounted(id: number, tids: ArrayLike<number>, tfs: ArrayLike<number>, n: number, len: number): void {
+    this.mut.add(id, tids, tfs, n, len);
+    this.stats.added(len);
+    this.maybeMerge();
+  }
+
+  private maybeMerge(): void {
+    if (this.replaying || this.merging) return;
+    // The backstop (mergePolicy.ts lexicalMergeForced): queries wait for the whole merge (1-2 s at 100k files).
+    if (this.mergeDueAt(0)) {
+      this.syncMerges++;
+      this.compact();
+    }
+  }
+
+  private mergeDueAt(more: number): boolean {
+    const pendingDocs = this.pendingDocs + more;
+    return lexicalMergeForced({ baseDocs: this.base.packed.nDocs, pendingDocs, minDocs: this.mergeMinDocs });
+  }
+
+  /**
+   * Installs a finished merge (synchronously): the new base and dictionary, an empty mutable
+   * segment, then what happened meanwhile — removals as dead marks, documents added since re-added.
+   */
+  private install(merged: MergedBase): void {
+    const later = mutableDocs(this.mut, this.dict, merged.mutMerged);
+    const removed = this.removedDuringMerge;
+    if (merged.nKeep !== merged.nTerms) this.dict = this.dict.subset(merged.keep, merged.nKeep);
+    if (merged.packed.nTerms !== merged.nKeep) throw new Error('lexical index inconsistent after a merge');
+    const old = this.base.packed;
+    this.base = new BaseSegment(merged.packed);
+    old.close(); // the merged base is in memory or a scratch file until the next save
+    this.mut = new MutableSegment();
+    this.searcher.shrinkTo(merged.packed.nDocs);
+    this.stats.docs = merged.packed.nDocs;
+    this.stats.totalLen = merged.totalLen;
+    this.merging = false;
+    this.replaying = true; // no merge while the changes made meanwhile are applied
+    try {
+      for (const id of removed) this.remove(id);
+      for (const d of later) this.addCounted(d.id, d.terms.map((t) => this.dict.intern(t)), d.tfs, d.terms.length, d.len);
+    } finally {
+      this.replaying = false;
+    }
+    // Everything is in the new base and mutable segment, which no commit holds yet.
+    this.baseCommitted = false;
+    this.committedMut = 0;
+    this.removedSinceCommit = [];
   }
 }

@@ -12,9 +12,13 @@
 // The block table and score bounds are rebuilt on load from the postings, which also validates them.
 // A segment loaded from (or saved to) a file then reads its postings from the file's postings
 // section rather than holding them (postingBytes.ts).
+import * as fs from 'fs';
 import { PackedSegment } from './packedPostings';
 import { TermDictionary } from './termDictionary';
 import { FORMAT_VERSIONS } from '../store/formatVersions';
+import { writePartsAtomic, type FileDigest } from '../store/atomic';
+import { FileBytes } from './postingBytes';
+import type { BaseSegment } from './baseSegment';
 
 const FORMAT_MAGIC = 0x4d425252; // "RRBM"
 /** Bump when the binary layout changes; older files are rejected and rebuilt. */
@@ -214,4 +218,27 @@ export function readBm25(buf: Buffer, file?: { fd: number; path: string }): Bm25
   const postings = buf.subarray(ps, pe);
   const segment = PackedSegment.fromPostings(ids, lens, df, postings, { borrowed: true, file: file && { ...file, offset: ps } });
   return { k1, b, dict, segment };
+}
+
+/**
+ * Writes `base`'s packed postings (and the dictionary's terms they use) to `file` atomically (temp
+ * file, fsync, rename), streaming postings that are read from a file rather than loading them;
+ * `reopen`: `base` reads its postings from the new `file` from then on. Returns the file's digest.
+ */
+export function saveBm25(file: string, k1: number, b: number, dict: TermDictionary, base: BaseSegment, reopen: boolean): FileDigest {
+  const out = bm25File(k1, b, dict, base.packed);
+  const digest = writePartsAtomic(file, out.parts());
+  if (!reopen) return digest;
+  const fd = fs.openSync(file, 'r');
+  let source: FileBytes;
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (digest.bytes !== out.length || size !== out.length) throw new Error(`${file} holds ${size} bytes after saving ${out.length}`);
+    source = new FileBytes(fd, file, out.postingsOffset, out.postingsLength);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  base.reopen(source, out.blockByte);
+  return digest;
 }

@@ -7,28 +7,18 @@ import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, Symb
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../lookup/symbols';
 import type { Vetted } from '../complete/scopeCheck';
-import { ClientEvents } from './clientEvents';
-import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
+import { ClientEvents, type Disposable, type Listener } from './clientEvents';
+import type { TeamState } from '../api';
+import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, makeError, type CallOptions, type PendingCall, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker } from './protocol';
-
-interface Pending extends Pick<CallOptions, 'onProgress' | 'onPartial'> {
-  resolve(value: unknown, engineMs: number): void;
-  reject(err: Error): void;
-  cleanup(): void;
-}
 
 export { ENGINE_YOUNG_GENERATION_MB, type CallOptions, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 
-function makeError(name: string, message: string): Error {
-  const err = new Error(message);
-  err.name = name;
-  return err;
-}
-
-export class EngineClient extends ClientEvents {
+export class EngineClient {
+  private readonly events = new ClientEvents();
   private worker: EngineTransport | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new Map<number, PendingCall>();
   private lastError: string | undefined;
   private ready!: Promise<void>;
   private resolveReady!: () => void;
@@ -40,7 +30,6 @@ export class EngineClient extends ClientEvents {
   private readonly opts: Required<Omit<EngineClientOptions, 'workerPath' | 'init'>> & Pick<EngineClientOptions, 'workerPath' | 'init'>;
 
   constructor(options: EngineClientOptions) {
-    super();
     this.opts = {
       requestTimeoutMs: 30_000,
       heartbeatMs: 5_000,
@@ -57,6 +46,25 @@ export class EngineClient extends ClientEvents {
     };
     this.resetReady();
     this.spawn();
+  }
+
+  // Subscriptions to the client's events (clientEvents.ts), lent out from the one it emits into.
+  readonly onState = (l: Listener<EngineClientState>): Disposable => this.events.onState(l);
+  readonly onLog = (l: Listener<string>): Disposable => this.events.onLog(l);
+  /** Fires after a replacement worker has opened the engine (the caller may want to re-sync). */
+  readonly onRestarted = (l: Listener<void>): Disposable => this.events.onRestarted(l);
+  /** Timing of every successful request, in the caller's async context (after its await). */
+  readonly onTiming = (l: Listener<CallTiming>): Disposable => this.events.onTiming(l);
+  /** The team index's state as the engine reports it (serving, slow, unreachable: local answers). */
+  readonly onTeamState = (l: Listener<TeamState>): Disposable => this.events.onTeamState(l);
+
+  get state(): EngineClientState {
+    return this.events.state;
+  }
+
+  /** The team index's last reported state (undefined: none configured, or nothing reported yet). */
+  get teamState(): TeamState | undefined {
+    return this.events.teamState;
   }
 
   /** Process id of the engine when it runs in a child process (undefined for a thread or none). */
@@ -128,8 +136,8 @@ export class EngineClient extends ClientEvents {
 
   /** Sends a request; waits for the engine to be ready first (a restart in progress is waited out). */
   async call<M extends EngineMethod>(method: M, args: EngineMethods[M]['args'], opts: CallOptions = {}): Promise<EngineMethods[M]['result']> {
-    if (this.currentState === 'closed') throw makeError('EngineClosedError', 'engine is closed');
-    if (this.currentState === 'failed') throw makeError('EngineFailedError', this.lastError ?? 'engine failed');
+    if (this.state === 'closed') throw makeError('EngineClosedError', 'engine is closed');
+    if (this.state === 'failed') throw makeError('EngineFailedError', this.lastError ?? 'engine failed');
     if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
     const timeoutMs = opts.timeoutMs ?? this.opts.requestTimeoutMs;
     const started = Date.now();
@@ -138,10 +146,7 @@ export class EngineClient extends ClientEvents {
     if (opts.signal?.aborted) throw makeError('AbortError', 'cancelled');
     let engineMs = 0;
     const value = await this.dispatch(method, args, opts, timeoutMs > 0 ? Math.max(1, timeoutMs - (Date.now() - started)) : 0, (ms) => (engineMs = ms));
-    if (this.timingListeners.size) {
-      const timing: CallTiming = { method, totalMs: Date.now() - started, engineMs };
-      for (const l of this.timingListeners) l(timing);
-    }
+    if (this.events.timingWanted) this.events.emitTiming({ method, totalMs: Date.now() - started, engineMs });
     return value;
   }
 
@@ -191,26 +196,26 @@ export class EngineClient extends ClientEvents {
    * engine is closed, which flushes the index. Unsaved buffers are sent again on their next change.
    */
   private async recycle(reason: string): Promise<void> {
-    if (this.currentState !== 'ready') return;
-    this.emitLog(`replacing the engine worker by a fresh one (${reason}) to return the build's memory`);
+    if (this.state !== 'ready') return;
+    this.events.emitLog(`replacing the engine worker by a fresh one (${reason}) to return the build's memory`);
     this.resetReady();
     // 'starting', not 'restarting': nothing crashed, the index is being opened again.
-    this.setState('starting');
+    this.events.setState('starting');
     for (const deadline = Date.now() + 10_000; this.pending.size > 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
     try {
       await this.dispatch('close', [], {}, 30_000);
     } catch (err) {
-      this.emitLog(`closing the engine before replacing its worker: ${(err as Error).message}`);
+      this.events.emitLog(`closing the engine before replacing its worker: ${(err as Error).message}`);
     }
     await this.stopWorker('engine worker replaced');
-    if ((this.currentState as EngineClientState) === 'closed') return;
+    if ((this.state as EngineClientState) === 'closed') return;
     this.spawn();
     await this.ready.catch(() => undefined);
   }
 
   /** Replaces the worker now (e.g. after the index directory was deleted for a rebuild). */
   async restart(): Promise<void> {
-    if (this.currentState === 'closed') throw makeError('EngineClosedError', 'engine is closed');
+    if (this.state === 'closed') throw makeError('EngineClosedError', 'engine is closed');
     this.crashes = 0;
     await this.stopWorker('restart requested');
     this.resetReady();
@@ -220,8 +225,8 @@ export class EngineClient extends ClientEvents {
 
   /** Closes the engine (flushing the index) and ends the worker. */
   async close(): Promise<void> {
-    if (this.currentState === 'closed') return;
-    if (this.currentState === 'ready') {
+    if (this.state === 'closed') return;
+    if (this.state === 'ready') {
       try {
         await this.call('close', [], { timeoutMs: 10_000 });
       } catch {
@@ -231,11 +236,11 @@ export class EngineClient extends ClientEvents {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.stopWorker('engine closed');
     this.rejectReady(makeError('EngineClosedError', 'engine is closed'));
-    this.setState('closed');
+    this.events.setState('closed');
   }
 
   private spawn(): void {
-    this.setState(this.crashes > 0 ? 'restarting' : 'starting');
+    this.events.setState(this.crashes > 0 ? 'restarting' : 'starting');
     const worker = spawnEngineHost(this.opts.host, this.opts.workerPath, this.opts.init, { youngGenerationMb: this.opts.youngGenerationMb, heapGrowingPercent: this.opts.heapGrowingPercent, allocatorTuning: this.opts.allocatorTuning });
     this.worker = worker;
     this.lastPong = Date.now();
@@ -244,7 +249,7 @@ export class EngineClient extends ClientEvents {
     });
     worker.onError((err) => {
       this.lastError = err.message;
-      this.emitLog(`engine worker error: ${err.stack ?? err.message}`);
+      this.events.emitLog(`engine worker error: ${err.stack ?? err.message}`);
     });
     worker.onExit((how) => {
       if (this.worker !== worker) return; // an intentionally stopped worker
@@ -258,7 +263,7 @@ export class EngineClient extends ClientEvents {
   private checkHeartbeat(worker: EngineTransport): void {
     if (this.worker !== worker) return;
     if (Date.now() - this.lastPong > this.opts.hangTimeoutMs) {
-      this.emitLog(`engine worker did not answer for ${this.opts.hangTimeoutMs} ms; replacing it`);
+      this.events.emitLog(`engine worker did not answer for ${this.opts.hangTimeoutMs} ms; replacing it`);
       this.worker = undefined;
       void worker.terminate();
       this.onWorkerLost('engine worker hung');
@@ -273,16 +278,16 @@ export class EngineClient extends ClientEvents {
         const wasRestart = this.crashes > 0;
         this.crashes = 0;
         this.lastError = undefined;
-        this.setState('ready');
+        this.events.setState('ready');
         this.resolveReady();
-        if (wasRestart) for (const l of this.restartListeners) l();
+        if (wasRestart) this.events.emitRestarted();
         break;
       }
       case 'open-failed':
         this.lastError = msg.error.message;
-        this.emitLog(`engine failed to open: ${msg.error.stack ?? msg.error.message}`);
+        this.events.emitLog(`engine failed to open: ${msg.error.stack ?? msg.error.message}`);
         this.rejectReady(new EngineError(msg.error));
-        this.setState('failed');
+        this.events.setState('failed');
         void this.stopWorker('open failed');
         break;
       case 'result': {
@@ -300,10 +305,10 @@ export class EngineClient extends ClientEvents {
         this.pending.get(msg.id)?.onPartial?.(msg.value);
         break;
       case 'log':
-        this.emitLog(msg.line);
+        this.events.emitLog(msg.line);
         break;
       case 'team':
-        this.setTeamState(msg.state);
+        this.events.setTeamState(msg.state);
         break;
       case 'pong':
         this.lastPong = Date.now();
@@ -313,30 +318,30 @@ export class EngineClient extends ClientEvents {
 
   private onWorkerLost(reason: string): void {
     this.clearHeartbeat();
-    this.emitLog(reason);
+    this.events.emitLog(reason);
     this.lastError = reason;
     for (const [, p] of this.pending) {
       p.cleanup();
       p.reject(makeError('EngineCrashedError', reason));
     }
     this.pending.clear();
-    if (this.currentState === 'closed' || this.currentState === 'failed') return;
+    if (this.state === 'closed' || this.state === 'failed') return;
     this.crashes++;
     if (this.crashes > this.opts.maxRestarts) {
       this.lastError = `${reason}; gave up after ${this.opts.maxRestarts} restarts`;
       this.resetReady();
       this.rejectReady(makeError('EngineFailedError', this.lastError));
-      this.setState('failed');
+      this.events.setState('failed');
       return;
     }
     const delay = Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** (this.crashes - 1));
-    this.emitLog(`restarting engine worker in ${delay} ms (attempt ${this.crashes}/${this.opts.maxRestarts})`);
+    this.events.emitLog(`restarting engine worker in ${delay} ms (attempt ${this.crashes}/${this.opts.maxRestarts})`);
     // Requests arriving during the backoff wait for the replacement worker.
     this.resetReady();
-    this.setState('restarting');
+    this.events.setState('restarting');
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (this.currentState !== 'closed') this.spawn();
+      if (this.state !== 'closed') this.spawn();
     }, delay);
   }
 
@@ -353,7 +358,7 @@ export class EngineClient extends ClientEvents {
   }
 
   private async waitReadyOrAbort(signal: AbortSignal | undefined, timeoutMs: number): Promise<void> {
-    if (this.currentState === 'ready') return;
+    if (this.state === 'ready') return;
     const waiters: Promise<void>[] = [this.ready];
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;

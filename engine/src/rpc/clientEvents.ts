@@ -1,5 +1,6 @@
-// The engine client's events (state, log lines, restarts, call timings): listener sets and the
-// state they report. EngineClient (client.ts) extends it.
+// The engine client's events (state, log lines, restarts, call timings, team state): listener sets
+// and the state they report. EngineClient (client.ts) holds one, emits into it and lends out its
+// subscriptions.
 import type { TeamState } from '../api';
 import type { CallTiming, EngineClientState } from './clientOptions';
 
@@ -7,14 +8,14 @@ export type Listener<T> = (value: T) => void;
 export interface Disposable { dispose(): void }
 
 export class ClientEvents {
-  protected currentState: EngineClientState = 'starting';
-  protected readonly stateListeners = new Set<Listener<EngineClientState>>();
-  protected readonly logListeners = new Set<Listener<string>>();
-  protected readonly restartListeners = new Set<Listener<void>>();
-  protected readonly timingListeners = new Set<Listener<CallTiming>>();
-  protected readonly teamListeners = new Set<Listener<TeamState>>();
   /** The team index's last reported state (undefined: none configured, or nothing reported yet). */
   teamState: TeamState | undefined;
+  private currentState: EngineClientState = 'starting';
+  private readonly stateListeners = new Set<Listener<EngineClientState>>();
+  private readonly logListeners = new Set<Listener<string>>();
+  private readonly restartListeners = new Set<Listener<void>>();
+  private readonly timingListeners = new Set<Listener<CallTiming>>();
+  private readonly teamListeners = new Set<Listener<TeamState>>();
 
   get state(): EngineClientState {
     return this.currentState;
@@ -44,22 +45,35 @@ export class ClientEvents {
     return this.subscribe(this.teamListeners, listener);
   }
 
-  protected setTeamState(state: TeamState): void {
+  setTeamState(state: TeamState): void {
     this.teamState = state;
     for (const l of this.teamListeners) l(state);
   }
 
-  protected setState(state: EngineClientState): void {
+  setState(state: EngineClientState): void {
     if (this.currentState === state) return;
     this.currentState = state;
     for (const l of this.stateListeners) l(state);
   }
 
-  protected emitLog(line: string): void {
+  emitLog(line: string): void {
     for (const l of this.logListeners) l(line);
   }
 
-  protected subscribe<T>(set: Set<Listener<T>>, listener: Listener<T>): Disposable {
+  emitRestarted(): void {
+    for (const l of this.restartListeners) l();
+  }
+
+  /** Whether anyone listens for call timings (so a call need not build one). */
+  get timingWanted(): boolean {
+    return this.timingListeners.size > 0;
+  }
+
+  emitTiming(timing: CallTiming): void {
+    for (const l of this.timingListeners) l(timing);
+  }
+
+  private subscribe<T>(set: Set<Listener<T>>, listener: Listener<T>): Disposable {
     set.add(listener);
     return { dispose: () => set.delete(listener) };
   }

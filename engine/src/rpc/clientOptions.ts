@@ -68,3 +68,17 @@ export interface CallTiming {
   /** The engine's time for it, from arrival in its process to the answer (ms). */
   engineMs: number;
 }
+
+/** An Error whose name callers match on (EngineClosedError, AbortError, ...). */
+export function makeError(name: string, message: string): Error {
+  const err = new Error(message);
+  err.name = name;
+  return err;
+}
+
+/** A request sent to the worker and not yet answered. */
+export interface PendingCall extends Pick<CallOptions, 'onProgress' | 'onPartial'> {
+  resolve(value: unknown, engineMs: number): void;
+  reject(err: Error): void;
+  cleanup(): void;
+}

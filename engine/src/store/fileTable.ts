@@ -4,6 +4,7 @@
 import { BinaryReader, BinaryWriter, owned } from './binary';
 import { grow } from './columns';
 import { StringPool } from './stringPool';
+import { moveToEnd } from './orderedSet';
 
 export interface FileEntry {
   /** sha1 hex of the file's text. */
@@ -33,8 +34,7 @@ export class FileTable {
   constructor(readonly paths: StringPool) {}
 
   private note(rel: string): void {
-    this.changed.delete(rel);
-    this.changed.add(rel);
+    moveToEnd(this.changed, rel);
   }
 
   get count(): number {

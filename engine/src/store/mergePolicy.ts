@@ -1,7 +1,8 @@
 // The merge policy of the index's segments, in one place: when a component's changes since its
 // base are folded into a new base, and when delta segments are folded into one. Pure functions of
 // each component's statistics (tested on synthetic numbers in test/unit/mergePolicy.test.ts); the
-// executors (bm25Segments/bm25Merge, vectorCore, SegmentMerges, IndexStore's save) only execute.
+// executors (lexical/bm25.ts, vector/vectorIndex.ts and vectorRebuild.ts, SegmentMerges, the cold
+// build in WorkspaceIndex, IndexStore's save) only execute.
 // Values and their evidence: PARAMS.md (Lexical index, Vector index, Index segments).
 
 /** Lexical: pending documents (mutable ones plus dead base slots) before a background merge. */
@@ -71,6 +72,21 @@ export function vectorRebuildOnRemove(s: VectorStats & { size: number }): boolea
 /** Whether a save (or the background merge before it) folds pending vectors and tombstones into the lists. */
 export function vectorRebuildDueAtSave(s: Pick<VectorStats, 'listed' | 'pending' | 'tombstones'>): boolean {
   return s.listed !== undefined && s.pending + s.tombstones > VECTOR_SAVE_REBUILD_SHARE * s.listed;
+}
+
+/** Whether a rebuild of `live` vectors leaves them one flat store: at half the flat size, or never yet listed and within it. */
+export function vectorRebuildFlat(s: { live: number; listed: number | undefined; flatThreshold: number }): boolean {
+  return s.live <= s.flatThreshold / 2 || (s.listed === undefined && s.live <= s.flatThreshold);
+}
+
+/** Whether a rebuild into lists retrains the centroids: no lists yet, or the index grew or shrank 2x since they were trained. */
+export function vectorRetrainDue(s: { live: number; trainedFor: number | undefined }): boolean {
+  return s.trainedFor === undefined || s.live > 2 * s.trainedFor || s.live < s.trainedFor / 2;
+}
+
+/** Whether indexing `changedFiles` of `files` ends merged, in bases only (a cold build or many changes: nothing left to replay). */
+export function mergeAllAfterIndexing(s: { changedFiles: number; files: number }): boolean {
+  return s.changedFiles > 0 && s.changedFiles * 8 >= s.files;
 }
 
 /** Whether the next save folds every delta since the bases into one (instead of adding one more). */

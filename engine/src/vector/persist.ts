@@ -1,6 +1,8 @@
 // On-disk pieces of a vector index: file names, format version and the header that vouches for
 // the files (crash-safe writes and digests are store/atomic.ts).
-import type { FileDigest } from '../store/atomic';
+import * as fs from 'fs';
+import * as path from 'path';
+import { sha256File, type FileDigest } from '../store/atomic';
 import { FORMAT_VERSIONS } from '../store/formatVersions';
 
 /** Bumped whenever the layout of any file below changes; older files are rebuilt, not migrated. */
@@ -39,4 +41,29 @@ export interface IndexHeader extends VectorCommit {
   format: number;
   dim: number;
   modelId: string;
+}
+
+export function verifyFile(file: string, expected: FileDigest | undefined): string | undefined {
+  if (!expected) return `vector index header does not describe ${path.basename(file)}`;
+  if (!fs.existsSync(file)) return `${file} is missing`;
+  const size = fs.statSync(file).size;
+  if (size !== expected.bytes) return `${file} is ${size} bytes, expected ${expected.bytes} (truncated or overwritten)`;
+  if (sha256File(file).sha256 !== expected.sha256) return `${file} fails its checksum (corrupted)`;
+  return undefined;
+}
+
+export function checkHeader(h: IndexHeader): string | undefined {
+  if (!h || typeof h !== 'object') return 'not an object';
+  const ints: Array<keyof IndexHeader> = ['format', 'dim', 'count', 'pending', 'tombstones', 'trainedFor'];
+  for (const key of ints) if (!Number.isInteger(h[key]) || (h[key] as number) < 0) return `${key} is not a non-negative integer`;
+  if (h.dim < 1) return 'dim is 0';
+  if (h.kind !== 'flat' && h.kind !== 'ivf') return `kind ${String(h.kind)}`;
+  if (h.space !== 'cosine' && h.space !== 'ip') return `space ${String(h.space)}`;
+  if (typeof h.modelId !== 'string') return 'modelId is not a string';
+  if (!h.files || typeof h.files !== 'object') return 'files missing';
+  return undefined;
+}
+
+export function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -3,12 +3,11 @@
 // answering heartbeats. Free of `vscode` so it can be tested with plain mocha; the extension maps
 // CancellationTokens to AbortSignals before calling.
 import { spawnEngineHost, type EngineTransport } from './transport';
-import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery } from '../api';
+import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../lookup/symbols';
 import type { Vetted } from '../complete/scopeCheck';
 import { ClientEvents, type Disposable, type Listener } from './clientEvents';
-import type { TeamState } from '../api';
 import { ENGINE_HEAP_GROWING_PERCENT, ENGINE_YOUNG_GENERATION_MB, makeError, type CallOptions, type PendingCall, type CallTiming, type EngineClientOptions, type EngineClientState } from './clientOptions';
 import { EngineError, type EngineMethod, type EngineMethods, type FromWorker, type ToWorker } from './protocol';
 

@@ -4,7 +4,7 @@
 // looked up in the definition table: candidates by spelling.
 import type { SymbolInfo } from '../lookup/symbols';
 import { showable, type AgentIndex } from './agentIndex';
-import { argsObject, checkAborted, DEFAULT_RESULTS, fitAnswer, MAX_RESULTS, optionalInt, optionalString, ToolInputError } from './limits';
+import { checkAborted, fitAnswer, MAX_RESULTS, nameOrPlace, ToolInputError } from './limits';
 import { definitionExcerpt, filePosition } from './position';
 
 export interface FoundDefinition {
@@ -34,10 +34,7 @@ export interface FindDefinitionResult {
 export const FIND_DEFINITION_ARGS = ['name', 'path', 'line', 'column', 'limit'] as const;
 
 export async function findDefinition(index: AgentIndex, raw: unknown, signal?: AbortSignal): Promise<FindDefinitionResult> {
-  const input = argsObject(raw, FIND_DEFINITION_ARGS);
-  const limit = optionalInt(input, 'limit', 1, MAX_RESULTS) ?? DEFAULT_RESULTS;
-  const name = optionalString(input, 'name', 200);
-  if ((name === undefined) === (input.path === undefined)) throw new ToolInputError("give either 'name', or 'path' with 'line' and 'column'");
+  const { input, name, limit } = nameOrPlace(raw, FIND_DEFINITION_ARGS, 'name', "'line' and 'column'");
   checkAborted(signal);
   if (name !== undefined) return byName(index, name, limit);
   if (input.column === undefined) throw new ToolInputError("'column' (1-based, the name's position on the line) is required with 'path'");

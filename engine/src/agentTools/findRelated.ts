@@ -4,7 +4,7 @@
 // itself left out.
 import type { RetrievedChunk } from '../types';
 import { oneBased, showable, type AgentIndex } from './agentIndex';
-import { argsObject, boundedExcerpt, checkAborted, DEFAULT_RESULTS, fitAnswer, MAX_RESULTS, optionalInt, optionalString, ToolInputError } from './limits';
+import { boundedExcerpt, checkAborted, fitAnswer, nameOrPlace } from './limits';
 import { filePosition, type FilePosition } from './position';
 
 export interface RelatedHit {
@@ -31,10 +31,7 @@ export interface FindRelatedResult {
 export const FIND_RELATED_ARGS = ['symbol', 'path', 'line', 'column', 'limit'] as const;
 
 export async function findRelated(index: AgentIndex, raw: unknown, signal?: AbortSignal): Promise<FindRelatedResult> {
-  const input = argsObject(raw, FIND_RELATED_ARGS);
-  const limit = optionalInt(input, 'limit', 1, MAX_RESULTS) ?? DEFAULT_RESULTS;
-  const name = optionalString(input, 'symbol', 200);
-  if ((name === undefined) === (input.path === undefined)) throw new ToolInputError("give either 'symbol', or 'path' with 'line' (and 'column')");
+  const { input, name, limit } = nameOrPlace(raw, FIND_RELATED_ARGS, 'symbol', "'line' (and 'column')");
   checkAborted(signal);
   if (name !== undefined) {
     const chunks = await index.retrieve(name, { k: limit * 3, compact: false, signal });

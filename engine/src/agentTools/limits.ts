@@ -52,6 +52,15 @@ export function optionalInt(input: Input, name: string, min: number, max: number
   return v;
 }
 
+/** The arguments of a tool asked about a name or a place (exactly one of `nameKey` and `path`), and its `limit`. */
+export function nameOrPlace(raw: unknown, known: readonly string[], nameKey: string, placeHint: string): { input: Input; name: string | undefined; limit: number } {
+  const input = argsObject(raw, known);
+  const limit = optionalInt(input, 'limit', 1, MAX_RESULTS) ?? DEFAULT_RESULTS;
+  const name = optionalString(input, nameKey, 200);
+  if ((name === undefined) === (input.path === undefined)) throw new ToolInputError(`give either '${nameKey}', or 'path' with ${placeHint}`);
+  return { input, name, limit };
+}
+
 /** Text cut to `maxLines` lines and `maxChars` characters, saying how much was left out. */
 export function boundedExcerpt(text: string, maxLines = MAX_EXCERPT_LINES, maxChars = MAX_EXCERPT_CHARS): string {
   const lines = text.split('\n');

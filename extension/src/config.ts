@@ -4,12 +4,11 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FIM_FAMILIES } from './backends/fim';
-import type { FimSetting } from './backends/openai';
+import type { CompletionBackendKind } from './backends/registry';
 import { splitTeamUrl } from './teamIndexUrl';
 import { booleanSetting, declared, numberSetting, objectSetting, SECTION, stringArraySetting, stringSetting } from './settings';
 
-export type CompletionBackendKind = 'builtin' | 'openai' | 'llamacpp' | 'ollama' | 'vscode-lm';
+export type { CompletionBackendKind } from './backends/registry';
 export type HoverMode = 'off' | 'identifiers' | 'modifier';
 /** With GitHub Copilot: context for its completions only (default), both ghost texts, or RepoRecall's own only. */
 export type WithCopilot = 'context' | 'both' | 'own';
@@ -49,17 +48,8 @@ export const config = {
   hydeMaxTokens: (): number => num('hyde.maxTokens'),
   /** Fusion weight of the `hyde` signal when enabled (0 turns the signal off). */
   hydeWeight: (): number => num('hyde.weight'),
-  openAiBaseUrl: (): string => str('openai.baseUrl'),
-  openAiModel: (): string => str('openai.model'),
-  /** Raw fill-in-the-middle template for the OpenAI-compatible endpoint: `auto` (by model name), `none` (prompt + suffix) or a family. */
-  openAiFimTemplate: (): FimSetting => {
-    const v = str('openai.fimTemplate');
-    return v === 'none' || v === 'auto' || (FIM_FAMILIES as readonly string[]).includes(v) ? (v as FimSetting) : (declared('openai.fimTemplate').default as FimSetting);
-  },
-  llamaCppBaseUrl: (): string => str('llamacpp.baseUrl'),
-  ollamaBaseUrl: (): string => str('ollama.baseUrl'),
-  ollamaModel: (): string => str('ollama.model'),
-  languageModelFamily: (): string => str('languageModel.family'),
+  /** A model backend's string setting (backends/registry.ts lists which). */
+  backendSetting: (key: string): string => str(key),
   /** Redact requests to a model server on loopback too (machine scope: a workspace cannot turn it off). */
   redactLoopback: (): boolean => bool('redaction.loopback'),
   /**

@@ -31,21 +31,26 @@ const fakeVscode = {
 };
 
 type Config = typeof import('../../extension/src/config');
-function loadConfig(): Config {
+type Registry = typeof import('../../extension/src/backends/registry');
+/** An extension module loaded while `vscode` resolves to the fake. */
+function loadWithFakeVscode<T>(load: () => T): T {
   const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
   const original = loader._load;
   loader._load = function (request, parent, isMain) {
     return request === 'vscode' ? fakeVscode : original.call(this, request, parent, isMain);
   };
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded while `vscode` resolves to the fake
-    return require('../../extension/src/config') as Config;
+    return load();
   } finally {
     loader._load = original;
   }
 }
 
-const { config, engineSettings } = loadConfig();
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded while `vscode` resolves to the fake
+const { config, engineSettings } = loadWithFakeVscode(() => require('../../extension/src/config') as Config);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the same
+const { MODEL_BACKENDS } = loadWithFakeVscode(() => require('../../extension/src/backends/registry') as Registry);
+const BACKEND_SETTINGS: string[] = Object.values(MODEL_BACKENDS).flatMap((b) => [...b.settings]);
 const folder = { uri: { fsPath: '/work/space', toString: () => 'file:///work/space' }, name: 'space', index: 0 } as never;
 
 /** Each accessor, the setting it reads, and how the value it returns relates to the setting's. */
@@ -64,13 +69,8 @@ const READERS: { key: string; read: () => unknown; as?: (v: unknown) => unknown 
   { key: 'hyde.budgetMs', read: () => config.hydeBudgetMs() },
   { key: 'hyde.maxTokens', read: () => config.hydeMaxTokens() },
   { key: 'hyde.weight', read: () => config.hydeWeight() },
-  { key: 'openai.baseUrl', read: () => config.openAiBaseUrl() },
-  { key: 'openai.model', read: () => config.openAiModel() },
-  { key: 'openai.fimTemplate', read: () => config.openAiFimTemplate() },
-  { key: 'llamacpp.baseUrl', read: () => config.llamaCppBaseUrl() },
-  { key: 'ollama.baseUrl', read: () => config.ollamaBaseUrl() },
-  { key: 'ollama.model', read: () => config.ollamaModel() },
-  { key: 'languageModel.family', read: () => config.languageModelFamily() },
+  // Each model backend's own settings, as backends/registry.ts reads them.
+  ...BACKEND_SETTINGS.map((key) => ({ key, read: () => config.backendSetting(key) })),
   { key: 'redaction.loopback', read: () => config.redactLoopback() },
   { key: 'hover.mode', read: () => config.hoverMode() },
   // Deprecated: read only while hover.mode is unset; false means off.
@@ -144,6 +144,15 @@ describe('settings: package.json is the one place of defaults and bounds', () =>
     for (const r of READERS.filter((x) => DECLARED[`reporecall.${x.key}`].enum)) {
       user.set(`reporecall.${r.key}`, 'no-such-value');
       assert.strictEqual(r.read(), DECLARED[`reporecall.${r.key}`].default, r.key);
+    }
+  });
+
+  it('the backend setting offers exactly the registry\'s backends, and a backend\'s server URL is restricted in untrusted workspaces', () => {
+    assert.deepStrictEqual([...(DECLARED['reporecall.completion.backend'].enum ?? [])].sort(), ['builtin', ...Object.keys(MODEL_BACKENDS)].sort());
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the extension's manifest
+    const restricted = (require('../../../package.json') as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    for (const [kind, b] of Object.entries(MODEL_BACKENDS) as [string, { urlSetting?: string }][]) {
+      if (b.urlSetting) assert.ok(restricted.includes(`reporecall.${b.urlSetting}`), `${kind}: reporecall.${b.urlSetting} is not in restrictedConfigurations`);
     }
   });
 

@@ -5,10 +5,7 @@ import * as vscode from 'vscode';
 import type { EditorState } from '../../../engine/src/public';
 import { modelCompletion } from '../backends/pipeline';
 import { redactSecrets, redactsRequestTo } from '../backends/redact';
-import { LlamaCppInfillBackend } from '../backends/llamacpp';
-import { OllamaGenerateBackend } from '../backends/ollama';
-import { OpenAiCompletionsBackend } from '../backends/openai';
-import { LanguageModelBackend } from '../backends/languageModel';
+import { modelBackendEntry, type ModelBackendKind } from '../backends/registry';
 import type { CompletionBackend } from '../backends/types';
 import { config, type CompletionBackendKind } from '../config';
 import type { Ctx } from '../ctx';
@@ -23,7 +20,7 @@ export interface SourcedCompletion {
   context: CompletionMeta;
 }
 
-export const OPENAI_KEY_SECRET = 'reporecall.openai.apiKey';
+export { OPENAI_KEY_SECRET } from '../backends/registry';
 
 /** The backend the settings ask for, downgraded to `builtin` when the workspace is not trusted. */
 export function effectiveBackend(): CompletionBackendKind {
@@ -31,23 +28,12 @@ export function effectiveBackend(): CompletionBackendKind {
   return wanted !== 'builtin' && !vscode.workspace.isTrusted ? 'builtin' : wanted;
 }
 
-async function modelBackend(ctx: Ctx, kind: Exclude<CompletionBackendKind, 'builtin'>): Promise<CompletionBackend> {
-  switch (kind) {
-    case 'openai':
-      return new OpenAiCompletionsBackend({
-        baseUrl: config.openAiBaseUrl(),
-        model: config.openAiModel(),
-        apiKey: await ctx.extension.secrets.get(OPENAI_KEY_SECRET),
-        fim: config.openAiFimTemplate(),
-        redactLoopback: config.redactLoopback(),
-      });
-    case 'llamacpp':
-      return new LlamaCppInfillBackend({ baseUrl: config.llamaCppBaseUrl(), redactLoopback: config.redactLoopback() });
-    case 'ollama':
-      return new OllamaGenerateBackend({ baseUrl: config.ollamaBaseUrl(), model: config.ollamaModel(), redactLoopback: config.redactLoopback() });
-    case 'vscode-lm':
-      return new LanguageModelBackend(config.languageModelFamily());
-  }
+async function modelBackend(ctx: Ctx, kind: ModelBackendKind): Promise<CompletionBackend> {
+  return modelBackendEntry(kind).create({
+    setting: (key) => config.backendSetting(key),
+    secret: async (key) => ctx.extension.secrets.get(key),
+    redactLoopback: config.redactLoopback(),
+  });
 }
 
 export async function completeFrom(ctx: Ctx, fi: FolderIndex, state: EditorState, signal: AbortSignal): Promise<SourcedCompletion | undefined> {

@@ -35,6 +35,17 @@ export function byName(file: ChunkedFile, name: string): RawChunk {
 }
 
 /** [kind, name, startLine, endLine] of every chunk, for compact whole-file assertions. */
+/**
+ * The outline a fixture should chunk into, from `NAME.outline` beside it: one chunk a line,
+ * `kind name startLine endLine`, `-` for a chunk with no name.
+ */
+export function expectedOutline(name: string): Array<[string, string | undefined, number, number]> {
+  return fixture(`${name}.outline`).trim().split('\n').map((line) => {
+    const [kind, chunkName, start, end] = line.split(' ');
+    return [kind, chunkName === '-' ? undefined : chunkName, Number(start), Number(end)];
+  });
+}
+
 export function outline(file: ChunkedFile): Array<[string, string | undefined, number, number]> {
   return file.chunks.map((c) => [c.kind, c.name, c.startLine, c.endLine]);
 }

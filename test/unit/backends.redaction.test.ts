@@ -10,7 +10,6 @@
 // planted text, so retrieval does bring it. Issue 28's eleven formats are planted as well.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
 import type { EditorState } from '../../engine/src/types';
@@ -22,6 +21,7 @@ import { modelCompletion } from '../../extension/src/backends/pipeline';
 import type { CompletionBackend } from '../../extension/src/backends/types';
 import { loopbackLookup, modelServer, type ModelServer } from './modelServer.helpers';
 import { PLANTED } from './plantedSecrets';
+import { tempDir } from './tempDir';
 
 const j = (...parts: string[]): string => parts.join(''); // no whole credential literal in this file
 
@@ -66,7 +66,7 @@ describe('secret redaction on the way to a non-loopback model server', function 
   let engine: Engine;
 
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-redact-'));
+    root = tempDir('reporecall-redact-');
     plant(path.join(root, 'ws'));
     engine = await Engine.open({ root: path.join(root, 'ws'), indexDir: path.join(root, 'index'), dense: false });
     await engine.indexAll();

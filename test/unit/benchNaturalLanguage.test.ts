@@ -2,13 +2,13 @@
 // the ripgrep system's ranking rule with the real `rg` on a tiny tree, and the metrics.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Chunker } from '../../engine/src/chunk';
 import { loadRepo, type LanguageFamily } from '../../test/bench/split';
 import { buildNlTasks, firstParagraph, nameTokens, normalizedWords, withoutName, writeCorpusCopy, type NlTaskSet } from '../../test/bench/naturalLanguage/tasks';
 import { rankFiles, ripgrepSearch, searchWords } from '../../test/bench/naturalLanguage/ripgrep';
 import { chunkRank, fileRank, mrr10, recall5 } from '../../test/bench/naturalLanguage/metrics';
+import { tempDir } from './tempDir';
 
 const SPLIT = path.resolve(__dirname, '../../../test/fixtures/nl-split');
 const REPOS: [string, LanguageFamily][] = [['docs-py', 'python'], ['docs-ts', 'typescript'], ['docs-go', 'go']];
@@ -54,7 +54,7 @@ describe('bench protocol N: tasks', () => {
     for (const [name, lang] of REPOS) {
       const repo = loadRepo(SPLIT, name, lang);
       const set = sets.get(name)!;
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-copy-'));
+      const dir = tempDir('nl-copy-');
       try {
         writeCorpusCopy(repo, set.blanked, path.join(dir, 'repos', name));
         const copy = loadRepo(dir, name, lang);
@@ -92,7 +92,7 @@ describe('bench protocol N: tasks', () => {
 describe('bench protocol N: ripgrep system', () => {
   let dir: string;
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nl-rg-'));
+    dir = tempDir('nl-rg-');
     const write = (rel: string, text: string) => { fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true }); fs.writeFileSync(path.join(dir, rel), text); };
     write('many.ts', 'socket socket socket socket socket\n');
     write('both.ts', 'Socket timeout\n');

@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { lexicalTerms, splitIdentifier } from '../../engine/src/lexical/tokenize';
+import { tempDir } from './tempDir';
 
 describe('lexical tokenisation', () => {
   it('splits camelCase, PascalCase, acronyms and snake_case, keeping the whole identifier', () => {
@@ -251,7 +252,7 @@ describe('Bm25Index on disk', () => {
   const zipfTerm = (rand: () => number, vocab: number) => `t${Math.floor(Math.exp(rand() * Math.log(vocab + 1))) - 1}`;
   const openFds = () => (fs.existsSync('/proc/self/fd') ? fs.readdirSync('/proc/self/fd').length : -1);
   let dir: string;
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-bm25-'))));
+  beforeEach(() => (dir = tempDir('rr-bm25-')));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** Opens a saved index the way the store does: postings stay in the file, read per query term. */

@@ -3,12 +3,12 @@
 // by line, abstention after bare closers, the same answer across files, alternatives in order.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { completeFromSources, MIN_CONFIDENCE } from '../../engine/src/complete/builtin';
 import type { CompletionResult } from '../../engine/src/api';
 import type { EditorState } from '../../engine/src/types';
+import { tempDir } from './tempDir';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/completion-repo');
 
@@ -55,9 +55,9 @@ describe('built-in completion', function () {
   let engine: Engine;
 
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-complete-'));
+    root = tempDir('rr-complete-');
     fs.cpSync(FIXTURE, root, { recursive: true });
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-complete-index-'));
+    indexDir = tempDir('rr-complete-index-');
     engine = await Engine.open({ root, indexDir, dense: false });
     const stats = await engine.indexAll();
     assert.ok(stats.files >= 10, `files indexed: ${stats.files}`);

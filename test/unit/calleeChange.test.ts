@@ -5,16 +5,16 @@
 // (live documents, total length) and the same scores.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import type { WorkspaceIndex } from '../../engine/src/indexer/workspaceIndex';
 import { lexicalTerms } from '../../engine/src/lexical/tokenize';
+import { tempDir } from './tempDir';
 
 describe('callers enriched again when a callee\'s definitions change', function () {
   this.timeout(120_000);
   let work: string;
-  beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-callee-change-'))));
+  beforeEach(() => (work = tempDir('rr-callee-change-')));
   afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
   const CALLEE = 'def settle_ledger_balance(ledger_rows, region_code):\n    # Sums the rows of one region.\n    return sum(ledger_rows)\n';

@@ -4,8 +4,8 @@
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
+import { tempDir } from './tempDir';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
@@ -21,7 +21,7 @@ describe('the reporecall command line', function () {
   let indexDir: string;
 
   before(() => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-cli-'));
+    work = tempDir('rr-cli-');
     root = path.join(work, 'repo');
     indexDir = path.join(work, 'index');
     fs.cpSync(FIXTURE, root, { recursive: true });

@@ -1,9 +1,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { continuationChunks, DEFAULT_CONTINUATION, findContinuation, lastLines } from '../../engine/src/context/continuation';
+import { tempDir } from './tempDir';
 
 // An analogous file: the user writes `GetCodeErrorType` where the copy has `GetStorageAtErrorType`;
 // the copy's next line (past its chunk, lines 0..3) holds the name the user needs.
@@ -63,8 +63,8 @@ describe('Engine context for a completion (budgetTokens): continuations and comm
   };
   let root: string, indexDir: string;
   before(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-cont-'));
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-cont-index-'));
+    root = tempDir('rr-cont-');
+    indexDir = tempDir('rr-cont-index-');
     for (const [f, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
       fs.writeFileSync(path.join(root, f), text);

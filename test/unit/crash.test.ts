@@ -6,11 +6,11 @@ import * as assert from 'assert';
 import { spawn } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { committedFiles, readCommittedTables } from '../../engine/src/index/indexStore';
 import { generateRepo, prng } from '../bench/scale/generate';
+import { tempDir } from './tempDir';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 
@@ -149,7 +149,7 @@ async function crashLoop(root: string, indexDir: string, dense: boolean, iterati
     .filter((e) => e.isFile())
     .map((e) => path.relative(root, path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)));
   // One uninterrupted cold run sets the time scale of the kills.
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-crash-time-'));
+  const scratch = tempDir('rr-crash-time-');
   const full = await runChild(root, scratch, dense);
   fs.rmSync(scratch, { recursive: true, force: true });
   const summary: CrashSummary = { kills: 0, finished: 0, outcomes: { loaded: 0, missing: 0, rebuilt: 0 }, messages: [] };
@@ -191,7 +191,7 @@ async function crashLoop(root: string, indexDir: string, dense: boolean, iterati
 describe('crash safety (SIGKILL during indexing)', function () {
   this.timeout(600_000);
   let work: string;
-  beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-crash-'))));
+  beforeEach(() => (work = tempDir('rr-crash-')));
   afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
   async function killThenVerify(dense: boolean, files: number, iterations: number, seed: number, edits: boolean): Promise<CrashSummary> {

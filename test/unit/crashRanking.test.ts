@@ -9,7 +9,6 @@
 import * as assert from 'assert';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
@@ -20,6 +19,7 @@ import { prng } from '../bench/scale/generate';
 import { sha1 } from '../../engine/src/index/indexStore';
 import { lexicalTerms } from '../../engine/src/lexical/tokenize';
 import type { WorkspaceIndex } from '../../engine/src/indexer/workspaceIndex';
+import { tempDir } from './tempDir';
 
 const ENGINE_MODULE = path.resolve(__dirname, '../../engine/src/engine.js');
 /** Every optional field filled, so that every signal has something to rank. */
@@ -293,7 +293,7 @@ async function rankings(engine: Engine, asked: ReturnType<typeof queries>): Prom
 describe('crash safety of every signal (SIGKILL during incremental updates while files are edited)', function () {
   this.timeout(300_000);
   let work: string;
-  beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-crash-rank-'))));
+  beforeEach(() => (work = tempDir('rr-crash-rank-')));
   afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it('10 kills, each followed by a catch-up whose every signal (dense included) ranks as a clean build of the tree does', async () => {

@@ -1,9 +1,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { onnx } from 'onnx-proto';
 import { OnnxEmbedder } from '../../engine/src/embed';
+import { tempDir } from './tempDir';
 
 // A tiny BERT-shaped model written with onnx-proto: WordPiece tokenizer with [CLS]/[SEP] template,
 // graph = token table + type table, masked by attention_mask, output `last_hidden_state` only, so
@@ -150,7 +150,7 @@ describe('OnnxEmbedder', function () {
   let embedder: OnnxEmbedder;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-embed-'));
+    dir = tempDir('rr-embed-');
     writeTinyModel(dir, tokTable, typTable);
     embedder = await OnnxEmbedder.load(dir, { batchSize: 2 });
   });
@@ -172,7 +172,7 @@ describe('OnnxEmbedder', function () {
   });
 
   it('embeds queries through query_embedding and documents through sentence_embedding when the model has both', async () => {
-    const asymDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-embed-asym-'));
+    const asymDir = tempDir('rr-embed-asym-');
     const queryTable = table(VOCAB.length, 23);
     writeAsymmetricModel(asymDir, tokTable, queryTable);
     const asym = await OnnxEmbedder.load(asymDir);
@@ -235,7 +235,7 @@ describe('OnnxEmbedder', function () {
   });
 
   it('uses CLS pooling when the sentence-transformers pooling config asks for it', async () => {
-    const clsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-embed-cls-'));
+    const clsDir = tempDir('rr-embed-cls-');
     try {
       writeTinyModel(clsDir, tokTable, typTable);
       fs.mkdirSync(path.join(clsDir, '1_Pooling'));
@@ -255,7 +255,7 @@ describe('OnnxEmbedder', function () {
 
   it('gives the same modelId for the same files and a new one when the weights change', async () => {
     const again = await OnnxEmbedder.load(dir);
-    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-embed-other-'));
+    const otherDir = tempDir('rr-embed-other-');
     try {
       assert.strictEqual(again.modelId, embedder.modelId);
       writeTinyModel(otherDir, table(VOCAB.length, 99), typTable);
@@ -277,7 +277,7 @@ describe('OnnxEmbedder', function () {
   describe('clear errors for broken model directories', () => {
     let broken: string;
     beforeEach(() => {
-      broken = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-embed-broken-'));
+      broken = tempDir('rr-embed-broken-');
       writeTinyModel(broken, tokTable, typTable);
     });
     afterEach(() => fs.rmSync(broken, { recursive: true, force: true }));

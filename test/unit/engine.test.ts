@@ -1,6 +1,5 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { committedFiles } from '../../engine/src/index/indexStore';
@@ -10,11 +9,12 @@ import { WARM_SEARCHES, warmSearchPaths } from '../../engine/src/retrieve/warmSe
 import type { EngineOptions } from '../../engine/src/api';
 import { defaultModelDir } from '../../engine/src/modelPaths';
 import { requireOnnxRuntime, type OnnxRuntimeLoader } from '../../engine/src/embed';
+import { tempDir } from './tempDir';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
 
 function copyFixture(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-engine-'));
+  const dir = tempDir('rr-engine-');
   fs.cpSync(FIXTURE, dir, { recursive: true });
   return dir;
 }
@@ -41,7 +41,7 @@ describe('Engine', function () {
   let indexDir: string;
   beforeEach(() => {
     root = copyFixture();
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+    indexDir = tempDir('rr-index-');
   });
   afterEach(() => {
     fs.rmSync(root, { recursive: true, force: true });
@@ -78,7 +78,7 @@ describe('Engine', function () {
     const manifest = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { fields: string[]; omittedForSize?: string[] };
     const normBytes = (dir: string) => fs.statSync(path.join(dir, committedFiles(dir).bases.normalized)).size;
     // Small: the default weights' normalized field is built.
-    const smallDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-small-'));
+    const smallDir = tempDir('rr-index-small-');
     const small = await Engine.open({ root, indexDir: smallDir, dense: false });
     await small.indexAll();
     await small.close();
@@ -139,7 +139,7 @@ describe('Engine', function () {
     const incremental = await fingerprint(engine, queries);
     await engine.close();
 
-    const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+    const freshDir = tempDir('rr-index-');
     const { engine: full } = await open(root, freshDir);
     await full.indexAll();
     assert.deepStrictEqual(incremental, await fingerprint(full, queries));
@@ -362,7 +362,7 @@ describe('Engine', function () {
   describe('a user-configured model (reporecall.model.directory)', () => {
     /** A model directory whose model.onnx is not an ONNX file (a truncated download, say). */
     function corruptModelDir(shipped: string): string {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-bad-model-'));
+      const dir = tempDir('rr-bad-model-');
       fs.copyFileSync(path.join(shipped, 'tokenizer.json'), path.join(dir, 'tokenizer.json'));
       fs.writeFileSync(path.join(dir, 'model.onnx'), Buffer.from('<html>404 Not Found</html>'));
       return dir;
@@ -455,7 +455,7 @@ describe('Engine', function () {
       const queries = ['how much stock is left for a product', 'apply the discount code', 'format a price'];
       const expected = await fingerprint(off.engine, queries);
       await off.engine.close();
-      const otherIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+      const otherIndex = tempDir('rr-index-');
       try {
         const engine = await Engine.open({ root, indexDir: otherIndex, dense: true }, { hooks: { loadOnnxRuntime: missingBinding() } });
         await engine.indexAll();
@@ -483,7 +483,7 @@ describe('Engine', function () {
       const plainStats = await plain.engine.indexAll();
       const expected = await fingerprint(plain.engine, queries);
       await plain.engine.close();
-      const otherIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-index-'));
+      const otherIndex = tempDir('rr-index-');
       try {
         let calls = 0;
         const injected: OnnxRuntimeLoader = () => (calls++, requireOnnxRuntime());

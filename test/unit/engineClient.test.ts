@@ -4,10 +4,10 @@
 // extension-host suites (test/integration).
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { EngineClient, type EngineClientState } from '../../engine/src/rpc/client';
+import { tempDir } from './tempDir';
 
 const SCRIPTED_WORKER = `
 const { parentPort, workerData: threadData } = require('node:worker_threads');
@@ -53,7 +53,7 @@ for (const host of ['process', 'thread'] as const)
     };
 
     before(() => {
-      workerPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-client-')), 'worker.js');
+      workerPath = path.join(tempDir('reporecall-client-'), 'worker.js');
       fs.writeFileSync(workerPath, SCRIPTED_WORKER);
     });
     afterEach(async () => {
@@ -143,7 +143,7 @@ describe('EngineClient: the engine child process', function () {
   this.timeout(20_000);
   let workerPath: string;
   before(() => {
-    workerPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-client-')), 'worker.js');
+    workerPath = path.join(tempDir('reporecall-client-'), 'worker.js');
     fs.writeFileSync(workerPath, SCRIPTED_WORKER);
   });
 
@@ -212,9 +212,9 @@ describe('EngineClient with the real engine worker', function () {
   const realWorker = path.resolve(__dirname, '../../engine/src/rpc/worker.js');
 
   it('after a large index, replaces the worker by a fresh one on the saved index without failing requests', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-'));
+    const root = tempDir('rr-recycle-');
     fs.cpSync(FIXTURE, root, { recursive: true });
-    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-index-'));
+    const indexDir = tempDir('rr-recycle-index-');
     const logs: string[] = [];
     const states: EngineClientState[] = [];
     const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } }, recycleAfterFiles: 3 });
@@ -248,7 +248,7 @@ describe('EngineClient with the real engine worker', function () {
   it('answers requests and cancellation while a large index is being parsed (indexing yields to the event loop)', async () => {
     // Parsing and enrichment are synchronous; without turns of the event loop in between, a
     // 100k-file index left the engine unable to answer for 50 s (taken for a hang and killed).
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy-'));
+    const root = tempDir('rr-busy-');
     const FILES = 1500;
     for (let i = 0; i < FILES; i++) {
       const dir = path.join(root, 'src', `m${i % 30}`);
@@ -256,7 +256,7 @@ describe('EngineClient with the real engine worker', function () {
       const body = Array.from({ length: 6 }, (_, j) => `export function f${i}_${j}(a: number, b: number): number {\n  const t = a * ${j} + b;\n  return t > ${i} ? t - ${i} : helper${j}(t);\n}\n`).join('\n');
       fs.writeFileSync(path.join(dir, `file${i}.ts`), body);
     }
-    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy-index-'));
+    const indexDir = tempDir('rr-busy-index-');
     const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } }, recycleAfterFiles: 0 });
     try {
       await c.whenReady();
@@ -276,9 +276,9 @@ describe('EngineClient with the real engine worker', function () {
       assert.ok(Number(order[0].slice(6)) < FILES, order.join(' '));
 
       // A cancellation sent during the parse stops the run instead of waiting for its end.
-      const root2 = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy2-'));
+      const root2 = tempDir('rr-busy2-');
       fs.cpSync(root, root2, { recursive: true });
-      const c2 = new EngineClient({ workerPath: realWorker, init: { options: { root: root2, indexDir: fs.mkdtempSync(path.join(os.tmpdir(), 'rr-busy2-index-')), dense: false } }, recycleAfterFiles: 0 });
+      const c2 = new EngineClient({ workerPath: realWorker, init: { options: { root: root2, indexDir: tempDir('rr-busy2-index-'), dense: false } }, recycleAfterFiles: 0 });
       try {
         await c2.whenReady();
         const controller = new AbortController();
@@ -299,9 +299,9 @@ describe('EngineClient with the real engine worker', function () {
   });
 
   it('an update and a removal answer with the index\'s stats after them (no second request for the status bar)', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-update-stats-'));
+    const root = tempDir('rr-update-stats-');
     fs.cpSync(FIXTURE, root, { recursive: true });
-    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-update-stats-index-'));
+    const indexDir = tempDir('rr-update-stats-index-');
     const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } } });
     try {
       await c.whenReady();
@@ -320,9 +320,9 @@ describe('EngineClient with the real engine worker', function () {
   });
 
   it('a request sent while the worker is being replaced waits for the fresh one', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-'));
+    const root = tempDir('rr-recycle-');
     fs.cpSync(FIXTURE, root, { recursive: true });
-    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-recycle-index-'));
+    const indexDir = tempDir('rr-recycle-index-');
     const c = new EngineClient({ workerPath: realWorker, init: { options: { root, indexDir, dense: false } }, recycleAfterFiles: 1 });
     try {
       await c.whenReady();

@@ -2,11 +2,11 @@
 // version would let an old index's manifest pass its check and its files fail to parse later.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { FORMAT_VERSIONS } from '../../engine/src/store/formatVersions';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { Engine } from '../../engine/src/engine';
+import { tempDir } from './tempDir';
 
 type Components = Omit<typeof FORMAT_VERSIONS, 'store'>;
 
@@ -29,7 +29,7 @@ describe('format versions', () => {
   });
 
   it('what a save writes carries the table: the manifest its store version, a BM25 segment its own', async () => {
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-formats-'));
+    const work = tempDir('rr-formats-');
     try {
       const root = path.join(work, 'repo');
       fs.mkdirSync(root);

@@ -3,9 +3,9 @@
 // file they pass over must come with its reason.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Chunker } from '../../engine/src/chunk';
+import { tempDir } from './tempDir';
 import {
   buildBadTree, checkChunked, CHUNK_EXTENSIONS, fixtureSources, fuzzChunkerRound, fuzzChunkOne, fuzzIndexTree, fuzzScanTree,
   mutate, newStats, pathologicalContents, prng,
@@ -67,7 +67,7 @@ describe('bad-input fuzzing', function () {
 
   describe('on a workspace full of bad files', () => {
     let work: string;
-    beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-fuzz-unit-'))));
+    beforeEach(() => (work = tempDir('rr-fuzz-unit-')));
     afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
     it('the scanner reports every bad file with its reason, including files vanishing mid-scan and link loops', async () => {

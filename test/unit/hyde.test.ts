@@ -3,7 +3,6 @@
 // cancellation signal, and the real engine searches it as its `hyde` signal on a small repository.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
 import { novelTerms } from '../../engine/src/retrieve/hyde';
@@ -13,6 +12,7 @@ import { OllamaGenerateBackend } from '../../extension/src/backends/ollama';
 import { OpenAiCompletionsBackend } from '../../extension/src/backends/openai';
 import { modelCompletion } from '../../extension/src/backends/pipeline';
 import { modelServer } from './modelServer.helpers';
+import { tempDir } from './tempDir';
 
 const isGuess = (body: Record<string, unknown>): boolean =>
   body.temperature === 0 || (body.options as { temperature?: number } | undefined)?.temperature === 0;
@@ -80,8 +80,8 @@ describe('hypothetical-code expansion (hyde)', function () {
   let root: string;
   let indexDir: string;
   before(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-hyde-'));
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-hyde-index-'));
+    root = tempDir('rr-hyde-');
+    indexDir = tempDir('rr-hyde-index-');
     writeRepo(root);
   });
   after(() => {

@@ -5,7 +5,6 @@
 // words, and the index folder is the user's only, an existing one included.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
 import { documentItems } from '../../engine/src/indexer/documents';
@@ -14,6 +13,7 @@ import { GITLEAKS_RULES, placeholder } from '../../engine/src/redact';
 import { EXTRA_RULES } from '../../engine/src/redact/extraRules';
 import type { ChunkedFile } from '../../engine/src/types';
 import { PLANTED } from './plantedSecrets';
+import { tempDir } from './tempDir';
 
 const j = (...parts: string[]): string => parts.join('');
 const KEY_BODY = Array.from({ length: 5 }, (_, i) => j('MIIEpAIBAAKCAQEAPl4nted', String(i).repeat(40))).join('\n');
@@ -31,7 +31,7 @@ describe('secrets in the index', function () {
   let root: string;
 
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-index-redact-'));
+    root = tempDir('reporecall-index-redact-');
     for (const p of [...PLANTED, KEY_FILE]) {
       fs.mkdirSync(path.dirname(path.join(root, 'ws', p.file)), { recursive: true });
       fs.writeFileSync(path.join(root, 'ws', p.file), p.text);

@@ -3,8 +3,6 @@
 // and line cache, and context packing.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { ParsedSpill } from '../../engine/src/indexer/parsedSpill';
 import { sha1 } from '../../engine/src/index/indexStore';
 import { contentChange, statUnchanged } from '../../engine/src/indexer/changes';
@@ -17,6 +15,7 @@ import { packHits } from '../../engine/src/context/pack';
 import { DefinitionTable } from '../../engine/src/enrich/definitionTable';
 import type { Hit } from '../../engine/src/retrieve/hybrid';
 import type { ChunkedFile } from '../../engine/src/types';
+import { tempDir } from './tempDir';
 
 describe('indexer: change detection', () => {
   const row = { hash: sha1('a = 1\n'), size: 6, mtimeMs: 1000 };
@@ -140,7 +139,7 @@ describe('indexer: parsed files spilled to disk during a full index', () => {
     imports: [],
   });
   it('gives back each parse as it was put, in any order, and leaves no file behind', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-spill-'));
+    const dir = tempDir('rr-spill-');
     const spill = new ParsedSpill(dir);
     const ids = [0, 1, 2, 3, 4].map((i) => spill.put(parsed(i)));
     assert.strictEqual(spill.size, 5);

@@ -3,13 +3,13 @@
 // and a name that is not UTF-8 reported as such. Real engine: tree-sitter, the index on disk.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { scanWorkspace } from '../../engine/src/scan';
 import { decodeSource } from '../../engine/src/util/sourceText';
 import { splitLines } from '../../engine/src/util/lines';
 import type { EditorState } from '../../engine/src/types';
+import { tempDir } from './tempDir';
 
 const utf16le = (text: string) => Buffer.from('\ufeff' + text, 'utf16le');
 const utf16be = (text: string) => utf16le(text).swap16();
@@ -23,8 +23,8 @@ describe('inputs as the editor shows them', function () {
   let engine: Engine;
 
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-inputs-'));
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-inputs-index-'));
+    root = tempDir('rr-inputs-');
+    indexDir = tempDir('rr-inputs-index-');
     fs.mkdirSync(path.join(root, 'src'));
     fs.writeFileSync(path.join(root, 'src/wide_le.py'), utf16le(PY('wide_little_endian_helper', 41)));
     fs.writeFileSync(path.join(root, 'src/wide_be.py'), utf16be(PY('wide_big_endian_helper', 42)));
@@ -123,7 +123,7 @@ describe('decoding and line splitting', () => {
 
 describe('names that are not UTF-8', () => {
   let root: string;
-  before(() => (root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-names-'))));
+  before(() => (root = tempDir('rr-names-')));
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('are skipped with that reason (not as vanished files), escaped so the user can find them; their neighbours are indexed', async () => {

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { acquireWriterLock, LOCK_FILE_NAME, lockOwner, processStartTime, type HeldLock, type LockResult } from '../../engine/src/store/lock';
+import { tempDir } from './tempDir';
 
 const LOCK_MODULE = path.resolve(__dirname, '../../engine/src/store/lock.js');
 
@@ -36,7 +37,7 @@ function childHolding(dir: string): Promise<ChildProcess> {
 describe('writer lock', function () {
   this.timeout(20_000);
   let dir: string;
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-lock-'))));
+  beforeEach(() => (dir = tempDir('rr-lock-')));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a second acquisition in the same process, and grants it after release', () => {

@@ -4,8 +4,8 @@
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
+import { tempDir } from './tempDir';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
@@ -24,7 +24,7 @@ describe('MCP Inspector CLI against reporecall mcp', function () {
   let work: string;
 
   before(() => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-inspector-'));
+    work = tempDir('rr-inspector-');
     fs.cpSync(FIXTURE, path.join(work, 'repo'), { recursive: true });
   });
   after(() => fs.rmSync(work, { recursive: true, force: true }));

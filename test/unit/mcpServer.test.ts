@@ -5,7 +5,6 @@
 // and deny-listed files never come back and a planted secret is redacted.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,6 +12,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import { Engine } from '../../engine/src/engine';
 import { LOCK_FILE_NAME } from '../../engine/src/store/lock';
 import { PLANTED } from './plantedSecrets';
+import { tempDir } from './tempDir';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
@@ -28,7 +28,7 @@ function generatedModules(root: string): void {
 }
 
 export function mcpWorkspace(prefix: string): { work: string; root: string; indexDir: string } {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const work = tempDir(prefix);
   const root = path.join(work, 'repo');
   fs.cpSync(FIXTURE, root, { recursive: true });
   generatedModules(root);

@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
 import { loadOnnxRuntime, OnnxEmbedder, OnnxRuntimeUnavailableError, requireOnnxRuntime } from '../../engine/src/embed';
+import { tempDir } from './tempDir';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -50,7 +50,7 @@ describe('onnxRuntime: onnxruntime-node loaded lazily, in one place', function (
     // A fresh Node in which every require of an onnxruntime_binding.node fails as it does in the
     // darwin-x64 VSIX (onnxruntime-node's JS is there, its bin/ is not); anything that imported
     // onnxruntime-node at load time would throw before Engine.open.
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-no-ort-'));
+    const tmp = tempDir('rr-no-ort-');
     try {
       const root = path.join(tmp, 'repo');
       fs.cpSync(path.join(ROOT, 'test/fixtures/engine-repo'), root, { recursive: true });

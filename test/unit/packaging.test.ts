@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
 import { EngineClient } from '../../engine/src/rpc/client';
+import { tempDir } from './tempDir';
 
 // Every platform VSIX, without building five of them (41 s for four here, against ~12 s for
 // the lists): each target's file list is what vsce's own listFiles() (the collectFiles() that
@@ -150,7 +150,7 @@ describe('packaging: one VSIX per platform', function () {
 
     it('its ignore file leaves out the model, and package.sh refuses it once onnxruntime-node has a darwin/x64 binary', () => {
       assert.match(targets.ignoreFileText('darwin-x64'), /\nmodels\/\*\*\n$/);
-      const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-fake-ort-'));
+      const fake = tempDir('rr-fake-ort-');
       try {
         for (const f of ['.vscodeignore', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, f), path.join(fake, f));
         fs.mkdirSync(path.join(fake, 'node_modules/onnxruntime-node/bin/napi-v6/darwin/x64'), { recursive: true });
@@ -164,7 +164,7 @@ describe('packaging: one VSIX per platform', function () {
       // The VSIX's files copied as they would be installed. Its onnxruntime-node has no bin/, so on
       // this machine the require of this platform's binding fails just as darwin/x64's does on an
       // Intel Mac: the bundled worker must still serve, with the reason in modelWarning.
-      const ext = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-darwin-x64-'));
+      const ext = tempDir('rr-darwin-x64-');
       let client: EngineClient | undefined;
       try {
         for (const f of lists.get('darwin-x64')!) {

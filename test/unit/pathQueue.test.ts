@@ -1,9 +1,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { PathQueue } from '../../engine/src/indexer/pathQueue';
 import { Engine } from '../../engine/src/engine';
+import { tempDir } from './tempDir';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -33,7 +33,7 @@ describe('index work per path runs in arrival order (indexer/pathQueue.ts)', () 
   });
 
   it('the engine: a file removed while its update is in flight stays out of the index', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-pathqueue-'));
+    const root = tempDir('rr-pathqueue-');
     fs.mkdirSync(path.join(root, 'src'));
     fs.writeFileSync(path.join(root, 'src', 'keep.ts'), 'export function keepAlpacaRouting(x: number) {\n  return x + 1;\n}\n');
     const engine = await Engine.open({ root, indexDir: path.join(root, '.index'), dense: false });

@@ -3,7 +3,6 @@
 // index directory, and retrieve() must never return them — also after updateFile on those paths.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as net from 'net';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
@@ -17,6 +16,7 @@ import { networkSocketsOf, socketCountOf } from '../netSockets';
 import { OpenAiCompletionsBackend } from '../../extension/src/backends/openai';
 import { modelCompletion } from '../../extension/src/backends/pipeline';
 import { modelServer } from './modelServer.helpers';
+import { tempDir } from './tempDir';
 
 /** Distinctive strings that appear only in the secret files. */
 const SECRETS = {
@@ -103,8 +103,8 @@ describe('privacy: secrets never reach the index', function () {
   let root: string;
   let indexDir: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-privacy-'));
-    indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-privacy-index-'));
+    root = tempDir('rr-privacy-');
+    indexDir = tempDir('rr-privacy-index-');
     plantWorkspace(root);
   });
   afterEach(() => {

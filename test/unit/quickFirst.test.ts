@@ -4,12 +4,12 @@
 // engine and through the engine's own process, with the model on the request's path.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
 import { defaultModelDir } from '../../engine/src/modelPaths';
 import { EngineClient } from '../../engine/src/rpc/client';
 import type { EditorState, RetrievedChunk } from '../../engine/src/public';
+import { tempDir } from './tempDir';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
 const WORKER = path.resolve(__dirname, '../../engine/src/rpc/worker.js');
@@ -27,7 +27,7 @@ describe('retrieve with onQuick: the lexical answer first, the full one after, f
   before(function () {
     modelDir = defaultModelDir();
     if (!modelDir) this.skip();
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-quick-'));
+    work = tempDir('rr-quick-');
     fs.cpSync(FIXTURE, path.join(work, 'repo'), { recursive: true });
   });
   after(() => work && fs.rmSync(work, { recursive: true, force: true }));

@@ -5,10 +5,10 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { main } from '../../engine/src/cli';
 import { Engine } from '../../engine/src/engine';
+import { tempDir } from './tempDir';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
 const EDIT = '\nexport function telescopeHarvest(points: number): number {\n  return points * 11;\n}\n';
@@ -33,7 +33,7 @@ describe('an index folder this engine cannot write', function () {
   let root: string;
   let mounted: string | undefined;
   beforeEach(() => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-readonly-'));
+    work = tempDir('rr-readonly-');
     root = path.join(work, 'repo');
     fs.cpSync(FIXTURE, root, { recursive: true });
   });

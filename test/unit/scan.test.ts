@@ -6,12 +6,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { countSkips, scanWorkspace, type ScanResult } from '../../engine/src/scan';
 import type { SkipReason } from '../../engine/src/types';
+import { tempDir } from './tempDir';
 
 /** File contents by workspace-relative path; a `{ link }` entry makes a symbolic link instead. */
 type Tree = Record<string, string | Buffer | { link: string }>;
 
 function makeTree(tree: Tree): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-scan-'));
+  const root = tempDir('reporecall-scan-');
   for (const [rel, content] of Object.entries(tree)) {
     const abs = path.join(root, rel);
     fs.mkdirSync(path.dirname(abs), { recursive: true });

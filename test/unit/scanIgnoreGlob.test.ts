@@ -4,10 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createMatcher } from '../../engine/src/scan/ignoreRules';
 import { parseGitignoreLine, ruleMatches } from '../../engine/src/scan/gitignoreGlob';
+import { tempDir } from './tempDir';
 
 const A255 = 'a'.repeat(255);
 const deep = (n: number, leaf = 'f.txt') => [...Array.from({ length: n }, (_, i) => `d${i}`), leaf].join('/');
@@ -81,7 +81,7 @@ function gitAvailable(): boolean {
 
 /** git's verdicts for one pattern over paths made real in a fresh repository. */
 function gitDecisions(pattern: string, paths: Array<[string, boolean]>): boolean[] {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-gitignore-'));
+  const repo = tempDir('reporecall-gitignore-');
   try {
     const git = (args: string[], input?: string) => spawnSync('git', ['-c', 'core.ignorecase=false', ...args], { cwd: repo, input, encoding: 'utf8', timeout: 10_000 });
     assert.equal(git(['init', '-q']).status, 0);

@@ -4,10 +4,10 @@
 // after any change to rule files or directories.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../engine/src/engine';
 import { IgnoreDecisionCache, scanWorkspace, type ScanOptions, type ScanResult } from '../../engine/src/scan';
+import { tempDir } from './tempDir';
 
 const DEEP_DIR = Array.from({ length: 20 }, (_, i) => `d${i}`).join('/');
 const LONG_NAME = 'a'.repeat(255);
@@ -15,7 +15,7 @@ const LONG_NAME = 'a'.repeat(255);
 const PATHOLOGICAL = ['**/'.repeat(12) + 'zz', 'd0/' + '**/'.repeat(12) + 'zz', '*a'.repeat(3) + '*b', '**/*a*a*a*b'].join('\n') + '\n';
 
 function makeTree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-hostile-'));
+  const root = tempDir('reporecall-hostile-');
   for (const [rel, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), content);
@@ -64,7 +64,7 @@ describe('hostile ignore rules', function () {
       'src/.gitignore:2: 70 wildcards in one line (at most 64); this line is not applied',
     ]);
     assert.ok(scan.skipped.some((s) => s.relPath === 'src/a.ts' && s.reason === 'ignored'), 'the file\'s other lines still apply');
-    const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-hostile-index-'));
+    const indexDir = tempDir('reporecall-hostile-index-');
     roots.push(indexDir);
     const logs: string[] = [];
     const engine = await Engine.open({ root, indexDir, dense: false, log: (l) => logs.push(l) });
@@ -137,7 +137,7 @@ describe('hostile ignore rules', function () {
     });
 
     it('rebuilds from a corrupt or missing file with a message', () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-hostile-cache-'));
+      const dir = tempDir('reporecall-hostile-cache-');
       roots.push(dir);
       const problems: string[] = [];
       assert.equal(IgnoreDecisionCache.load(path.join(dir, 'missing.json'), (w) => problems.push(w)).changed, false);
@@ -149,7 +149,7 @@ describe('hostile ignore rules', function () {
 
     it('is kept beside the index: an engine reopened on an unchanged tree indexes the same files', async () => {
       const root = tree(initial);
-      const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-hostile-index-'));
+      const indexDir = tempDir('reporecall-hostile-index-');
       roots.push(indexDir);
       const indexed = async (dir: string) => {
         const engine = await Engine.open({ root, indexDir: dir, dense: false });
@@ -165,7 +165,7 @@ describe('hostile ignore rules', function () {
       fs.writeFileSync(path.join(root, 'src/deep/.gitignore'), 'c.ts\n');
       const reopened = await indexed(indexDir);
       assert.ok(before.files.includes('src/deep/c.ts') && !reopened.files.includes('src/deep/c.ts'));
-      const coldDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reporecall-hostile-index-'));
+      const coldDir = tempDir('reporecall-hostile-index-');
       roots.push(coldDir);
       assert.deepEqual(reopened, await indexed(coldDir));
     });

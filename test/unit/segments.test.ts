@@ -4,7 +4,6 @@
 // which also equal exhaustive BM25 over the live documents.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { createRequire } from 'module';
@@ -14,6 +13,7 @@ import { emptyTables, type IndexTables } from '../../engine/src/index/tables';
 import { STORE_FORMAT_VERSION } from '../../engine/src/index/manifest';
 import { Bm25Index } from '../../engine/src/lexical/bm25';
 import { generateRepo } from '../bench/scale/generate';
+import { tempDir } from './tempDir';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/engine-repo');
 const rng = (seed: number) => () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
@@ -84,7 +84,7 @@ function tablesSnapshot(t: IndexTables): unknown {
 describe('index segments', function () {
   this.timeout(120_000);
   let work: string;
-  beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-segments-'))));
+  beforeEach(() => (work = tempDir('rr-segments-')));
   afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it('random file adds, replaces and removes across saves, merges and folds reopen to equal tables and exhaustive BM25 scores', async () => {

@@ -4,10 +4,10 @@
 import * as assert from 'assert';
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { EngineClient } from '../../engine/src/rpc/client';
 import { LOCK_FILE_NAME } from '../../engine/src/store/lock';
+import { tempDir } from './tempDir';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 const WORKER = path.resolve(__dirname, '../../engine/src/rpc/worker.js');
@@ -46,7 +46,7 @@ describe('termination signals', function () {
   let work: string;
   let root: string;
   before(() => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-signals-'));
+    work = tempDir('rr-signals-');
     root = busyWorkspace(work, 1200);
   });
   after(() => fs.rmSync(work, { recursive: true, force: true }));

@@ -3,7 +3,6 @@
 // and through a write/read round trip.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as v8 from 'v8';
 import { Engine } from '../../engine/src/engine';
@@ -16,6 +15,7 @@ import { decodeTables, emptyTables, encodeTables } from '../../engine/src/index/
 import { committedFiles } from '../../engine/src/index/indexStore';
 import type { ChunkKind } from '../../engine/src/types';
 import { prng } from '../bench/scale/generate';
+import { tempDir } from './tempDir';
 
 // V8's own test of a small integer (Smi), to check that ids are not boxed doubles.
 v8.setFlagsFromString('--allow-natives-syntax');
@@ -191,7 +191,7 @@ describe('index tables', () => {
   });
 
   it('the engine detects a damaged tables.bin, says so and rebuilds', async () => {
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-tables-'));
+    const work = tempDir('rr-tables-');
     try {
       const root = path.join(work, 'repo');
       fs.mkdirSync(path.join(root, 'src'), { recursive: true });
@@ -224,7 +224,7 @@ describe('index tables', () => {
     const t = emptyTables();
     t.nextChunkId = 91780;
     assert.ok(isSmi(decodeTables(encodeTables(t)).nextChunkId));
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-tables-'));
+    const work = tempDir('rr-tables-');
     try {
       const root = path.join(work, 'repo');
       fs.mkdirSync(path.join(root, 'src'), { recursive: true });

@@ -5,11 +5,11 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
-import * as os from 'os';
 import * as path from 'path';
 import { Client } from 'pg';
 import type { Engine } from '../../engine/src/engine';
 import type { EditorState } from '../../engine/src/types';
+import { tempDir } from './tempDir';
 
 export const SUPERUSER_PASSWORD = 'rr-test-secret-4f1c';
 
@@ -71,7 +71,7 @@ export async function startPostgres(): Promise<PgServer | undefined> {
     if (process.env.CI) throw new Error('PostgreSQL is not installed (scripts/test.sh installs Debian\'s postgresql package)');
     return undefined;
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-pg-'));
+  const dir = tempDir('rr-pg-');
   const data = path.join(dir, 'data');
   const pwfile = path.join(dir, 'pw');
   fs.writeFileSync(pwfile, SUPERUSER_PASSWORD + '\n');
@@ -140,7 +140,7 @@ export async function startPglite(): Promise<PgliteServer> {
 /** A copy of the engine's own sources (or of some of its folders): a real TypeScript repository. */
 export function copyEngineSources(...subs: string[]): string {
   const src = path.resolve(__dirname, '../../../engine/src');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-repo-'));
+  const dir = tempDir('rr-team-repo-');
   if (!subs.length) fs.cpSync(src, dir, { recursive: true });
   for (const sub of subs) fs.cpSync(path.join(src, sub), path.join(dir, sub), { recursive: true });
   return dir;
@@ -161,7 +161,7 @@ export function commitAll(root: string, message = 'snapshot'): string {
 
 /** A second checkout of `root` (as an editor's clone is: other paths, other mtimes). */
 export function cloneRepo(root: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-clone-'));
+  const dir = tempDir('rr-team-clone-');
   execFileSync('git', ['clone', '-q', root, dir], { stdio: 'pipe' });
   return dir;
 }

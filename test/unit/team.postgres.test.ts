@@ -4,7 +4,6 @@
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Client } from 'pg';
 import { Engine } from '../../engine/src/engine';
@@ -15,6 +14,7 @@ import { publishTeamIndex, type PublishOptions } from '../../engine/src/publish/
 import { migrate, SCHEMA } from '../../engine/src/team/schema';
 import { lexicalTerms } from '../../engine/src/lexical/tokenize';
 import { adminQuery, cloneRepo, commitAll, copyEngineSources, freePort, git, ranking, startPostgresOrSkip, SUPERUSER_PASSWORD, type PgServer } from './team.helpers';
+import { tempDir } from './tempDir';
 
 const CLI = path.resolve(__dirname, '../../../bin/reporecall.js');
 
@@ -57,7 +57,7 @@ describe('team index on PostgreSQL: publish and sync', function () {
   let cache: string;
   const tmpDirs: string[] = [];
   const tmp = (prefix: string) => {
-    const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    const d = tempDir(prefix);
     tmpDirs.push(d);
     return d;
   };

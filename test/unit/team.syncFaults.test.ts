@@ -5,7 +5,6 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import type { IndexProgress, TeamState } from '../../engine/src/api';
@@ -14,6 +13,7 @@ import { sha256File } from '../../engine/src/store/atomic';
 import { publishTeamIndex } from '../../engine/src/publish/publish';
 import { SCHEMA } from '../../engine/src/team/schema';
 import { adminQuery, cloneRepo, commitAll, copyEngineSources, ranking, startPostgresOrSkip, type PgServer } from './team.helpers';
+import { tempDir } from './tempDir';
 
 /** Opens an editor's engine syncing `repo` and runs its first catch-up; `onDownload` sees each download step. */
 async function openSynced(root: string, indexDir: string, url: string, repo: string, onDownload?: (p: IndexProgress) => void): Promise<{ engine: Engine; states: TeamState[]; progress: number[]; caughtUp: Promise<unknown> }> {
@@ -44,7 +44,7 @@ describe('team index sync faults (PostgreSQL)', function () {
   let root: string;
   const dirs: string[] = [];
   const tmp = (prefix: string) => {
-    const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    const d = tempDir(prefix);
     dirs.push(d);
     return d;
   };

@@ -4,7 +4,6 @@
 // The server here is a fake on loopback that asks for a clear-text password and records what it gets.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TeamIndexOptions } from '../../engine/src/api';
 import { Engine } from '../../engine/src/engine';
@@ -13,6 +12,7 @@ import { engineEnvironment } from '../../engine/src/rpc/transport';
 import { connectTeam, TeamIndexError, type ConnectOptions } from '../../engine/src/team/connection';
 import { refusedWorkspaceParameters } from '../../engine/src/team/urlPolicy';
 import { startFakePostgres, type FakePostgres } from './fakePostgres';
+import { tempDir } from './tempDir';
 
 const ENV_PASSWORD = 'from-PGPASSWORD';
 const PGPASS_PASSWORD = 'from-pgpass';
@@ -53,7 +53,7 @@ describe('team index credentials: nothing from the environment for a URL a repos
 
   beforeEach(async () => {
     server = await startFakePostgres();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-team-cred-'));
+    tmp = tempDir('rr-team-cred-');
   });
   afterEach(async () => {
     for (const [k, v] of Object.entries(saved)) {

@@ -2,9 +2,9 @@
 // added to it, whatever the async hops between; calls outside any span are not recorded.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Timings } from '../../extension/src/timings';
+import { tempDir } from './tempDir';
 
 describe('Timings', () => {
   it('adds the engine calls made inside a span to it, across awaits, and none from outside', async () => {
@@ -40,7 +40,7 @@ describe('Timings', () => {
   });
 
   it('appends records as JSON lines to the file it was given, the activation first', async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rr-timings-')), 't.jsonl');
+    const file = path.join(tempDir('rr-timings-'), 't.jsonl');
     const t = new Timings(file);
     await t.span('complete', async (rec) => void (rec.outcome = 'cache'));
     t.dispose();

@@ -3,15 +3,15 @@
 // one holding as many vectors as the index has chunks — is found out and re-embedded, never served.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
 import { generateRepo } from '../bench/scale/generate';
+import { tempDir } from './tempDir';
 
 describe('vectors committed with the manifest', function () {
   this.timeout(120_000);
   let work: string;
-  beforeEach(() => (work = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-vector-commit-'))));
+  beforeEach(() => (work = tempDir('rr-vector-commit-')));
   afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
   /** The dense signal alone, as file ranges. */

@@ -5,6 +5,7 @@ import * as path from 'path';
 import { VectorIndex } from '../../engine/src/vector';
 import { Int8Scorer, writeRecord } from '../../engine/src/vector/int8Kernel';
 import { mulberry32 as rng } from '../../engine/src/util/prng';
+import { tempDir } from './tempDir';
 
 function normalise(v: Float32Array): Float32Array {
   let s = 0;
@@ -51,7 +52,7 @@ function recallAt10(index: VectorIndex, data: Map<number, Float32Array>, queries
 describe('VectorIndex', function () {
   this.timeout(120_000);
   let tmp: string;
-  beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-vec-'))));
+  beforeEach(() => (tmp = tempDir('rr-vec-')));
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   describe('IVF on 8k clustered unit vectors, dim 64', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
+import { tempDir } from './tempDir';
 
 // The Markdown a VSIX shows (README, CHANGELOG) and the check of a built VSIX. vsce's own README
 // processing (the ReadmeProcessor `vsce package` runs) is the judge of what it accepts; our check
@@ -144,7 +144,7 @@ describe('packaging: the Markdown in a VSIX', function () {
   });
 
   it('checkVsix reads a built VSIX: its files, its size bound and the links of every Markdown file it ships', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rr-vsix-'));
+    const dir = tempDir('rr-vsix-');
     try {
       const small = await writeVsix(path.join(dir, 'small.vsix'), {
         'extension/readme.md': '# RepoRecall\n\nSee [the design](ARCHITECTURE.md).\n',

@@ -1,9 +1,9 @@
 // A workspace written from a map of files, indexed by a real Engine in temporary folders, for
 // tests that ask the engine about positions in those files (hover, resolution).
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
+import { tempDir } from './tempDir';
 
 export interface IndexedWorkspace {
   root: string;
@@ -14,8 +14,8 @@ export interface IndexedWorkspace {
 
 /** Writes `files` under a fresh folder and indexes it (lexical signals only: no model needed). */
 export async function indexedWorkspace(files: Readonly<Record<string, string>>, prefix: string): Promise<IndexedWorkspace> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-  const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-index-`));
+  const root = tempDir(`${prefix}-`);
+  const indexDir = tempDir(`${prefix}-index-`);
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);

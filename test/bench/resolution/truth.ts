@@ -3,6 +3,9 @@
 // `local` (bound in a function: the language's own hover has it), `external` (a library name, a
 // builtin, an import the service could not follow), or `self` (the occurrence is itself the
 // definition: not a reference, left out).
+import type { Node } from 'web-tree-sitter';
+import type { Chunker } from '../../../engine/src/chunk';
+import type { Repo } from '../split';
 import type { Occurrence } from './sample';
 
 export interface TruthDef {
@@ -31,4 +34,18 @@ export function classify(t: Truth): TruthClass {
   if (real.some((d) => d.scope === 'module' || d.scope === 'member')) return 'repo';
   if (real.length) return 'local';
   return 'external';
+}
+
+/** Where the name at a definition position sits, read from its file's syntax tree by the language's own rule. */
+export async function scopeAt(repo: Repo, chunker: Chunker, file: string, line: number, column: number, scopeOfName: (name: Node) => TruthDef['scope']): Promise<TruthDef['scope']> {
+  const content = repo.byPath.get(file)!.content;
+  const grammar = await chunker.grammarFor(file, content);
+  const tree = grammar?.parser.parse(content);
+  if (!tree) return 'module';
+  try {
+    const name = tree.rootNode.descendantForPosition({ row: line, column });
+    return name ? scopeOfName(name) : 'module';
+  } finally {
+    tree.delete();
+  }
 }

@@ -22,7 +22,7 @@ import {
 import type { Chunker } from '../../../engine/src/chunk';
 import type { Repo } from '../split';
 import type { Occurrence } from './sample';
-import type { Truth, TruthDef } from './truth';
+import { scopeAt, type Truth, type TruthDef } from './truth';
 
 const SOURCE = /\.(c|cc|cpp|cxx)$/;
 const HEADER = /\.(h|hh|hpp|hxx)$/;
@@ -140,23 +140,9 @@ async function truthOf(repo: Repo, chunker: Chunker, o: Occurrence, locations: A
       continue;
     }
     if (defs.some((d) => d.file === rel && d.line === l.line && d.column === l.character)) continue;
-    defs.push({ file: rel, line: l.line, column: l.character, scope: await scopeAt(repo, chunker, rel, l.line, l.character) });
+    defs.push({ file: rel, line: l.line, column: l.character, scope: await scopeAt(repo, chunker, rel, l.line, l.character, scopeOfName) });
   }
   return { occurrence: o, defs, external };
-}
-
-/** Where the name at a definition position sits, read from its file's syntax tree. */
-async function scopeAt(repo: Repo, chunker: Chunker, file: string, line: number, column: number): Promise<TruthDef['scope']> {
-  const content = repo.byPath.get(file)!.content;
-  const grammar = await chunker.grammarFor(file, content);
-  const tree = grammar?.parser.parse(content);
-  if (!tree) return 'module';
-  try {
-    const name = tree.rootNode.descendantForPosition({ row: line, column });
-    return name ? scopeOfName(name) : 'module';
-  } finally {
-    tree.delete();
-  }
 }
 
 /** A parameter, a macro parameter or a name declared in a function or lambda body is local; a field is a member. */

@@ -8,7 +8,7 @@ import type { Node } from 'web-tree-sitter';
 import type { Chunker } from '../../../engine/src/chunk';
 import type { Repo } from '../split';
 import type { Occurrence } from './sample';
-import type { Truth, TruthDef } from './truth';
+import { scopeAt, type Truth, type TruthDef } from './truth';
 
 const SCRIPT = path.resolve(__dirname, '../../../../test/bench/resolution/jedi_truth.py');
 const LOCAL_SCOPES = /^(function_definition|lambda|list_comprehension|set_comprehension|dictionary_comprehension|generator_expression)$/;
@@ -31,25 +31,11 @@ export async function pythonTruth(repo: Repo, occurrences: Occurrence[], chunker
         external = true;
         continue;
       }
-      defs.push({ file: rel, line: a.line, column: a.column, scope: a.type === 'module' ? 'module' : await scopeAt(repo, chunker, rel, a.line, a.column) });
+      defs.push({ file: rel, line: a.line, column: a.column, scope: a.type === 'module' ? 'module' : await scopeAt(repo, chunker, rel, a.line, a.column, scopeOfName) });
     }
     out[i] = { occurrence: o, defs, external };
   }
   return out;
-}
-
-/** Where the name at a definition position sits, read from its file's syntax tree. */
-async function scopeAt(repo: Repo, chunker: Chunker, file: string, line: number, column: number): Promise<TruthDef['scope']> {
-  const content = repo.byPath.get(file)!.content;
-  const grammar = await chunker.grammarFor(file, content);
-  const tree = grammar?.parser.parse(content);
-  if (!tree) return 'module';
-  try {
-    const name = tree.rootNode.descendantForPosition({ row: line, column });
-    return name ? scopeOfName(name) : 'module';
-  } finally {
-    tree.delete();
-  }
 }
 
 function scopeOfName(name: Node): TruthDef['scope'] {

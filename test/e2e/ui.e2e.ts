@@ -5,7 +5,7 @@
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 
 const [url, shotDir, resultsPath] = process.argv.slice(2);
@@ -26,6 +26,23 @@ async function goTo(page: Page, line: number, column: number): Promise<void> {
   await page.keyboard.type(`${line}:${column}`);
   await page.keyboard.press('Enter');
   await page.waitForSelector('.quick-input-widget', { state: 'hidden' });
+}
+
+/**
+ * Asks for a hover with `ask` until `hover` shows. A hover asked for while the editor still lays
+ * out never opens, so each attempt asks again.
+ */
+async function openHover(hover: Locator, attempts: number, ask: (attempt: number) => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await ask(attempt);
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 8_000 });
+      return;
+    } catch (err) {
+      if (attempt === attempts) throw err;
+      log(`hover did not open (attempt ${attempt}); again`);
+    }
+  }
 }
 
 /** Runs a command from the palette (F1) by its title, once its row is listed. */
@@ -108,9 +125,8 @@ async function main(): Promise<number> {
       await page.keyboard.press('Escape');
       const word = page.locator(`${EDITOR} .view-line span span`, { hasText: /^crossProduct$/ }).first();
       const hover = page.locator('.monaco-hover:has-text("RepoRecall")').first();
-      // A mouse hover can land while the editor still lays out, and the hover then never opens; each
-      // attempt hovers the word again, and from the third on also asks for it from the keyboard.
-      for (let attempt = 1; ; attempt++) {
+      // Each attempt hovers the word again, and from the third on also asks for it from the keyboard.
+      await openHover(hover, 4, async (attempt) => {
         await page.mouse.move(0, 0);
         await word.hover();
         if (attempt >= 3) {
@@ -118,14 +134,7 @@ async function main(): Promise<number> {
           await page.keyboard.press('Control+K');
           await page.keyboard.press('Control+I');
         }
-        try {
-          await hover.waitFor({ state: 'visible', timeout: 8_000 });
-          break;
-        } catch (err) {
-          if (attempt === 4) throw err;
-          log(`hover did not open (attempt ${attempt}); again`);
-        }
-      }
+      });
       const text = await hover.innerText();
       assert.ok(text.includes('src/geometry/point.ts'), `hover: ${text}`);
       assert.ok(text.includes('crossProduct'), `hover: ${text}`);
@@ -145,19 +154,11 @@ async function main(): Promise<number> {
       // The call `retrieve_timesteps(self.scheduler, ...)` at line 26, column 28; the hover is asked
       // for from the keyboard (Ctrl+K Ctrl+I), as a mouse hover is, at the cursor.
       const hover = page.locator('.monaco-hover:has-text("RepoRecall")').first();
-      await goTo(page, 26, 30);
-      for (let attempt = 1; ; attempt++) {
+      await openHover(hover, 3, async () => {
+        await goTo(page, 26, 30);
         await page.keyboard.press('Control+K');
         await page.keyboard.press('Control+I');
-        try {
-          await hover.waitFor({ state: 'visible', timeout: 8_000 });
-          break;
-        } catch (err) {
-          if (attempt === 3) throw err;
-          log(`hover did not open (attempt ${attempt}); again`);
-          await goTo(page, 26, 30);
-        }
-      }
+      });
       const text = await hover.innerText();
       assert.ok(text.includes('defines retrieve_timesteps'), `hover: ${text}`);
       assert.ok(text.includes('+ 3 copies'), `hover: ${text}`);

@@ -18,6 +18,8 @@ import { percentile } from './protocols';
 import { LANGUAGE_EXTENSIONS, type Repo, type Task } from './split';
 
 export const PROVIDER_BUDGETS_MS = [7, 20, 50, 150] as const;
+/** How many late tasks the JSON lists per budget: enough to see a pattern, bounded for big runs. */
+const LATE_LISTED = 30;
 
 function cancellation(afterMs: number): { token: CancellationToken; dispose(): void } {
   const listeners = new Set<() => unknown>();
@@ -110,13 +112,16 @@ export class ProviderAcc {
   private readonly recall = new Map<number, number[]>();
   private readonly unbounded: number[] = [];
   private readonly ms: number[] = [];
+  /** Per budget, the tasks not answered within it (where a miss comes from: the task and its full pass's time). */
+  private readonly late = new Map<number, { task: string; retrieval_ms: number }[]>();
 
-  add(r: ProviderTaskResult, score: (snippets: string[]) => number | undefined): void {
+  add(r: ProviderTaskResult, score: (snippets: string[]) => number | undefined, taskId: string): void {
     const full = score(r.unbounded);
     if (full === undefined) return; // no new identifier in the target: protocol C does not count it
     this.unbounded.push(full);
     this.ms.push(r.retrievalMs);
     for (const [b, got] of r.byBudget) {
+      if (!got.answered) this.late.set(b, [...(this.late.get(b) ?? []), { task: taskId, retrieval_ms: Math.round(r.retrievalMs * 10) / 10 }]);
       this.answered.set(b, [...(this.answered.get(b) ?? []), got.answered ? 1 : 0]);
       this.full.set(b, [...(this.full.get(b) ?? []), got.full ? 1 : 0]);
       this.recall.set(b, [...(this.recall.get(b) ?? []), score(got.delivered) ?? 0]);
@@ -129,6 +134,7 @@ export class ProviderAcc {
     for (const b of PROVIDER_BUDGETS_MS) out[String(b)] = { answered: mean(this.answered.get(b)), full: mean(this.full.get(b)), new_id_recall: mean(this.recall.get(b)), n: this.answered.get(b)?.length ?? 0 };
     out.unbounded_new_id_recall = mean(this.unbounded);
     out.retrieval_ms = { p50: percentile(this.ms, 50), p95: percentile(this.ms, 95) };
+    out.late = Object.fromEntries(PROVIDER_BUDGETS_MS.map((b) => [String(b), (this.late.get(b) ?? []).slice(0, LATE_LISTED)]));
     return out;
   }
 }

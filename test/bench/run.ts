@@ -167,7 +167,7 @@ async function benchRepo(run: Run, repoName: string): Promise<void> {
     await provider.open(repo);
     for (const task of repoTasks) {
       const inWindow = (h: { file: string; startLine: number; endLine: number }) => h.file === task.file && h.endLine >= task.context_start_line && h.startLine <= task.cursor.line - 1;
-      run.providerAcc.add(await provider.task(task, inWindow, C_BUDGET), (snips) => scoreContext(task, cutToBudget(snips, C_BUDGET)).newIdRecall);
+      run.providerAcc.add(await provider.task(task, inWindow, C_BUDGET), (snips) => scoreContext(task, cutToBudget(snips, C_BUDGET)).newIdRecall, task.id);
     }
     console.log(`  ${repoName}: provider path done`);
   }

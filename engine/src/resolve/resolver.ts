@@ -17,6 +17,7 @@ import { LocalScopes } from './scopes';
 import { classInfo, makeDef, summarize } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import { IncludeResolver, resolvesIncludes } from './includes';
+import { thisConstructor, thisMember } from './commonjs';
 import { ProjectPaths } from './projects';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
 import { collectValues, exprChain, valueKey } from './values';
@@ -124,6 +125,8 @@ export class Resolver {
     }
     if (b.scope.parent === null) return { t: 'top', name: node.text };
     if (!python && b.kind !== 'parameter' && NAMESPACES.has(b.scope.parent.type)) return { t: 'done', r: { kind: 'defines', def: namespaceMember(file, b.node, b.scope, b.kind) } };
+    // ECMAScript: a block's binding outside any function (`for (const x of xs)` at top level) is the module's, as the language service reads it.
+    if (!python && b.kind === 'var' && !inFunction(b.scope)) return { t: 'done', r: { kind: 'defines', def: makeDef(file, b.node, 'variable', statementOf(b.node)) } };
     if (CLASS_TYPES.has(b.scope.type)) {
       const member = classInfo(file, b.scope, python)?.members.get(node.text);
       return { t: 'done', r: member ? { kind: 'defines', def: member } : LOCAL };
@@ -139,10 +142,17 @@ export class Resolver {
     if (isSelf || isSuper) {
       const cls = enclosingClass(node, python);
       const info = cls && classInfo(file, cls, python);
+      // `this` of a prototype's or an object literal's function (commonjs.ts).
+      const proto = !info && !python && isSelf ? thisMember(file, node, name) : undefined;
+      if (proto) return { t: 'done', r: { kind: 'defines', def: proto, via: 'member' } };
+      const ctor = !info && !python && isSelf ? thisConstructor(node) : undefined;
+      if (ctor) return { t: 'chain', chain: [{ k: 'name', name: ctor }], name };
       if (!info) return { t: 'done', r: CANDIDATES };
       return { t: 'member', of: info, name, basesOnly: isSuper };
     }
     if (!python) {
+      // `exports.x` / `module.exports.x`: this file's CommonJS export (a local `exports` aside).
+      if ((r.text === 'exports' || r.text === 'module.exports') && !scopes.bindingOf(leftmost(r))) return { t: 'chain', chain: [{ k: 'def', def: moduleDef(file, this.src.textOf(file)) }], name };
       const chain = exprChain(r, (id) => headChain(file, id, scopes, 0));
       return chain ? { t: 'chain', chain, name } : { t: 'done', r: CANDIDATES };
     }
@@ -215,7 +225,10 @@ export class Resolver {
     if (!s) return undefined;
     const b = s.top.get(name);
     if (b?.kind === 'def') return b.def;
-    if (b?.kind === 'import') return this.viaImport(file, b.source, b.imported, depth + 1);
+    if (b?.kind === 'import') {
+      const f = await this.viaImport(file, b.source, b.imported, depth + 1);
+      return f === 'external' && b.decl ? b.decl : f;
+    }
     for (const r of s.reexports) {
       if (r.local === name) return r.source ? this.viaImport(file, r.source, r.imported, depth + 1) : this.top(file, r.imported, depth + 1);
     }
@@ -229,16 +242,28 @@ export class Resolver {
     return external ? 'external' : undefined;
   }
 
+  /** What module `file` exports as `name`: a CommonJS export first (commonjs.ts), else its module-level name. */
+  private async exported(file: string, name: string, depth: number): Promise<Found> {
+    const cjs = (await this.summary(file))?.commonjs;
+    const b = cjs?.exports.get(name);
+    if (b?.kind === 'def') return b.def;
+    if (cjs && name === 'default') {
+      const whole = (await this.summary(file))!.reexports.find((r) => r.local === 'default');
+      if (cjs.wholeModule || whole?.imported === '\0module') return moduleDef(file, this.src.textOf(file));
+    }
+    return this.top(file, name, depth);
+  }
+
   /** What `imported` (a name, `default`, or `*` for the module itself) of module `source` is, seen from `file`. */
   private async viaImport(file: string, source: string, imported: string, depth: number): Promise<Found> {
     const python = /\.pyi?$/.test(file);
     const target = moduleFile(file, source, python, (f) => this.src.hasFile(f), (from, spec) => this.projects.bases(from, spec));
     if (!target) return 'external';
-    if (imported === '*') return moduleDef(target);
-    const found = await this.top(target, imported, depth + 1);
+    if (imported === '*') return moduleDef(target, this.src.textOf(target));
+    const found = await this.exported(target, imported, depth + 1);
     if (found !== undefined) return found;
     const sub = python ? pythonSubmodule(target, imported, (f) => this.src.hasFile(f)) : undefined;
-    return sub ? moduleDef(sub) : undefined;
+    return sub ? moduleDef(sub, this.src.textOf(sub)) : undefined;
   }
 
   /** `a.b.c` as a module, class or other definition; a leading `\0import:` segment is an import already read. */
@@ -260,10 +285,10 @@ export class Resolver {
   private async memberOf(owner: ResolvedDef | 'external', name: string, depth: number): Promise<Found> {
     if (owner === 'external') return 'external';
     if (owner.role === 'module') {
-      const f = await this.top(owner.file, name, depth + 1);
+      const f = await this.exported(owner.file, name, depth + 1);
       if (f !== undefined) return f;
       const sub = /\.pyi?$/.test(owner.file) ? pythonSubmodule(owner.file, name, (x) => this.src.hasFile(x)) : undefined;
-      return sub ? moduleDef(sub) : undefined;
+      return sub ? moduleDef(sub, this.src.textOf(sub)) : undefined;
     }
     const holder = await this.holderOf(owner, depth + 1);
     if (!holder || holder === 'external' || holder.role === 'module') return holder && this.memberOf(holder, name, depth + 1);
@@ -378,6 +403,18 @@ export class Resolver {
   }
 }
 
+const FUNCTION_LIKE = /^(function_declaration|function_expression|function|arrow_function|method_definition|generator_function|generator_function_declaration|class_body|class_static_block)$/;
+const inFunction = (n: Node): boolean => {
+  for (let p: Node | null = n; p; p = p.parent) if (FUNCTION_LIKE.test(p.type)) return true;
+  return false;
+};
+/** The statement declaring a binding (its `const`, `for`, `catch`). */
+const statementOf = (n: Node): Node => {
+  let p = n;
+  while (p.parent && !/(declaration|statement|clause)$/.test(p.type)) p = p.parent;
+  return p;
+};
+
 /** A file's summary, with ECMAScript's declared values and member holders. */
 function summarizeAll(file: string, tree: Tree, python: boolean): ModuleSummary {
   const s = summarize(file, tree, python);
@@ -385,8 +422,11 @@ function summarizeAll(file: string, tree: Tree, python: boolean): ModuleSummary 
   return s;
 }
 
-function moduleDef(file: string): ResolvedDef {
-  return { file, name: file, role: 'module', startLine: 0, endLine: 0, declLine: 0, line: 0, column: 0 };
+/** A module as a definition: its first lines, up to its first statement (the language service's answer for it). */
+function moduleDef(file: string, text?: string): ResolvedDef {
+  const lead = text ? /^(?:[ \t]*(?:\/\/[^\n]*|#![^\n]*|\/\*[\s\S]*?\*\/[^\n]*)?\r?\n)*/.exec(text)![0] : '';
+  const endLine = lead.split('\n').length - 1;
+  return { file, name: file, role: 'module', startLine: 0, endLine, declLine: 0, line: 0, column: 0 };
 }
 
 /** FNV-1a with the length: a cache key for a file's text. */

@@ -7,7 +7,7 @@ import type { Engine } from '../../engine/src/engine';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
-  'include/caps.h': 'enum cap { CAP_READ = 1, CAP_WRITE = 2 };\n#ifdef _WIN32\n#include "plat/win.h"\n#else\n#include "plat/unix.h"\n#endif\n',
+  'include/caps.h': 'enum cap { CAP_READ = 1, CAP_WRITE = 2 };\n#ifdef USE_WIN_HANDLES\n#include "plat/win.h"\n#else\n#include "plat/unix.h"\n#endif\n',
   'include/sizes.h': '#ifdef BIG\n#define STORE_MIN 8\n#else\n#define STORE_MIN 1\n#endif\nstruct widget { int id; };\n',
   'include/plat/win.h': 'typedef void *handle_t;\n',
   'include/plat/unix.h': 'typedef int handle_t;\n',
@@ -53,7 +53,7 @@ describe('Engine.symbolAt resolves C names through #include', function () {
     await defines('src/main.c', 'widget *w', 'include/sizes.h', 6);
   });
 
-  it('a name two headers of one depth define (platform branches), or one header twice (#if branches), keeps its candidates', async () => {
+  it('a name two headers of one depth define (branches of a build option), or one header twice (#if branches), keeps its candidates', async () => {
     for (const needle of ['handle_t h', 'STORE_MIN']) {
       const s = await at('src/main.c', needle);
       assert.strictEqual(s?.resolution, 'candidates', `${needle}: ${JSON.stringify(s)}`);

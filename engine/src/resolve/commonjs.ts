@@ -5,7 +5,7 @@
 // object literal (`Foo.prototype = { m() { this.x } }`) or of a constructor function's prototype
 // (`Foo.prototype.m = function () { this.x }`) is that object's or prototype's member.
 import type { Node } from 'web-tree-sitter';
-import { makeDef } from './summary';
+import { makeDef } from './def';
 import type { ClassInfo, DefRole, ModuleSummary, ResolvedDef, TopBinding } from './types';
 
 const FUNCTION_VALUES = /^(arrow_function|function_expression|function|generator_function|class)$/;

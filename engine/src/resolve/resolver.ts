@@ -13,14 +13,16 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
 import { parseReusing } from '../chunk/reparse';
+import { isCHeaderForCpp } from '../chunk/languages';
 import { LocalScopes } from './scopes';
-import { classInfo, makeDef, summarize } from './summary';
+import { classInfo, makeDef } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import { IncludeResolver, resolvesIncludes } from './includes';
 import { thisConstructor, thisMember } from './commonjs';
+import { cacheKey, inFunction, moduleDef, remember, statementOf, summarizeAll } from './helpers';
 import { ProjectPaths } from './projects';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
-import { collectValues, exprChain, valueKey } from './values';
+import { exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 export type { Resolution, ResolvedDef, ResolvedVia } from './types';
 const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
@@ -38,7 +40,6 @@ export interface ResolverSource {
 }
 
 const MAX_DEPTH = 8;
-const CACHE = 256;
 const PARSE_TIMEOUT_MS = 250;
 const MAX_PARSE_CHARS = 1_000_000;
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
@@ -64,12 +65,13 @@ export class Resolver {
     if (!grammar.locals) return CANDIDATES;
     const key = cacheKey(text);
     const scoped = resolves(grammar.name) ? undefined : this.scopesOnly(file, tree, grammar, node, key);
-    if (scoped) return scoped === CANDIDATES && resolvesIncludes(grammar.name) ? this.includes.resolve(file, node) : scoped;
+    const includes = resolvesIncludes(grammar.name) || (grammar.name === 'cpp' && isCHeaderForCpp(file, text));
+    if (scoped) return scoped === CANDIDATES && includes ? this.includes.resolve(file, node, (n) => this.scopesOf(file, tree, grammar, false, key).bindingOf(n)) : scoped;
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
     const live = this.summaries.get(`\0live:${file}`);
     const s = live?.key === key ? live.s : summarizeAll(file, tree, grammar.name === 'python');
-    this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
+    remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
     // Resolutions of one file may overlap (SymbolLookup.resolvedNear): the last to end clears it.
     const held = this.live.get(file);
     this.live.set(file, { s, n: held?.s === s ? held.n + 1 : 1 });
@@ -365,19 +367,11 @@ export class Resolver {
     if (!tree) return undefined;
     try {
       const s = summarizeAll(file, tree, grammar.name === 'python');
-      this.remember(this.summaries, file, { key, s }, () => false);
+      remember(this.summaries, file, { key, s }, () => false);
       return s;
     } finally {
       tree.delete();
     }
-  }
-
-  private remember<V>(m: Map<string, V>, file: string, v: V, same: (old: V) => boolean): void {
-    const old = m.get(file);
-    if (old && same(old)) return;
-    m.delete(file);
-    m.set(file, v);
-    if (m.size > CACHE) m.delete(m.keys().next().value!);
   }
 
   /** The base-class member that the method `name` declared on `line` of `file` overrides, when its class's bases resolve to one. */
@@ -401,40 +395,4 @@ export class Resolver {
     this.scopes.clear();
     this.includes.dispose();
   }
-}
-
-const FUNCTION_LIKE = /^(function_declaration|function_expression|function|arrow_function|method_definition|generator_function|generator_function_declaration|class_body|class_static_block)$/;
-const inFunction = (n: Node): boolean => {
-  for (let p: Node | null = n; p; p = p.parent) if (FUNCTION_LIKE.test(p.type)) return true;
-  return false;
-};
-/** The statement declaring a binding (its `const`, `for`, `catch`). */
-const statementOf = (n: Node): Node => {
-  let p = n;
-  while (p.parent && !/(declaration|statement|clause)$/.test(p.type)) p = p.parent;
-  return p;
-};
-
-/** A file's summary, with ECMAScript's declared values and member holders. */
-function summarizeAll(file: string, tree: Tree, python: boolean): ModuleSummary {
-  const s = summarize(file, tree, python);
-  if (!python) collectValues(file, tree.rootNode, s);
-  return s;
-}
-
-/** A module as a definition: its first lines, up to its first statement (the language service's answer for it). */
-function moduleDef(file: string, text?: string): ResolvedDef {
-  const lead = text ? /^(?:[ \t]*(?:\/\/[^\n]*|#![^\n]*|\/\*[\s\S]*?\*\/[^\n]*)?\r?\n)*/.exec(text)![0] : '';
-  const endLine = lead.split('\n').length - 1;
-  return { file, name: file, role: 'module', startLine: 0, endLine, declLine: 0, line: 0, column: 0 };
-}
-
-/** FNV-1a with the length: a cache key for a file's text. */
-function cacheKey(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return `${text.length}:${h >>> 0}`;
 }

@@ -2,16 +2,14 @@
 // and its re-exports, read from its syntax tree: what another file's import of it can reach.
 // Python and ECMAScript (TypeScript, TSX, JavaScript).
 import type { Node, Tree } from 'web-tree-sitter';
-import type { ClassInfo, DefRole, ModuleSummary, ResolvedDef, TopBinding } from './types';
+import type { ClassInfo, DefRole, ModuleSummary, TopBinding } from './types';
+import { makeDef } from './def';
 import { patternNames } from './scopes';
 import { commonJsExports, constructorHolders, requireMember, requirePattern, requireSource } from './commonjs';
 
-const endRow = (n: Node): number => (n.endPosition.column === 0 && n.endPosition.row > n.startPosition.row ? n.endPosition.row - 1 : n.endPosition.row);
 const unquote = (s: string): string => s.replace(/^['"`]|['"`]$/g, '');
 
-export function makeDef(file: string, name: Node, role: DefRole, outer: Node): ResolvedDef {
-  return { file, name: name.text, role, startLine: outer.startPosition.row, endLine: endRow(outer), declLine: outer.startPosition.row, line: name.startPosition.row, column: name.startPosition.column };
-}
+export { makeDef } from './def';
 
 export function summarize(file: string, tree: Tree, python: boolean): ModuleSummary {
   const s: ModuleSummary = { file, python, isModule: python || tree.rootNode.namedChildren.some((c) => c?.type === 'import_statement' || c?.type === 'export_statement'), top: new Map(), classes: new Map(), reexports: [] };

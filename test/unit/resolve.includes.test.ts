@@ -18,7 +18,9 @@ const FILES: Record<string, string> = {
   'tools/caps.h': '#define CAP_READ 9\n',
   'tools/inspect.c': '#include "caps.h"\nint limit(void) { return CAP_READ; }\n',
   // C++ keeps candidates: namespaces, overloads and templates are beyond an include graph.
-  'tools/probe.cpp': '#include "../include/caps.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + CAP_WRITE; }\n',
+  'tools/probe.cpp': '#include "../include/caps.h"\n#include "fmt.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + CAP_WRITE; }\ntemplate <typename Char> FMT_CONSTEXPR Char same(Char c) { return c; }\n',
+  // C++ macros resolve: the preprocessor replaces them before any C++ lookup.
+  'tools/fmt.h': '#ifdef _WIN32\n#define FMT_CONSTEXPR\n#else\n#define FMT_CONSTEXPR constexpr\n#endif\n',
 };
 
 describe('Engine.symbolAt resolves C names through #include', function () {
@@ -58,6 +60,11 @@ describe('Engine.symbolAt resolves C names through #include', function () {
       const s = await at('src/main.c', needle);
       assert.strictEqual(s?.resolution, 'candidates', `${needle}: ${JSON.stringify(s)}`);
     }
+  });
+
+  it('a C++ macro of the included headers resolves (the platform\'s branch); a template parameter is local', async () => {
+    if (process.platform !== 'win32') await defines('tools/probe.cpp', 'FMT_CONSTEXPR', 'tools/fmt.h', 4);
+    assert.strictEqual(await at('tools/probe.cpp', 'Char c'), null);
   });
 
   it('a library call and a local give no "defines"; C++ names keep their candidates', async () => {

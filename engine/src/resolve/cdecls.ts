@@ -36,6 +36,8 @@ export interface CDef {
 export interface FileTop {
   defs: Map<string, CDef[]>;
   includes: string[];
+  /** Text ranges of `#if` branches the platform rules out. */
+  dead: Array<[number, number]>;
 }
 
 const BLOCKS = /^(ERROR|linkage_specification|declaration_list|namespace_definition|template_declaration)$/;
@@ -58,15 +60,12 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
     add(spec.childForFieldName('name'), 'class', outer, !!body, body && spec.type !== 'enum_specifier' ? { fields: fieldsOf(file, body) } : undefined);
     if (spec.type === 'enum_specifier') for (const e of body?.namedChildren ?? []) if (e?.type === 'enumerator') add(e.childForFieldName('name'), 'variable', e, true);
   };
-  const items = BRANCHES.test(block.type) ? liveBranches(block, macros) : block.namedChildren;
+  const items = BRANCHES.test(block.type) ? liveBranches(block, macros, (from, to) => out.dead.push([from, to])) : block.namedChildren;
   for (const item of items) {
     if (!item) continue;
     const outer = item.parent?.type === 'template_declaration' ? item.parent : item;
     if (BRANCHES.test(item.type) || BLOCKS.test(item.type)) {
       collect(file, item.type === 'namespace_definition' ? item.childForFieldName('body') ?? item : item, out, macros);
-    } else if (item.type === 'preproc_include') {
-      const p = item.childForFieldName('path')?.text.replace(/^["<]|[">]$/g, '').trim();
-      if (p) out.includes.push(p);
     } else if (item.type === 'function_definition') {
       add(declaredName(item.childForFieldName('declarator')), 'function', outer, true, { type: typeOf(file, item.childForFieldName('type')) });
     } else if (item.type === 'declaration' || item.type === 'type_definition') {
@@ -83,7 +82,7 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
       specifier(item, outer);
     } else if (item.type === 'preproc_def' || item.type === 'preproc_function_def') {
       const value = item.childForFieldName('value');
-      add(item.childForFieldName('name'), item.type === 'preproc_def' ? 'variable' : 'function', outer, true, value ? { macro: { text: value.text, line: value.startPosition.row } } : undefined);
+      add(item.childForFieldName('name'), item.type === 'preproc_def' ? 'variable' : 'function', outer, true, { macro: { text: value?.text ?? '', line: (value ?? item).startPosition.row } });
     } else if (item.type === 'alias_declaration') {
       add(item.childForFieldName('name'), 'type', outer, true);
     }

@@ -61,7 +61,7 @@ export function conditionValue(n: Node | null | undefined, macros: Map<string, n
  * rules out is skipped, a branch it decides is the only one; with an unknown condition, every
  * branch from there on counts (as a reader who does not know the build would take them).
  */
-export function liveBranches(n: Node, macros: Map<string, number | undefined>): Node[] {
+export function liveBranches(n: Node, macros: Map<string, number | undefined>, dead?: (from: number, to: number) => void): Node[] {
   const out: Node[] = [];
   for (let cur: Node | null = n; cur;) {
     const alt: Node | null = cur.type === 'preproc_else' ? null : cur.childForFieldName('alternative');
@@ -73,11 +73,15 @@ export function liveBranches(n: Node, macros: Map<string, number | undefined>): 
       const negated = /^#\s*(ifndef|elifndef)/.test(cur.text);
       v = defined === undefined ? undefined : negated ? 1 - defined : defined;
     }
+    if (v === 0) dead?.(cur.startIndex, alt ? alt.startIndex : cur.endIndex);
     if (v !== 0) {
       const skip = new Set([cur.childForFieldName('condition')?.id, cur.childForFieldName('name')?.id, alt?.id]);
       for (const c of cur.namedChildren) if (c && !skip.has(c.id)) out.push(c);
     }
-    if (v !== undefined && v !== 0) break; // a branch the platform takes: the rest are not read
+    if (v !== undefined && v !== 0) {
+      if (alt) dead?.(alt.startIndex, alt.endIndex);
+      break; // a branch the platform takes: the rest are not read
+    }
     cur = alt;
   }
   return out;

@@ -34,7 +34,10 @@ const C_GRAMMARS = new Set(['c', 'cpp']);
  * (protocol R, clangd truth) its "defines" were right 0.29 of the time, so C++ keeps candidates.
  */
 const RESOLVED = new Set(['c']);
+/** C++: macros only (cppMacro). */
+export const resolvesCppMacros = (grammar: string): boolean => grammar === 'cpp';
 const SOURCE = /\.(c|cc|cpp|cxx)$/;
+const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm;
 /** Headers read per resolution at most (a graph of thousands of headers is a platform SDK, not the repository). */
 const MAX_FILES = 400;
 const PARSE_TIMEOUT_MS = 2000;
@@ -55,7 +58,8 @@ export class IncludeResolver {
   }
 
   /** What the free name `node` of `file` refers to: a definition, external, or candidates; `bindingOf` reads the file's scopes. */
-  async resolve(file: string, node: Node, bindingOf: (n: Node) => Binding | undefined): Promise<Resolution> {
+  async resolve(file: string, node: Node, bindingOf: (n: Node) => Binding | undefined, cpp = false): Promise<Resolution> {
+    if (cpp) return this.cppMacro(file, node);
     if (node.type === 'field_identifier') {
       const recv = node.parent?.type === 'field_expression' ? receiverPlan(file, node.parent.childForFieldName('argument'), bindingOf) : undefined;
       return recv ? this.field(file, recv, node.text) : CANDIDATES;
@@ -75,6 +79,17 @@ export class IncludeResolver {
     if (!defs.length) return r.unread ? CANDIDATES : { kind: 'external' };
     const only = defs.length === 1 ? (await this.top(defs[0].file))?.defs.get(name) : undefined;
     return only?.length === 1 ? { kind: 'defines', def: only[0].def, via: 'repository' } : CANDIDATES;
+  }
+
+  /**
+   * C++: only a macro the include graph defines (the preprocessor replaces it before namespaces,
+   * overloads or templates apply); any other name keeps its candidates.
+   */
+  private async cppMacro(file: string, node: Node): Promise<Resolution> {
+    if (node.type === 'field_identifier' || isQualifiedMember(node) || !/^[A-Z][A-Z0-9_]+$/.test(node.text)) return CANDIDATES;
+    const r = await this.find(file, node.text, (d) => !!d.macro);
+    if (r.k !== 'found' || new Set(r.defs.map((d) => d.def.startLine)).size > 1) return CANDIDATES;
+    return { kind: 'defines', def: r.defs[0].def, via: r.depth === 0 ? 'file' : 'import' };
   }
 
   /**
@@ -207,8 +222,11 @@ export class IncludeResolver {
       const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
       if (tree) {
         try {
-          top = { defs: new Map(), includes: [] };
+          top = { defs: new Map(), includes: [], dead: [] };
           collect(file, tree.rootNode, top, this.macros);
+          // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
+          const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);
+          top.includes = [...text.matchAll(INCLUDE)].filter((m) => live(m.index)).map((m) => m[1].trim());
         } finally {
           tree.delete();
         }

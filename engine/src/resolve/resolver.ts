@@ -17,7 +17,7 @@ import { isCHeaderForCpp } from '../chunk/languages';
 import { LocalScopes } from './scopes';
 import { classInfo, makeDef } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
-import { IncludeResolver, resolvesIncludes } from './includes';
+import { IncludeResolver, resolvesCppMacros, resolvesIncludes } from './includes';
 import { thisConstructor, thisMember } from './commonjs';
 import { cacheKey, inFunction, moduleDef, remember, statementOf, summarizeAll } from './helpers';
 import { ProjectPaths } from './projects';
@@ -65,8 +65,9 @@ export class Resolver {
     if (!grammar.locals) return CANDIDATES;
     const key = cacheKey(text);
     const scoped = resolves(grammar.name) ? undefined : this.scopesOnly(file, tree, grammar, node, key);
-    const includes = resolvesIncludes(grammar.name) || (grammar.name === 'cpp' && isCHeaderForCpp(file, text));
-    if (scoped) return scoped === CANDIDATES && includes ? this.includes.resolve(file, node, (n) => this.scopesOf(file, tree, grammar, false, key).bindingOf(n)) : scoped;
+    const cHeader = grammar.name === 'cpp' && isCHeaderForCpp(file, text);
+    const includes = resolvesIncludes(grammar.name) || resolvesCppMacros(grammar.name);
+    if (scoped) return scoped === CANDIDATES && includes ? this.includes.resolve(file, node, (n) => this.scopesOf(file, tree, grammar, false, key).bindingOf(n), grammar.name === 'cpp' && !cHeader) : scoped;
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
     const live = this.summaries.get(`\0live:${file}`);

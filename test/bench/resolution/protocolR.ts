@@ -85,8 +85,8 @@ async function lookups(repo: Repo, chunker: Chunker): Promise<Record<string, Sym
 
 /** The sample's truth, cached per repository, seed and sample (the language services are slow). */
 async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cacheDir: string): Promise<Truth[]> {
-  // clangd truths carry `unanswered` and `compileErrors` since s19: older cached ones are read again.
-  const version = repo.language === 'c' || repo.language === 'cpp' ? '.clangd2' : '';
+  // clangd truths carry `unanswered` and `compileErrors` since s19 (C++: template parameters local): older cached ones are read again.
+  const version = repo.language === 'c' ? '.clangd2' : repo.language === 'cpp' ? '.clangd3' : '';
   const key = `${repo.name}.${SEED}.${PER_KIND}.${sample.length}.${hash(JSON.stringify(sample))}${version}.json`;
   const file = path.join(cacheDir, key);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Truth[];

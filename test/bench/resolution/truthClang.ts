@@ -166,9 +166,10 @@ async function truthOf(repo: Repo, chunker: Chunker, o: Occurrence, locations: A
   return { occurrence: o, defs, external, ...(locations.length === 0 ? { unanswered: true } : {}) };
 }
 
-/** A parameter, a macro parameter or a name declared in a function or lambda body is local; a field is a member. */
+/** A parameter, a macro or template parameter or a name declared in a function or lambda body is local; a field is a member. */
 export function scopeOfName(name: Node): TruthDef['scope'] {
   for (let p = name.parent; p; p = p.parent) {
+    if (p.type === 'template_parameter_list') return 'local'; // <typename T>: bound in its declaration, as TypeScript's truth has it
     if (p.type === 'parameter_declaration' || p.type === 'optional_parameter_declaration' || p.type === 'preproc_params' || p.type === 'lambda_expression') return 'local';
     if (p.type === 'compound_statement' && p.parent && /^(function_definition|lambda_expression)$/.test(p.parent.type)) return 'local';
     if (p.type === 'field_declaration_list') return 'member';

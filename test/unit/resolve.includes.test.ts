@@ -7,7 +7,7 @@ import type { Engine } from '../../engine/src/engine';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
-  'include/caps.h': 'enum cap { CAP_READ = 1, CAP_WRITE = 2 };\n#ifdef _WIN32\n#include "plat/win.h"\n#else\n#include "plat/unix.h"\n#endif\n',
+  'include/caps.h': 'enum cap { CAP_READ = 1, CAP_WRITE = 2 };\n#ifdef USE_WIN_HANDLES\n#include "plat/win.h"\n#else\n#include "plat/unix.h"\n#endif\n',
   'include/sizes.h': '#ifdef BIG\n#define STORE_MIN 8\n#else\n#define STORE_MIN 1\n#endif\nstruct widget { int id; };\n',
   'include/plat/win.h': 'typedef void *handle_t;\n',
   'include/plat/unix.h': 'typedef int handle_t;\n',
@@ -18,7 +18,9 @@ const FILES: Record<string, string> = {
   'tools/caps.h': '#define CAP_READ 9\n',
   'tools/inspect.c': '#include "caps.h"\nint limit(void) { return CAP_READ; }\n',
   // C++ keeps candidates: namespaces, overloads and templates are beyond an include graph.
-  'tools/probe.cpp': '#include "../include/caps.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + CAP_WRITE; }\n',
+  'tools/probe.cpp': '#include "../include/caps.h"\n#include "fmt.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + CAP_WRITE; }\ntemplate <typename Char> FMT_CONSTEXPR Char same(Char c) { return c; }\n',
+  // C++ macros resolve: the preprocessor replaces them before any C++ lookup.
+  'tools/fmt.h': '#ifdef _WIN32\n#define FMT_CONSTEXPR\n#else\n#define FMT_CONSTEXPR constexpr\n#endif\n',
 };
 
 describe('Engine.symbolAt resolves C names through #include', function () {
@@ -53,11 +55,16 @@ describe('Engine.symbolAt resolves C names through #include', function () {
     await defines('src/main.c', 'widget *w', 'include/sizes.h', 6);
   });
 
-  it('a name two headers of one depth define (platform branches), or one header twice (#if branches), keeps its candidates', async () => {
+  it('a name two headers of one depth define (branches of a build option), or one header twice (#if branches), keeps its candidates', async () => {
     for (const needle of ['handle_t h', 'STORE_MIN']) {
       const s = await at('src/main.c', needle);
       assert.strictEqual(s?.resolution, 'candidates', `${needle}: ${JSON.stringify(s)}`);
     }
+  });
+
+  it('a C++ macro of the included headers resolves (the platform\'s branch); a template parameter is local', async () => {
+    if (process.platform !== 'win32') await defines('tools/probe.cpp', 'FMT_CONSTEXPR', 'tools/fmt.h', 4);
+    assert.strictEqual(await at('tools/probe.cpp', 'Char c'), null);
   });
 
   it('a library call and a local give no "defines"; C++ names keep their candidates', async () => {

@@ -146,3 +146,30 @@ export function refineLanguage(relPath: string, content: string, language: Langu
   if (language !== 'c' || !/\.h$/i.test(relPath)) return language;
   return CPP_ONLY.test(content) ? 'cpp' : language;
 }
+
+/**
+ * A `.h` whose C++ is all inside `#ifdef __cplusplus` blocks (libuv's `uv.h`: an `extern "C++"`
+ * wrapper): a C header, though its C++ blocks make the chunker parse it as C++ (which reads its
+ * `extern "C" {` better than the C grammar does). Its names resolve as C (resolve/includes.ts).
+ */
+export function isCHeaderForCpp(relPath: string, content: string): boolean {
+  return /\.h$/i.test(relPath) && !CPP_ONLY.test(withoutCplusplusBlocks(content));
+}
+
+const CPLUSPLUS_IF = /^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus\b|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus\b)/;
+const PP_IF = /^[ \t]*#[ \t]*if/;
+const PP_ENDIF = /^[ \t]*#[ \t]*endif\b/;
+
+/** A C header's text without its `#ifdef __cplusplus` blocks (`extern "C" {`, a C++ wrapper): what a C compiler reads. */
+function withoutCplusplusBlocks(content: string): string {
+  if (!content.includes('__cplusplus')) return content;
+  const out: string[] = [];
+  let depth = 0;
+  for (const line of content.split('\n')) {
+    if (depth === 0 && CPLUSPLUS_IF.test(line)) depth = 1;
+    else if (depth > 0 && PP_IF.test(line)) depth++;
+    else if (depth > 0 && PP_ENDIF.test(line)) depth--;
+    else if (depth === 0) out.push(line);
+  }
+  return out.join('\n');
+}

@@ -1,16 +1,21 @@
 // C names a file's scopes leave free (a function, a type, a macro, a global, an enumerator),
 // resolved through the file's #include graph as a compiler reads it: this file, then the headers it
 // includes, breadth first (a quoted or angled path, tried against the including file's folder, then
-// each enclosing folder and its include/ folder). A function whose prototype is all a header holds
-// resolves to its body when the repository has exactly one. A name the repository does not define
-// is external (libc, system headers); one defined only outside the include graph is the
-// repository's when it has exactly one definition there; anything else stays candidates.
+// each enclosing folder and its include/ folder), in the `#if` branches this platform reads
+// (cpreproc.ts). A function whose prototype is all a header holds resolves to its body when the
+// repository has exactly one; a struct tag declared ahead, to the repository's one body. A name the
+// repository does not define is external (libc, system headers); one defined only outside the
+// include graph is the repository's when it has exactly one definition there; anything else stays
+// candidates. `a->b.c`: the field of the struct the receiver's declared type names (cfields.ts).
 import * as path from 'path';
 import type { Node } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { parseReusing } from '../chunk/reparse';
+import { collect, macroField, type CDef, type CType, type Field, type Fields, type FileTop } from './cdecls';
+import { receiverPlan, type Receiver } from './cfields';
+import { platformMacros } from './cpreproc';
+import type { Binding } from './scopes';
 import { isQualifiedMember } from './syntax';
-import { makeDef } from './summary';
 import type { Resolution, ResolvedDef } from './types';
 
 export interface IncludeSource {
@@ -20,16 +25,7 @@ export interface IncludeSource {
   definitionsOf(name: string): ReadonlyArray<{ file: string }>;
 }
 
-interface CDef {
-  def: ResolvedDef;
-  /** A function's body, a struct/union/enum/class with its fields: not a prototype or forward declaration. */
-  full: boolean;
-}
-
-interface FileTop {
-  defs: Map<string, CDef[]>;
-  includes: string[];
-}
+type Lookup = { k: 'found'; defs: CDef[]; depth: number } | { k: 'ambiguous' } | { k: 'none'; unread: boolean; forward?: CDef[] };
 
 const C_GRAMMARS = new Set(['c', 'cpp']);
 /**
@@ -38,6 +34,8 @@ const C_GRAMMARS = new Set(['c', 'cpp']);
  * (protocol R, clangd truth) its "defines" were right 0.29 of the time, so C++ keeps candidates.
  */
 const RESOLVED = new Set(['c']);
+/** C++: macros only (cppMacro). */
+export const resolvesCppMacros = (grammar: string): boolean => grammar === 'cpp';
 const SOURCE = /\.(c|cc|cpp|cxx)$/;
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm;
 /** Headers read per resolution at most (a graph of thousands of headers is a platform SDK, not the repository). */
@@ -45,28 +43,66 @@ const MAX_FILES = 400;
 const PARSE_TIMEOUT_MS = 2000;
 const MAX_PARSE_CHARS = 2_000_000;
 const CACHE = 512;
-/** Statement-level nodes whose named children are statement-level too (ERROR: code a macro like `FMT_BEGIN_NAMESPACE` hides from the parser). */
-const BLOCKS = /^(ERROR|preproc_if|preproc_ifdef|preproc_else|preproc_elif|preproc_elifdef|linkage_specification|declaration_list|namespace_definition|template_declaration)$/;
-const DECLARATOR = /^(pointer|array|function|parenthesized|reference|init)_declarator$/;
-const SPECIFIER = /^(struct|union|enum|class)_specifier$/;
+/** Macros expanding to fields, followed this deep (`UV_HANDLE_FIELDS` names `UV_HANDLE_PRIVATE_FIELDS`). */
+const MAX_MACRO_DEPTH = 3;
 const CANDIDATES: Resolution = { kind: 'candidates' };
 
 export const resolvesIncludes = (grammar: string): boolean => RESOLVED.has(grammar);
 
 export class IncludeResolver {
   private readonly tops = new Map<string, { text: string; top: FileTop | undefined }>();
+  private readonly macros: Map<string, number | undefined>;
 
-  constructor(private readonly src: IncludeSource) {}
+  constructor(private readonly src: IncludeSource, platform: string = process.platform) {
+    this.macros = platformMacros(platform);
+  }
 
-  /** What the free name `node` of `file` refers to: a definition, external, or candidates. */
-  async resolve(file: string, node: Node): Promise<Resolution> {
-    if (node.type === 'field_identifier' || isQualifiedMember(node) || node.parent?.type === 'qualified_identifier') return CANDIDATES;
+  /** What the free name `node` of `file` refers to: a definition, external, or candidates; `bindingOf` reads the file's scopes. */
+  async resolve(file: string, node: Node, bindingOf: (n: Node) => Binding | undefined, cpp = false): Promise<Resolution> {
+    if (cpp) return this.cppMacro(file, node);
+    if (node.type === 'field_identifier') {
+      const recv = node.parent?.type === 'field_expression' ? receiverPlan(file, node.parent.childForFieldName('argument'), bindingOf) : undefined;
+      return recv ? this.field(file, recv, node.text) : CANDIDATES;
+    }
+    if (isQualifiedMember(node) || node.parent?.type === 'qualified_identifier') return CANDIDATES;
     const name = node.text;
+    const r = await this.find(file, name, () => true);
+    if (r.k === 'ambiguous') return CANDIDATES;
+    if (r.k === 'found') {
+      // Two full definitions in one file are `#if` branches this platform does not decide (`#if BIG ... #else`): ambiguous.
+      if (new Set(r.defs.filter((d) => d.full).map((d) => d.def.startLine)).size > 1) return CANDIDATES; // (`typedef struct s {...} s;` is one)
+      return { kind: 'defines', def: (await this.body(name, r.defs)) ?? pick(r.defs).def, via: r.depth === 0 ? 'file' : 'import' };
+    }
+    if (r.forward) return { kind: 'defines', def: (await this.repositoryTag(name))?.def ?? r.forward[0].def, via: 'import' };
+    const defs = this.src.definitionsOf(name);
+    // A header left unread (too large, parse timed out) may define it: not sure it is external.
+    if (!defs.length) return r.unread ? CANDIDATES : { kind: 'external' };
+    const only = defs.length === 1 ? (await this.top(defs[0].file))?.defs.get(name) : undefined;
+    return only?.length === 1 ? { kind: 'defines', def: only[0].def, via: 'repository' } : CANDIDATES;
+  }
+
+  /**
+   * C++: only a macro the include graph defines (the preprocessor replaces it before namespaces,
+   * overloads or templates apply); any other name keeps its candidates.
+   */
+  private async cppMacro(file: string, node: Node): Promise<Resolution> {
+    if (node.type === 'field_identifier' || isQualifiedMember(node) || !/^[A-Z][A-Z0-9_]+$/.test(node.text)) return CANDIDATES;
+    const r = await this.find(file, node.text, (d) => !!d.macro);
+    if (r.k !== 'found' || new Set(r.defs.map((d) => d.def.startLine)).size > 1) return CANDIDATES;
+    return { kind: 'defines', def: r.defs[0].def, via: r.depth === 0 ? 'file' : 'import' };
+  }
+
+  /**
+   * The definitions of `name` that `want` accepts, breadth first through `file`'s include graph, one
+   * depth at a time: two headers of one depth that both define it (`uv/win.h` and `uv/unix.h` under
+   * an `#if` the platform does not decide) leave it ambiguous; a tag only declared ahead
+   * (`struct s;`) is looked for deeper.
+   */
+  private async find(file: string, name: string, want: (d: CDef) => boolean): Promise<Lookup> {
     const seen = new Set([file]);
     let unread = false;
     let read = 0;
-    // Breadth first, one include depth at a time: two headers of one depth that both define the name
-    // (`uv/win.h` and `uv/unix.h` under `#ifdef _WIN32 ... #else`) leave it ambiguous.
+    let forward: CDef[] | undefined;
     for (let level = [file], depth = 0; level.length && read < MAX_FILES; depth++) {
       const next: string[] = [];
       const found: CDef[][] = [];
@@ -76,27 +112,72 @@ export class IncludeResolver {
           unread = true;
           continue;
         }
-        const defs = top.defs.get(name);
-        if (defs) found.push(defs);
+        const defs = top.defs.get(name)?.filter(want);
+        if (defs?.length && defs.every((d) => d.def.role === 'class' && !d.full)) forward ??= defs;
+        else if (defs?.length) found.push(defs);
         for (const spec of top.includes) {
           const target = this.includeTarget(f, spec);
           if (target && !seen.has(target)) next.push((seen.add(target), target));
         }
       }
-      if (found.length > 1) return CANDIDATES;
-      // `struct s;` declares a tag another header defines: look deeper for its body.
-      if (found.length && !(found[0][0].def.role === 'class' && !found[0].some((d) => d.full))) {
-        // Two full definitions in one file are `#if` branches (`#define X 1 ... #else #define X 2`): ambiguous.
-        if (found[0].filter((d) => d.full).length > 1) return CANDIDATES;
-        return { kind: 'defines', def: (await this.body(name, found[0])) ?? pick(found[0]).def, via: depth === 0 ? 'file' : 'import' };
-      }
+      if (found.length > 1) return { k: 'ambiguous' };
+      if (found.length) return { k: 'found', defs: found[0], depth };
       level = next;
     }
-    const defs = this.src.definitionsOf(name);
-    // A header left unread (too large, parse timed out) may define it: not sure it is external.
-    if (!defs.length) return unread ? CANDIDATES : { kind: 'external' };
-    const only = defs.length === 1 ? (await this.top(defs[0].file))?.defs.get(name) : undefined;
-    return only?.length === 1 ? { kind: 'defines', def: only[0].def, via: 'repository' } : CANDIDATES;
+    return { k: 'none', unread, ...(forward ? { forward } : {}) };
+  }
+
+  /** The field `name` of what `recv` is, through the declared types of its parts. */
+  private async field(file: string, recv: Receiver, name: string): Promise<Resolution> {
+    let type: CType | undefined;
+    if (recv.head.k === 'global') {
+      const r = await this.find(file, recv.head.name, (d) => d.def.role === 'variable');
+      type = r.k === 'found' ? pick(r.defs).type : undefined;
+    } else type = recv.head.type;
+    const segments = [...recv.path, name];
+    for (let i = 0; i < segments.length && type; i++) {
+      const fields = await this.fieldsOf(file, type, 0);
+      const f = fields && (await this.fieldIn(file, fields, segments[i], 0));
+      if (!f) return CANDIDATES;
+      if (i === segments.length - 1) return { kind: 'defines', def: f.def, via: 'inferred' };
+      type = f.type;
+    }
+    return CANDIDATES;
+  }
+
+  /** The fields of a type: an inline body's, a tag's body's, a typedef's target's. */
+  private async fieldsOf(file: string, type: CType | undefined, depth: number): Promise<Fields | undefined> {
+    if (!type || depth > 8) return undefined;
+    if (type.k === 'body') return type.fields;
+    if (type.k === 'tag') {
+      const r = await this.find(file, type.name, (d) => d.def.role === 'class');
+      if (r.k === 'found') return ((full) => (full.length === 1 ? full[0].fields : undefined))(r.defs.filter((d) => d.full));
+      return r.k === 'none' && r.forward ? (await this.repositoryTag(type.name))?.fields : undefined;
+    }
+    const r = await this.find(file, type.name, (d) => d.def.role === 'type');
+    return r.k === 'found' && r.defs.length === 1 ? this.fieldsOf(file, r.defs[0].type, depth + 1) : undefined;
+  }
+
+  /** A field of a body, or of a macro the body names (`UV_HANDLE_FIELDS`), its line in the macro's text. */
+  private async fieldIn(file: string, fields: Fields, name: string, depth: number): Promise<Field | undefined> {
+    const own = fields.own.get(name);
+    if (own || depth > MAX_MACRO_DEPTH) return own;
+    const found: Field[] = [];
+    for (const macro of fields.macros) {
+      const r = await this.find(file, macro, (d) => !!d.macro);
+      if (r.k !== 'found') continue;
+      for (const d of r.defs) {
+        const f = macroField(d.def.file, d.macro!, name);
+        if (f) found.push(f);
+        else {
+          const nested = [...new Set(d.macro!.text.match(/\b[A-Z][A-Z0-9_]{2,}\b/g) ?? [])];
+          const inner = nested.length ? await this.fieldIn(file, { own: new Map(), macros: nested }, name, depth + 1) : undefined;
+          if (inner) found.push(inner);
+        }
+      }
+    }
+    const places = new Set(found.map((f) => `${f.def.file}:${f.def.line}`));
+    return places.size === 1 ? found[0] : undefined;
   }
 
   /** A prototype's body: the repository's only full definition of the name in a source file. */
@@ -106,6 +187,15 @@ export class IncludeResolver {
     for (const file of new Set(this.src.definitionsOf(name).map((d) => d.file))) {
       if (!SOURCE.test(file)) continue;
       for (const d of (await this.top(file))?.defs.get(name) ?? []) if (d.full && d.def.role === 'function') bodies.push(d.def);
+    }
+    return bodies.length === 1 ? bodies[0] : undefined;
+  }
+
+  /** A tag's body the include graph does not reach: the repository's only one. */
+  private async repositoryTag(name: string): Promise<CDef | undefined> {
+    const bodies: CDef[] = [];
+    for (const file of new Set(this.src.definitionsOf(name).map((d) => d.file))) {
+      for (const d of (await this.top(file))?.defs.get(name) ?? []) if (d.full && d.def.role === 'class') bodies.push(d);
     }
     return bodies.length === 1 ? bodies[0] : undefined;
   }
@@ -132,8 +222,11 @@ export class IncludeResolver {
       const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
       if (tree) {
         try {
-          top = { defs: new Map(), includes: [...text.matchAll(INCLUDE)].map((m) => m[1].trim()) };
-          collect(file, tree.rootNode, top.defs);
+          top = { defs: new Map(), includes: [], dead: [] };
+          collect(file, tree.rootNode, top, this.macros);
+          // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
+          const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);
+          top.includes = [...text.matchAll(INCLUDE)].filter((m) => live(m.index)).map((m) => m[1].trim());
         } finally {
           tree.delete();
         }
@@ -152,55 +245,3 @@ export class IncludeResolver {
 
 /** The full definition among a file's definitions of a name, else its first declaration. */
 const pick = (ds: CDef[]): CDef => ds.find((d) => d.full) ?? ds[0];
-
-/** File-level definitions of a C or C++ file (namespaces, `extern "C"` and `#if` blocks included). */
-function collect(file: string, block: Node, out: Map<string, CDef[]>): void {
-  const add = (name: Node | null | undefined, role: ResolvedDef['role'], outer: Node, full: boolean): void => {
-    if (!name || !/^(identifier|type_identifier)$/.test(name.type)) return;
-    const xs = out.get(name.text) ?? [];
-    xs.push({ def: makeDef(file, name, role, outer), full });
-    out.set(name.text, xs);
-  };
-  const specifier = (spec: Node | null, outer: Node): void => {
-    if (!spec || !SPECIFIER.test(spec.type)) return;
-    const body = spec.childForFieldName('body');
-    add(spec.childForFieldName('name'), 'class', outer, !!body);
-    if (spec.type === 'enum_specifier') for (const e of body?.namedChildren ?? []) if (e?.type === 'enumerator') add(e.childForFieldName('name'), 'variable', e, true);
-  };
-  for (const item of block.namedChildren) {
-    if (!item) continue;
-    const outer = item.parent?.type === 'template_declaration' ? item.parent : item;
-    if (BLOCKS.test(item.type)) {
-      collect(file, item.type === 'namespace_definition' ? item.childForFieldName('body') ?? item : item, out);
-    } else if (item.type === 'function_definition') {
-      add(declaredName(item.childForFieldName('declarator')), 'function', outer, true);
-    } else if (item.type === 'declaration' || item.type === 'type_definition') {
-      specifier(item.childForFieldName('type'), outer);
-      for (const d of item.childrenForFieldName('declarator')) {
-        if (!d) continue;
-        const role = item.type === 'type_definition' ? 'type' : isFunction(d) ? 'function' : 'variable';
-        add(declaredName(d), role, outer, role !== 'function');
-      }
-    } else if (SPECIFIER.test(item.type)) {
-      specifier(item, outer);
-    } else if (item.type === 'preproc_def' || item.type === 'preproc_function_def') {
-      add(item.childForFieldName('name'), item.type === 'preproc_def' ? 'variable' : 'function', outer, true);
-    } else if (item.type === 'alias_declaration') {
-      add(item.childForFieldName('name'), 'type', outer, true);
-    }
-  }
-}
-
-/** The name a declarator declares (`*p`, `a[]`, `(*cb)(int)`, `f(void)`, `x = 1`). */
-function declaredName(d: Node | null): Node | null {
-  let cur = d;
-  while (cur && DECLARATOR.test(cur.type)) cur = cur.childForFieldName('declarator');
-  return cur;
-}
-
-/** Whether a declarator declares a function (a prototype), not a pointer to one. */
-function isFunction(d: Node): boolean {
-  let cur: Node | null = d;
-  while (cur && (cur.type === 'pointer_declarator' || cur.type === 'reference_declarator' || cur.type === 'init_declarator')) cur = cur.childForFieldName('declarator');
-  return cur?.type === 'function_declarator' && cur.childForFieldName('declarator')?.type !== 'parenthesized_declarator';
-}

@@ -13,13 +13,16 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
 import { parseReusing } from '../chunk/reparse';
+import { isCHeaderForCpp } from '../chunk/languages';
 import { LocalScopes } from './scopes';
-import { classInfo, makeDef, summarize } from './summary';
+import { classInfo, makeDef } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
-import { IncludeResolver, resolvesIncludes } from './includes';
+import { IncludeResolver, resolvesCppMacros, resolvesIncludes } from './includes';
+import { thisConstructor, thisMember } from './commonjs';
+import { cacheKey, inFunction, moduleDef, remember, statementOf, summarizeAll } from './helpers';
 import { ProjectPaths } from './projects';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
-import { collectValues, exprChain, valueKey } from './values';
+import { exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 export type { Resolution, ResolvedDef, ResolvedVia } from './types';
 const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
@@ -37,7 +40,6 @@ export interface ResolverSource {
 }
 
 const MAX_DEPTH = 8;
-const CACHE = 256;
 const PARSE_TIMEOUT_MS = 250;
 const MAX_PARSE_CHARS = 1_000_000;
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
@@ -63,12 +65,14 @@ export class Resolver {
     if (!grammar.locals) return CANDIDATES;
     const key = cacheKey(text);
     const scoped = resolves(grammar.name) ? undefined : this.scopesOnly(file, tree, grammar, node, key);
-    if (scoped) return scoped === CANDIDATES && resolvesIncludes(grammar.name) ? this.includes.resolve(file, node) : scoped;
+    const cHeader = grammar.name === 'cpp' && isCHeaderForCpp(file, text);
+    const includes = resolvesIncludes(grammar.name) || resolvesCppMacros(grammar.name);
+    if (scoped) return scoped === CANDIDATES && includes ? this.includes.resolve(file, node, (n) => this.scopesOf(file, tree, grammar, false, key).bindingOf(n), grammar.name === 'cpp' && !cHeader) : scoped;
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
     const live = this.summaries.get(`\0live:${file}`);
     const s = live?.key === key ? live.s : summarizeAll(file, tree, grammar.name === 'python');
-    this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
+    remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
     // Resolutions of one file may overlap (SymbolLookup.resolvedNear): the last to end clears it.
     const held = this.live.get(file);
     this.live.set(file, { s, n: held?.s === s ? held.n + 1 : 1 });
@@ -124,6 +128,8 @@ export class Resolver {
     }
     if (b.scope.parent === null) return { t: 'top', name: node.text };
     if (!python && b.kind !== 'parameter' && NAMESPACES.has(b.scope.parent.type)) return { t: 'done', r: { kind: 'defines', def: namespaceMember(file, b.node, b.scope, b.kind) } };
+    // ECMAScript: a block's binding outside any function (`for (const x of xs)` at top level) is the module's, as the language service reads it.
+    if (!python && b.kind === 'var' && !inFunction(b.scope)) return { t: 'done', r: { kind: 'defines', def: makeDef(file, b.node, 'variable', statementOf(b.node)) } };
     if (CLASS_TYPES.has(b.scope.type)) {
       const member = classInfo(file, b.scope, python)?.members.get(node.text);
       return { t: 'done', r: member ? { kind: 'defines', def: member } : LOCAL };
@@ -139,10 +145,17 @@ export class Resolver {
     if (isSelf || isSuper) {
       const cls = enclosingClass(node, python);
       const info = cls && classInfo(file, cls, python);
+      // `this` of a prototype's or an object literal's function (commonjs.ts).
+      const proto = !info && !python && isSelf ? thisMember(file, node, name) : undefined;
+      if (proto) return { t: 'done', r: { kind: 'defines', def: proto, via: 'member' } };
+      const ctor = !info && !python && isSelf ? thisConstructor(node) : undefined;
+      if (ctor) return { t: 'chain', chain: [{ k: 'name', name: ctor }], name };
       if (!info) return { t: 'done', r: CANDIDATES };
       return { t: 'member', of: info, name, basesOnly: isSuper };
     }
     if (!python) {
+      // `exports.x` / `module.exports.x`: this file's CommonJS export (a local `exports` aside).
+      if ((r.text === 'exports' || r.text === 'module.exports') && !scopes.bindingOf(leftmost(r))) return { t: 'chain', chain: [{ k: 'def', def: moduleDef(file, this.src.textOf(file)) }], name };
       const chain = exprChain(r, (id) => headChain(file, id, scopes, 0));
       return chain ? { t: 'chain', chain, name } : { t: 'done', r: CANDIDATES };
     }
@@ -215,7 +228,10 @@ export class Resolver {
     if (!s) return undefined;
     const b = s.top.get(name);
     if (b?.kind === 'def') return b.def;
-    if (b?.kind === 'import') return this.viaImport(file, b.source, b.imported, depth + 1);
+    if (b?.kind === 'import') {
+      const f = await this.viaImport(file, b.source, b.imported, depth + 1);
+      return f === 'external' && b.decl ? b.decl : f;
+    }
     for (const r of s.reexports) {
       if (r.local === name) return r.source ? this.viaImport(file, r.source, r.imported, depth + 1) : this.top(file, r.imported, depth + 1);
     }
@@ -229,16 +245,28 @@ export class Resolver {
     return external ? 'external' : undefined;
   }
 
+  /** What module `file` exports as `name`: a CommonJS export first (commonjs.ts), else its module-level name. */
+  private async exported(file: string, name: string, depth: number): Promise<Found> {
+    const cjs = (await this.summary(file))?.commonjs;
+    const b = cjs?.exports.get(name);
+    if (b?.kind === 'def') return b.def;
+    if (cjs && name === 'default') {
+      const whole = (await this.summary(file))!.reexports.find((r) => r.local === 'default');
+      if (cjs.wholeModule || whole?.imported === '\0module') return moduleDef(file, this.src.textOf(file));
+    }
+    return this.top(file, name, depth);
+  }
+
   /** What `imported` (a name, `default`, or `*` for the module itself) of module `source` is, seen from `file`. */
   private async viaImport(file: string, source: string, imported: string, depth: number): Promise<Found> {
     const python = /\.pyi?$/.test(file);
     const target = moduleFile(file, source, python, (f) => this.src.hasFile(f), (from, spec) => this.projects.bases(from, spec));
     if (!target) return 'external';
-    if (imported === '*') return moduleDef(target);
-    const found = await this.top(target, imported, depth + 1);
+    if (imported === '*') return moduleDef(target, this.src.textOf(target));
+    const found = await this.exported(target, imported, depth + 1);
     if (found !== undefined) return found;
     const sub = python ? pythonSubmodule(target, imported, (f) => this.src.hasFile(f)) : undefined;
-    return sub ? moduleDef(sub) : undefined;
+    return sub ? moduleDef(sub, this.src.textOf(sub)) : undefined;
   }
 
   /** `a.b.c` as a module, class or other definition; a leading `\0import:` segment is an import already read. */
@@ -260,10 +288,10 @@ export class Resolver {
   private async memberOf(owner: ResolvedDef | 'external', name: string, depth: number): Promise<Found> {
     if (owner === 'external') return 'external';
     if (owner.role === 'module') {
-      const f = await this.top(owner.file, name, depth + 1);
+      const f = await this.exported(owner.file, name, depth + 1);
       if (f !== undefined) return f;
       const sub = /\.pyi?$/.test(owner.file) ? pythonSubmodule(owner.file, name, (x) => this.src.hasFile(x)) : undefined;
-      return sub ? moduleDef(sub) : undefined;
+      return sub ? moduleDef(sub, this.src.textOf(sub)) : undefined;
     }
     const holder = await this.holderOf(owner, depth + 1);
     if (!holder || holder === 'external' || holder.role === 'module') return holder && this.memberOf(holder, name, depth + 1);
@@ -340,19 +368,11 @@ export class Resolver {
     if (!tree) return undefined;
     try {
       const s = summarizeAll(file, tree, grammar.name === 'python');
-      this.remember(this.summaries, file, { key, s }, () => false);
+      remember(this.summaries, file, { key, s }, () => false);
       return s;
     } finally {
       tree.delete();
     }
-  }
-
-  private remember<V>(m: Map<string, V>, file: string, v: V, same: (old: V) => boolean): void {
-    const old = m.get(file);
-    if (old && same(old)) return;
-    m.delete(file);
-    m.set(file, v);
-    if (m.size > CACHE) m.delete(m.keys().next().value!);
   }
 
   /** The base-class member that the method `name` declared on `line` of `file` overrides, when its class's bases resolve to one. */
@@ -376,25 +396,4 @@ export class Resolver {
     this.scopes.clear();
     this.includes.dispose();
   }
-}
-
-/** A file's summary, with ECMAScript's declared values and member holders. */
-function summarizeAll(file: string, tree: Tree, python: boolean): ModuleSummary {
-  const s = summarize(file, tree, python);
-  if (!python) collectValues(file, tree.rootNode, s);
-  return s;
-}
-
-function moduleDef(file: string): ResolvedDef {
-  return { file, name: file, role: 'module', startLine: 0, endLine: 0, declLine: 0, line: 0, column: 0 };
-}
-
-/** FNV-1a with the length: a cache key for a file's text. */
-function cacheKey(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return `${text.length}:${h >>> 0}`;
 }

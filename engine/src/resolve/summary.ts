@@ -2,15 +2,14 @@
 // and its re-exports, read from its syntax tree: what another file's import of it can reach.
 // Python and ECMAScript (TypeScript, TSX, JavaScript).
 import type { Node, Tree } from 'web-tree-sitter';
-import type { ClassInfo, DefRole, ModuleSummary, ResolvedDef, TopBinding } from './types';
+import type { ClassInfo, DefRole, ModuleSummary, TopBinding } from './types';
+import { makeDef } from './def';
 import { patternNames } from './scopes';
+import { commonJsExports, constructorHolders, requireMember, requirePattern, requireSource } from './commonjs';
 
-const endRow = (n: Node): number => (n.endPosition.column === 0 && n.endPosition.row > n.startPosition.row ? n.endPosition.row - 1 : n.endPosition.row);
 const unquote = (s: string): string => s.replace(/^['"`]|['"`]$/g, '');
 
-export function makeDef(file: string, name: Node, role: DefRole, outer: Node): ResolvedDef {
-  return { file, name: name.text, role, startLine: outer.startPosition.row, endLine: endRow(outer), declLine: outer.startPosition.row, line: name.startPosition.row, column: name.startPosition.column };
-}
+export { makeDef } from './def';
 
 export function summarize(file: string, tree: Tree, python: boolean): ModuleSummary {
   const s: ModuleSummary = { file, python, isModule: python || tree.rootNode.namedChildren.some((c) => c?.type === 'import_statement' || c?.type === 'export_statement'), top: new Map(), classes: new Map(), reexports: [] };
@@ -18,8 +17,14 @@ export function summarize(file: string, tree: Tree, python: boolean): ModuleSumm
     if (!s.top.has(name)) s.top.set(name, b);
   };
   if (python) pythonTop(file, tree.rootNode, s, setTop);
-  else ecmaTop(file, tree.rootNode, s, setTop);
+  else {
+    ecmaTop(file, tree.rootNode, s, setTop);
+    commonJsExports(file, tree.rootNode, s);
+    // TypeScript's JavaScript service reads a file with CommonJS exports or requires as a module (its names are not global).
+    if (s.commonjs || [...s.top.values()].some((b) => b.kind === 'import')) s.isModule = true;
+  }
   collectClasses(file, tree.rootNode, python, s.classes);
+  if (!python) constructorHolders(file, tree.rootNode, s.classes);
   return s;
 }
 
@@ -111,9 +116,18 @@ function ecmaTop(file: string, root: Node, s: ModuleSummary, setTop: (n: string,
         if (d?.type !== 'variable_declarator') continue;
         const name = d.childForFieldName('name');
         const value = d.childForFieldName('value');
-        const req = value && requireSource(value);
+        const req = requireSource(value);
         if (name?.type === 'identifier' && req) {
-          setTop(name.text, { kind: 'import', source: req, imported: 'default' });
+          setTop(name.text, { kind: 'import', source: req, imported: 'default', decl: makeDef(file, name, 'variable', outer) });
+          continue;
+        }
+        const member = requireMember(value);
+        if (name?.type === 'identifier' && member) {
+          setTop(name.text, { kind: 'import', ...member, decl: makeDef(file, name, 'variable', outer) });
+          continue;
+        }
+        if (name?.type === 'object_pattern' && req) {
+          for (const p of requirePattern(name)) setTop(p.local, { kind: 'import', source: req, imported: p.imported, decl: makeDef(file, p.node, 'variable', outer) });
           continue;
         }
         const fn = value && /function|arrow_function/.test(value.type);
@@ -132,7 +146,9 @@ function ecmaTop(file: string, root: Node, s: ModuleSummary, setTop: (n: string,
       if (decl) declare(decl, stmt, isDefault);
       else if (source) {
         const clause = stmt.namedChildren.find((c) => c?.type === 'export_clause');
-        if (!clause) s.reexports.push({ local: '*', imported: '*', source: unquote(source.text) });
+        const ns = stmt.namedChildren.find((c) => c?.type === 'namespace_export')?.namedChildren[0];
+        if (ns) s.reexports.push({ local: ns.text, imported: '*', source: unquote(source.text) });
+        else if (!clause) s.reexports.push({ local: '*', imported: '*', source: unquote(source.text) });
         for (const spec of clause?.namedChildren ?? []) {
           const name = spec?.childForFieldName('name');
           if (name) s.reexports.push({ local: spec!.childForFieldName('alias')?.text ?? name.text, imported: name.text, source: unquote(source.text) });
@@ -150,13 +166,6 @@ function ecmaTop(file: string, root: Node, s: ModuleSummary, setTop: (n: string,
       }
     } else declare(stmt, stmt, false);
   }
-}
-
-/** `require('x')` -> `x`. */
-function requireSource(value: Node): string | undefined {
-  if (value.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require') return undefined;
-  const arg = value.childForFieldName('arguments')?.namedChildren[0];
-  return arg?.type === 'string' ? unquote(arg.text) : undefined;
 }
 
 /** The names an ES import binds: default (`default`), namespace (`*`), named (`x as y`). */

@@ -5,6 +5,7 @@ import type { Node } from 'web-tree-sitter';
 import type { LocalScopes } from './scopes';
 import { classInfo, ecmaImport, makeDef, pythonImport, type ImportRef } from './summary';
 import { exprChain, typeRef } from './values';
+import { thisConstructor } from './commonjs';
 import type { Chain, ClassInfo, Resolution, ResolvedDef } from './types';
 
 /** What the name at the cursor asks of the module graph, read from the tree before any await. */
@@ -156,7 +157,8 @@ export function headChain(file: string, id: Node, scopes: LocalScopes, depth: nu
   if (id.type === 'this') {
     const cls = enclosingClass(id, false);
     const info = cls && classInfo(file, cls, false);
-    return info ? [{ k: 'def', def: info.def }] : undefined;
+    const ctor = info ? undefined : thisConstructor(id); // `var self = this` in a constructor function's method
+    return info ? [{ k: 'def', def: info.def }] : ctor ? [{ k: 'name', name: ctor }] : undefined;
   }
   const b = scopes.bindingOf(id);
   if (!b || b.scope.parent === null) return [{ k: 'name', name: id.text }];

@@ -48,7 +48,8 @@ export interface ClassInfo {
 export type TopBinding =
   | { kind: 'def'; def: ResolvedDef }
   /** `imported`: the exported name, `default`, or `*` for a whole module (namespace import, `import a.b`). */
-  | { kind: 'import'; source: string; imported: string };
+  /** `decl`: a `const x = require('pkg')` whose module the repository lacks is defined there. */
+  | { kind: 'import'; source: string; imported: string; decl?: ResolvedDef };
 
 export interface ModuleSummary {
   file: string;
@@ -62,6 +63,8 @@ export interface ModuleSummary {
   reexports: Array<{ local: string; imported: string; source: string }>;
   /** ECMAScript: declared values of top-level definitions and members, by the name's `line:column` (values.ts). */
   values?: Map<string, ValueInfo>;
+  /** CommonJS (commonjs.ts): `exports.x =` / `module.exports = { x }` definitions; `wholeModule` when `require` returns the module object itself. */
+  commonjs?: { exports: Map<string, TopBinding>; wholeModule: boolean };
 }
 
 /** One step of a value expression: its head (a name, an import, a type, a known definition), then members and calls. */

@@ -35,6 +35,9 @@ export interface RMetrics {
   shown: number;
   repo: number;
   no_repo_def: number;
+  /** Occurrences the service gave no answer for (clangd: no location at all): outside every ratio; `no_truth_shown` of them got a "defines". */
+  no_truth: number;
+  no_truth_shown: number;
 }
 
 interface Scored {
@@ -82,7 +85,9 @@ async function lookups(repo: Repo, chunker: Chunker): Promise<Record<string, Sym
 
 /** The sample's truth, cached per repository, seed and sample (the language services are slow). */
 async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cacheDir: string): Promise<Truth[]> {
-  const key = `${repo.name}.${SEED}.${PER_KIND}.${sample.length}.${hash(JSON.stringify(sample))}.json`;
+  // clangd truths carry `unanswered` and `compileErrors` since s19 (C++: template parameters local): older cached ones are read again.
+  const version = repo.language === 'c' ? '.clangd2' : repo.language === 'cpp' ? '.clangd3' : '';
+  const key = `${repo.name}.${SEED}.${PER_KIND}.${sample.length}.${hash(JSON.stringify(sample))}${version}.json`;
   const file = path.join(cacheDir, key);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Truth[];
   const t0 = performance.now();
@@ -113,9 +118,9 @@ export async function runProtocolR(split: string, repoNames: string[], cacheDir:
         const s = await systems[sys].symbolAt(o.file, o.line, o.column);
         const d = shownBy(sys, s, o.file);
         const correct = !!d && cls === 'repo' && t.defs.some((td) => td.scope !== 'local' && td.scope !== 'import' && td.file === d.file && d.startLine <= td.line && td.line <= d.endLine);
-        const miss = correct ? undefined : d ? (cls === 'repo' ? 'wrong' : `shown-${cls}`) : cls === 'repo' ? (s?.resolution ?? 'null') : undefined;
+        const miss = correct || cls === 'no-truth' ? undefined : d ? (cls === 'repo' ? 'wrong' : `shown-${cls}`) : cls === 'repo' ? (s?.resolution ?? 'null') : undefined;
         scored.get(sys)!.push({ language, repo: name, kind, cls, shown: !!d, correct, ...(miss ? { miss } : {}) });
-        if (process.env.RR_R_DEBUG === sys && ((d && !correct) || (!d && cls === 'repo'))) {
+        if (process.env.RR_R_DEBUG === sys && cls !== 'no-truth' && ((d && !correct) || (!d && cls === 'repo'))) {
           console.log(`R ${sys} ${kind}/${cls} ${o.file}:${o.line + 1}:${o.column} ${o.name} -> ${d ? `${d.file}:${d.startLine + 1}-${d.endLine + 1}` : `(none: ${s?.resolution ?? 'null'})`} truth ${t.defs.map((x) => `${x.file}:${x.line + 1}:${x.scope}`).join(',') || '-'}${t.external ? ' +external' : ''}`);
         }
       }
@@ -147,8 +152,10 @@ function missCounts(xs: Scored[]): Record<string, number> {
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
-function metrics(xs: Scored[]): RMetrics {
+function metrics(all: Scored[]): RMetrics {
   const round = (x: number) => Math.round(x * 1000) / 1000;
+  const unknown = all.filter((x) => x.cls === 'no-truth');
+  const xs = all.filter((x) => x.cls !== 'no-truth');
   const shown = xs.filter((x) => x.shown).length;
   const correct = xs.filter((x) => x.correct).length;
   const repo = xs.filter((x) => x.cls === 'repo').length;
@@ -156,7 +163,7 @@ function metrics(xs: Scored[]): RMetrics {
   return {
     precision: shown ? round(correct / shown) : 0, coverage: repo ? round(correct / repo) : 0,
     abstention: none.length ? round(none.filter((x) => !x.shown).length / none.length) : 0,
-    n: xs.length, shown, repo, no_repo_def: none.length,
+    n: xs.length, shown, repo, no_repo_def: none.length, no_truth: unknown.length, no_truth_shown: unknown.filter((x) => x.shown).length,
   };
 }
 
@@ -176,10 +183,10 @@ function hash(s: string): string {
 
 /** Protocol R as a Markdown table: per system, language and kind. */
 export function renderR(R: Record<string, Record<string, unknown>>): string {
-  const rows = ['| system | language | kind | precision | coverage | abstention | n |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const rows = ['| system | language | kind | precision | coverage | abstention | n | no truth (shown) |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
   // A ratio with nothing to count (no "defines" shown, no repository definition) prints as –.
   const f = (x: number, of: number) => (of ? x.toFixed(3) : '–');
-  const row = (sys: string, lang: string, kind: string, m: RMetrics) => rows.push(`| ${sys} | ${lang} | ${kind} | ${f(m.precision, m.shown)} | ${f(m.coverage, m.repo)} | ${f(m.abstention, m.no_repo_def)} | ${m.n} |`);
+  const row = (sys: string, lang: string, kind: string, m: RMetrics) => rows.push(`| ${sys} | ${lang} | ${kind} | ${f(m.precision, m.shown)} | ${f(m.coverage, m.repo)} | ${f(m.abstention, m.no_repo_def)} | ${m.n} | ${m.no_truth ? `${m.no_truth} (${m.no_truth_shown})` : ''} |`);
   for (const [sys, byLang] of Object.entries(R)) {
     for (const [lang, v] of Object.entries(byLang)) {
       const m = v as RMetrics & { by_kind?: Record<string, RMetrics> };

@@ -23,12 +23,17 @@ export interface Truth {
   defs: TruthDef[];
   /** The service found no definition, or one outside the repository. */
   external: boolean;
+  /** clangd gave no location at all (no definition, no declaration): the sample has no ground truth. */
+  unanswered?: boolean;
+  /** clangd: error diagnostics in the occurrence's file under the bench's flags (-1: none published). */
+  compileErrors?: number;
 }
 
-export type TruthClass = 'repo' | 'local' | 'external' | 'self';
+export type TruthClass = 'repo' | 'local' | 'external' | 'self' | 'no-truth';
 
 export function classify(t: Truth): TruthClass {
   const o = t.occurrence;
+  if (t.unanswered) return 'no-truth';
   if (t.defs.some((d) => d.file === o.file && d.line === o.line && d.column === o.column)) return o.syntax === 'import' ? 'external' : 'self';
   const real = t.defs.filter((d) => d.scope !== 'import');
   if (real.some((d) => d.scope === 'module' || d.scope === 'member')) return 'repo';

@@ -16,7 +16,7 @@ import { pathToFileURL, fileURLToPath } from 'url';
 import type { Node } from 'web-tree-sitter';
 import {
   createProtocolConnection, DeclarationRequest, DefinitionRequest, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
-  InitializedNotification, InitializeRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgress, WorkDoneProgressCreateRequest,
+  InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgress, WorkDoneProgressCreateRequest,
   type Location, type LocationLink, type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import type { Chunker } from '../../../engine/src/chunk';
@@ -61,6 +61,7 @@ export async function clangTruth(repo: Repo, occurrences: Occurrence[], chunker:
   child.stderr.resume();
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const indexed = watchIndex(conn);
+  const diagnostics = watchErrors(conn);
   conn.listen();
   try {
     await Promise.race([failed, conn.sendRequest(InitializeRequest.type, {
@@ -81,7 +82,7 @@ export async function clangTruth(repo: Repo, occurrences: Occurrence[], chunker:
       }
       const at = { textDocument: { uri: uriOf(root, o.file) }, position: { line: o.line, character: o.column } };
       const locations = [...asList(await conn.sendRequest(DefinitionRequest.type, at)), ...asList(await conn.sendRequest(DeclarationRequest.type, at))];
-      out[i] = await truthOf(repo, chunker, o, locations);
+      out[i] = { ...(await truthOf(repo, chunker, o, locations)), compileErrors: await diagnostics(at.textDocument.uri) };
     }
     await conn.sendRequest(ShutdownRequest.type);
     await conn.sendNotification(ExitNotification.type);
@@ -94,6 +95,25 @@ export async function clangTruth(repo: Repo, occurrences: Occurrence[], chunker:
     await exited;
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+/** The number of error diagnostics clangd published for a file (its compile under the bench's flags failed where > 0); -1 if none came within a minute. */
+function watchErrors(conn: ProtocolConnection): (uri: string) => Promise<number> {
+  const errors = new Map<string, number>();
+  const waiting = new Map<string, () => void>();
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    errors.set(p.uri, p.diagnostics.filter((d) => d.severity === 1).length);
+    waiting.get(p.uri)?.();
+  });
+  return async (uri) => {
+    if (!errors.has(uri)) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise<void>((r) => waiting.set(uri, r)), new Promise<void>((r) => (timer = setTimeout(r, 60_000)))]);
+      clearTimeout(timer);
+      waiting.delete(uri);
+    }
+    return errors.get(uri) ?? -1;
+  };
 }
 
 /** Resolves when clangd's background index reports its end (or never began: nothing to index), or at `limitMs`. */
@@ -142,12 +162,14 @@ async function truthOf(repo: Repo, chunker: Chunker, o: Occurrence, locations: A
     if (defs.some((d) => d.file === rel && d.line === l.line && d.column === l.character)) continue;
     defs.push({ file: rel, line: l.line, column: l.character, scope: await scopeAt(repo, chunker, rel, l.line, l.character, scopeOfName) });
   }
-  return { occurrence: o, defs, external };
+  // No location at all: clangd has no answer (inactive `#if` code, a file it could not compile): no ground truth.
+  return { occurrence: o, defs, external, ...(locations.length === 0 ? { unanswered: true } : {}) };
 }
 
-/** A parameter, a macro parameter or a name declared in a function or lambda body is local; a field is a member. */
+/** A parameter, a macro or template parameter or a name declared in a function or lambda body is local; a field is a member. */
 export function scopeOfName(name: Node): TruthDef['scope'] {
   for (let p = name.parent; p; p = p.parent) {
+    if (p.type === 'template_parameter_list') return 'local'; // <typename T>: bound in its declaration, as TypeScript's truth has it
     if (p.type === 'parameter_declaration' || p.type === 'optional_parameter_declaration' || p.type === 'preproc_params' || p.type === 'lambda_expression') return 'local';
     if (p.type === 'compound_statement' && p.parent && /^(function_definition|lambda_expression)$/.test(p.parent.type)) return 'local';
     if (p.type === 'field_declaration_list') return 'member';

@@ -178,6 +178,13 @@ export class Engine {
   async updateFile(relPath: string, content?: string): Promise<void> {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
+    // A buffer being typed in is where the next hover is: its O(file) lookups are readied now, off that hover's path.
+    if (text !== undefined && this.tables.files.has(relPath)) await nextTurn().then(() => this.names.prepare(relPath, text)).catch(() => undefined);
+  }
+
+  /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */
+  prepareFile(relPath: string, content?: string): Promise<void> {
+    return this.names.prepare(relPath, content);
   }
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */

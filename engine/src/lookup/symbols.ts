@@ -21,7 +21,7 @@ import { codeLines } from '../util/codeLines';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest, type Occurrence } from './relations';
 import { RecentMap } from '../util/recentMap';
-import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type SymbolRole } from './symbolSyntax';
+import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
@@ -170,6 +170,12 @@ export class SymbolLookup {
     if (r?.kind !== 'defines') return { ...at, definitions, resolution, ...(r?.kind === 'external' && r.via ? { resolvedVia: r.via } : {}), usedInFiles };
     const copies = await this.copiesOf(name, definitions[0]);
     return { ...at, definitions, resolution, ...(r.via ? { resolvedVia: r.via } : {}), ...(copies ? { copies } : {}), usedInFiles };
+  }
+
+  /** Parses this text of `relPath` and readies its resolver state (Resolver.prepare): the O(file) part of a hover there, done before one. */
+  async prepare(relPath: string, text: string): Promise<void> {
+    const parsed = text.length <= MAX_PARSE_CHARS ? await this.parse(relPath, text) : undefined;
+    if (parsed) this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded);
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */
@@ -385,15 +391,4 @@ export class SymbolLookup {
     this.defsCache.clear();
     this.resolver?.dispose();
   }
-}
-
-interface FoundDefinitionLite {
-  name: string;
-  role: FoundDefinition['role'];
-  startLine: number;
-  endLine: number;
-  declLine: number;
-  declaration: string;
-  doc?: string;
-  copyOf?: string;
 }

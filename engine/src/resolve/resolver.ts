@@ -14,12 +14,13 @@ import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
 import { parseReusing } from '../chunk/reparse';
 import { LocalScopes } from './scopes';
-import { classInfo, makeDef, summarize } from './summary';
+import { classInfo, makeDef } from './summary';
+import { cacheKey, moduleDef, summarizeAll } from './fileKeys';
 import { moduleFile, pythonSubmodule } from './modules';
 import { IncludeResolver, resolvesIncludes } from './includes';
 import { ProjectPaths } from './projects';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
-import { collectValues, exprChain, valueKey } from './values';
+import { exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
 export type { Resolution, ResolvedDef, ResolvedVia } from './types';
 const RESOLVED = new Set<GrammarName>(['python', 'typescript', 'tsx', 'javascript']);
@@ -66,9 +67,7 @@ export class Resolver {
     if (scoped) return scoped === CANDIDATES && resolvesIncludes(grammar.name) ? this.includes.resolve(file, node) : scoped;
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
-    const live = this.summaries.get(`\0live:${file}`);
-    const s = live?.key === key ? live.s : summarizeAll(file, tree, grammar.name === 'python');
-    this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
+    const s = this.liveSummary(file, tree, grammar.name === 'python', key);
     // Resolutions of one file may overlap (SymbolLookup.resolvedNear): the last to end clears it.
     const held = this.live.get(file);
     this.live.set(file, { s, n: held?.s === s ? held.n + 1 : 1 });
@@ -78,6 +77,26 @@ export class Resolver {
       const h = this.live.get(file);
       if (h?.s === s && --h.n === 0) this.live.delete(file);
     }
+  }
+
+  /**
+   * Readies what resolving any name in this text of `file` costs in proportion to the file (its
+   * scopes, its summary), so that a hover there pays only for the name (Engine.updateFile, after a
+   * typed buffer's live update).
+   */
+  prepare(file: string, text: string, tree: Tree, grammar: LoadedGrammar): void {
+    if (!grammar.locals || text.length > MAX_PARSE_CHARS) return;
+    const key = cacheKey(text), python = grammar.name === 'python';
+    this.scopesOf(file, tree, grammar, python, key);
+    if (resolves(grammar.name)) this.liveSummary(file, tree, python, key);
+  }
+
+  /** The summary of the text `file` is being resolved in (an unsaved buffer's), kept for that text. */
+  private liveSummary(file: string, tree: Tree, python: boolean, key: string): ModuleSummary {
+    const live = this.summaries.get(`\0live:${file}`);
+    const s = live?.key === key ? live.s : summarizeAll(file, tree, python);
+    this.remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
+    return s;
   }
 
   private scopesOf(file: string, tree: Tree, grammar: LoadedGrammar, python: boolean, key: string): LocalScopes {
@@ -376,25 +395,4 @@ export class Resolver {
     this.scopes.clear();
     this.includes.dispose();
   }
-}
-
-/** A file's summary, with ECMAScript's declared values and member holders. */
-function summarizeAll(file: string, tree: Tree, python: boolean): ModuleSummary {
-  const s = summarize(file, tree, python);
-  if (!python) collectValues(file, tree.rootNode, s);
-  return s;
-}
-
-function moduleDef(file: string): ResolvedDef {
-  return { file, name: file, role: 'module', startLine: 0, endLine: 0, declLine: 0, line: 0, column: 0 };
-}
-
-/** FNV-1a with the length: a cache key for a file's text. */
-function cacheKey(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return `${text.length}:${h >>> 0}`;
 }

@@ -26,6 +26,8 @@ const FILES: Record<string, string> = {
   'src/header.ts': "import { padCellHw } from './format';\n\nexport function header(title: string): string {\n  return padCellHw(title, 40);\n}\n",
   'hw/report.py': 'from hw.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
   'hw/util.py': 'def pad(text):\n    return text.rjust(8)\n',
+  'src/colors.ts': 'export function shadeHw(hex: string): string {\n  return hex.toLowerCase();\n}\n',
+  'src/theme.ts': "import { shadeHw } from './colors';\n\nexport function accent(): string {\n  return shadeHw('#FFAA00');\n}\n",
   'src/layout.ts': 'function gapHw(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gapHw(2) + text;\n}\n',
 };
 
@@ -141,5 +143,21 @@ describe('the hover request repeats no work', function () {
     });
     assert.strictEqual(summaries, 0, 'nothing summarised');
     assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file], ['defines', 'src/format.ts']);
+  });
+
+  it('a buffer\'s live update also reads the modules it imports (summaries, definitions) before a hover on an imported name', async () => {
+    const edited = FILES['src/theme.ts'].replace('#FFAA00', '#FFAA01');
+    await engine.updateFile('src/theme.ts', edited);
+    const [line, character] = positionOf(edited, "shadeHw('", 1);
+    let found: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    let parses = -1;
+    const summaries = await counting(summary, 'summarize', (file) => file === 'src/theme.ts' || file === 'src/colors.ts', async () => {
+      parses = await counting(await parserOf('src/colors.ts'), 'parse', (t) => typeof t === 'string' && t.includes('shadeHw(hex'), async () => {
+        found = await engine.symbolAt('src/theme.ts', line, character, edited);
+      });
+    });
+    assert.strictEqual(summaries, 0, 'neither the buffer nor the module it imports summarised at the hover');
+    assert.strictEqual(parses, 0, 'the imported module not parsed for its definition\'s declaration');
+    assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file, found!.definitions[0]?.declLine], ['defines', 'src/colors.ts', 0]);
   });
 });

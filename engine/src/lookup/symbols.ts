@@ -18,6 +18,7 @@ import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
 import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
+import { nextTurn } from '../util/breathe';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest, type Occurrence } from './relations';
 import { RecentMap } from '../util/recentMap';
@@ -38,6 +39,8 @@ export const MIN_NAME = 2;
 const MAX_PARSE_CHARS = 1_000_000;
 const PARSE_TIMEOUT_MS = 250;
 const DEFS_CACHE = 256;
+/** Imported modules a file's warm-up summarises (each parsed once per text). */
+const PREPARED_IMPORTS = 24;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
 const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024); // chunks' occurrences of a name (grammar, name, first line, text)
@@ -175,7 +178,9 @@ export class SymbolLookup {
   /** Parses this text of `relPath` and readies its resolver state (Resolver.prepare): the O(file) part of a hover there, done before one. */
   async prepare(relPath: string, text: string): Promise<void> {
     const parsed = text.length <= MAX_PARSE_CHARS ? await this.parse(relPath, text) : undefined;
-    if (parsed) this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded);
+    const imported = parsed ? this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded) ?? [] : [];
+    // Then the modules it imports, one a turn: a hover on an imported name reads their summaries and definitions.
+    for (const file of imported.slice(0, PREPARED_IMPORTS)) await nextTurn().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */

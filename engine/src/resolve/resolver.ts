@@ -80,15 +80,17 @@ export class Resolver {
   }
 
   /**
-   * Readies what resolving any name in this text of `file` costs in proportion to the file (its
-   * scopes, its summary), so that a hover there pays only for the name (Engine.updateFile, after a
-   * typed buffer's live update).
+   * Readies what resolving a name in this text of `file` costs in proportion to the file (its scopes,
+   * its summary), so that a hover there pays only for the name; returns the repository files it
+   * imports, whose summaries (`summary`) such a hover reads next.
    */
-  prepare(file: string, text: string, tree: Tree, grammar: LoadedGrammar): void {
-    if (!grammar.locals || text.length > MAX_PARSE_CHARS) return;
+  prepare(file: string, text: string, tree: Tree, grammar: LoadedGrammar): string[] {
+    if (!grammar.locals || text.length > MAX_PARSE_CHARS) return [];
     const key = cacheKey(text), python = grammar.name === 'python';
     this.scopesOf(file, tree, grammar, python, key);
-    if (resolves(grammar.name)) this.liveSummary(file, tree, python, key);
+    if (!resolves(grammar.name)) return [];
+    const sources = new Set([...this.liveSummary(file, tree, python, key).top.values()].flatMap((b) => (b.kind === 'import' ? [b.source] : [])));
+    return [...sources].flatMap((source) => moduleFile(file, source, python, (f) => this.src.hasFile(f), (from, spec) => this.projects.bases(from, spec)) ?? []);
   }
 
   /** The summary of the text `file` is being resolved in (an unsaved buffer's), kept for that text. */
@@ -344,7 +346,8 @@ export class Resolver {
     return external ? 'external' : undefined;
   }
 
-  private async summary(file: string): Promise<ModuleSummary | undefined> {
+  /** A repository file's module summary, kept per text (an open buffer's text when it is being resolved in). */
+  async summary(file: string): Promise<ModuleSummary | undefined> {
     const live = this.live.get(file);
     if (live) return live.s;
     const text = this.src.textOf(file);
@@ -367,8 +370,7 @@ export class Resolver {
   }
 
   private remember<V>(m: Map<string, V>, file: string, v: V, same: (old: V) => boolean): void {
-    const old = m.get(file);
-    if (old && same(old)) return;
+    if (m.has(file) && same(m.get(file)!)) return;
     m.delete(file);
     m.set(file, v);
     if (m.size > CACHE) m.delete(m.keys().next().value!);

@@ -182,13 +182,16 @@ export class Engine {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
     // A buffer being typed in is where the next hover is: its O(file) lookups are readied now, off that hover's path.
-    if (text !== undefined && this.tables.files.has(relPath)) await nextTurn().then(() => this.foreground.idle()).then(() => this.names.prepare(relPath, text)).catch(() => undefined);
+    if (text !== undefined && this.tables.files.has(relPath)) await this.afterForeground().then(() => this.names.prepare(relPath, text, this.afterForeground)).catch(() => undefined);
   }
 
   /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */
   prepareFile(relPath: string, content?: string): Promise<void> {
-    return this.names.prepare(relPath, content);
+    return this.afterForeground().then(() => this.names.prepare(relPath, content, this.afterForeground));
   }
+
+  /** Background work's pause: a turn of the event loop, then no hover or completion in flight. */
+  private readonly afterForeground = (): Promise<void> => nextTurn().then(() => this.foreground.idle());
 
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {

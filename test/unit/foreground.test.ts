@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import type { Engine } from '../../engine/src/engine';
 import { Breather, nextTurn } from '../../engine/src/util/breathe';
+import * as summary from '../../engine/src/resolve/summary';
 import { Foreground } from '../../engine/src/util/foreground';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
@@ -22,6 +23,8 @@ const MANY = Array.from({ length: 120 }, (_, i) => `export function stepFg${i}(x
 const FILES: Record<string, string> = {
   'src/steps.ts': MANY,
   'src/use.ts': "import { stepFg3 } from './steps';\n\nexport function run(): number {\n  return stepFg3(1);\n}\n",
+  'src/more.ts': 'export function moreFg(x: number): number {\n  return x * 2;\n}\n',
+  'src/useMore.ts': "import { moreFg } from './more';\n\nexport const twice = moreFg(2);\n",
 };
 
 describe('foreground requests before background work', function () {
@@ -97,6 +100,26 @@ describe('foreground requests before background work', function () {
       } finally {
         held.resolve();
         engine.tuning = { ...engine.tuning, hooks: { ...engine.tuning.hooks, onIndexed: undefined } };
+      }
+    });
+
+    it('a file\'s warm-up (prepareFile) summarises nothing while a request is in flight, and all of it after', async () => {
+      const held = deferred();
+      const summarised: string[] = [];
+      const original = summary.summarize;
+      (summary as { summarize: typeof original }).summarize = (file, ...rest) => (summarised.push(file), original(file, ...rest));
+      try {
+        const waiting = engine.foreground.run(() => held.promise);
+        const prepared = engine.prepareFile('src/useMore.ts');
+        await turns(10);
+        assert.deepStrictEqual(summarised.filter((f) => f.startsWith('src/')), [], 'background work ran beside a request in flight');
+        held.resolve();
+        await waiting;
+        await prepared;
+        assert.deepStrictEqual(summarised.filter((f) => f.startsWith('src/')).sort(), ['src/more.ts', 'src/useMore.ts'], 'the file and the module it imports, once each');
+      } finally {
+        held.resolve();
+        (summary as { summarize: typeof original }).summarize = original;
       }
     });
   });

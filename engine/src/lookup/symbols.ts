@@ -176,11 +176,11 @@ export class SymbolLookup {
   }
 
   /** Parses this text of `relPath` and readies its resolver state (Resolver.prepare): the O(file) part of a hover there, done before one. */
-  async prepare(relPath: string, text: string): Promise<void> {
+  async prepare(relPath: string, text: string, pause: () => Promise<void> = nextTurn): Promise<void> {
     const parsed = text.length <= MAX_PARSE_CHARS ? await this.parse(relPath, text) : undefined;
     const imported = parsed ? this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded) ?? [] : [];
-    // Then the modules it imports, one a turn: a hover on an imported name reads their summaries and definitions.
-    for (const file of imported.slice(0, PREPARED_IMPORTS)) await nextTurn().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
+    // Then the modules it imports, one a `pause`: a hover on an imported name reads their summaries and definitions.
+    for (const file of imported.slice(0, PREPARED_IMPORTS)) await pause().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */

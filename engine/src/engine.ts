@@ -181,8 +181,6 @@ export class Engine {
   async updateFile(relPath: string, content?: string): Promise<void> {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
-    // A buffer being typed in is where the next hover is: its O(file) lookups are readied now, off that hover's path.
-    if (text !== undefined && this.tables.files.has(relPath)) await this.afterForeground().then(() => this.names.prepare(relPath, text, this.afterForeground)).catch(() => undefined);
   }
 
   /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */

@@ -2,8 +2,8 @@
 // bench:ui): asked again at the same name, nothing is parsed (each retrieved chunk's occurrences of
 // the name are kept by its text); a file is parsed once for a definition it holds; a local in a buffer being typed in is answered from its scopes,
 // without summarising the file's module-level names. Counted on the real tree-sitter parser and the
-// resolver's real summary function, not timed. A buffer's live update and the editor's warm-up ready
-// the file's scopes and summary, so the hover after them does no work in proportion to the file.
+// resolver's real summary function, not timed. The editor's warm-up (prepareFile) readies the file's
+// scopes and summary and the modules it imports, so the hover after it does no work in proportion to them.
 import * as assert from 'assert';
 import type { Parser } from 'web-tree-sitter';
 import type { Chunker } from '../../engine/src/chunk';
@@ -121,9 +121,10 @@ describe('the hover request repeats no work', function () {
     assert.strictEqual(pad?.definitions[0]?.file, 'hw/util.py');
   });
 
-  it('a buffer\'s live update readies its hover: no scopes built and nothing summarised when the hover asks', async () => {
+  it('the warm-up of a typed buffer (prepareFile) readies its hover: no scopes built and nothing summarised when the hover asks', async () => {
     const edited = FILES['src/table.ts'].replace('c.length + 2', 'c.length + 3');
     await engine.updateFile('src/table.ts', edited);
+    await engine.prepareFile('src/table.ts', edited);
     const [line, character] = positionOf(edited, 'padCellHw(c', 1);
     let found: Awaited<ReturnType<Engine['symbolAt']>> = null;
     const summaries = await counting(summary, 'summarize', (file) => file === 'src/table.ts', async () => {
@@ -145,9 +146,10 @@ describe('the hover request repeats no work', function () {
     assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file], ['defines', 'src/format.ts']);
   });
 
-  it('a buffer\'s live update also reads the modules it imports (summaries, definitions) before a hover on an imported name', async () => {
+  it('the warm-up also reads the modules the file imports (summaries, definitions) before a hover on an imported name', async () => {
     const edited = FILES['src/theme.ts'].replace('#FFAA00', '#FFAA01');
     await engine.updateFile('src/theme.ts', edited);
+    await engine.prepareFile('src/theme.ts', edited);
     const [line, character] = positionOf(edited, "shadeHw('", 1);
     let found: Awaited<ReturnType<Engine['symbolAt']>> = null;
     let parses = -1;

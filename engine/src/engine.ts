@@ -10,6 +10,7 @@ import { buildQuery, type QueryOptions } from './retrieve/query';
 import { rankHits, type RankedHits, type SearchSources } from './retrieve/rankHits';
 import { warmSearchPaths } from './retrieve/warmSearch';
 import { nextTurn } from './util/breathe';
+import { Foreground } from './util/foreground';
 import { normalizeLoneCR, withEditorLines } from './util/lines';
 import { countSkips } from './scan';
 import { IndexStore } from './index/indexStore';
@@ -73,14 +74,16 @@ export interface EngineTuning {
 }
 
 /** What the indexing reads of the tuning (indexer/indexTuning.ts). */
-function indexTuningOf(t: EngineTuning): IndexTuning {
-  return { ...t.seams, onIndexed: t.hooks?.onIndexed, weights: t.retrieval?.weights, allFields: t.retrieval?.allFields };
+function indexTuningOf(t: EngineTuning, foreground: Foreground): IndexTuning {
+  return { ...t.seams, onIndexed: t.hooks?.onIndexed, weights: t.retrieval?.weights, allFields: t.retrieval?.allFields, foreground };
 }
 
 export class Engine {
   /** The index, its tables and the text buffers: indexing, change detection, saving (indexer/). */
   private ws!: WorkspaceIndex;
   tuning: EngineTuning = {};
+  /** Hovers, completions, Find Related Code in flight: a live update waits for them (util/foreground.ts). */
+  readonly foreground = new Foreground();
 
   /** The team index being synced into this index, when configured (team/syncedIndex.ts). */
   team: SyncedIndex | undefined;
@@ -109,7 +112,7 @@ export class Engine {
     engine.tuning = tuning;
     const access = openForWriting(opts.indexDir, opts.readOnly);
     if ('readOnly' in access && !opts.readOnly) log(`updates to the index at ${opts.indexDir} are paused: ${access.readOnly}; this engine reads its last commit and keeps its own changes in memory`);
-    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.seams?.lexicalMergeMinDocs }), () => indexTuningOf(engine.tuning), 'lock' in access ? access.lock : undefined);
+    engine.ws = new WorkspaceIndex(opts, chunker, model?.embedder, new IndexStore(opts.indexDir, { lexicalMergeMinDocs: tuning.seams?.lexicalMergeMinDocs }), () => indexTuningOf(engine.tuning, engine.foreground), 'lock' in access ? access.lock : undefined);
     if ('readOnly' in access) engine.ws.notWriting = access.readOnly;
     engine.ws.loadOrReset();
     // The process that writes the index starts its writer thread now, not beside a query at a save (store/writerThread.ts).
@@ -180,6 +183,14 @@ export class Engine {
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
   }
 
+  /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */
+  prepareFile(relPath: string, content?: string): Promise<void> {
+    return this.afterForeground().then(() => this.names.prepare(relPath, content, this.afterForeground));
+  }
+
+  /** Background work's pause: a turn of the event loop, then no hover or completion in flight. */
+  private readonly afterForeground = (): Promise<void> => nextTurn().then(() => this.foreground.idle());
+
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {
     await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
@@ -243,7 +254,11 @@ export class Engine {
    * before the cursor (lexically and, where the index has it, by normalised structure), plus the
    * current file's earlier lines, continue the code at the cursor. No embedding: it runs per keystroke.
    */
-  async complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
+  complete(asked: EditorState, opts: { signal?: AbortSignal; minEvidence?: number; /** false: suggestions unchecked (the benchmark's baseline) */ vet?: boolean } = {}): Promise<CompletionResult | null> {
+    return this.foreground.run(() => this.completeNow(asked, opts));
+  }
+
+  private async completeNow(asked: EditorState, opts: Parameters<Engine['complete']>[1] = {}): Promise<CompletionResult | null> {
     opts.signal?.throwIfAborted();
     this.ws.saves.noteRead();
     const state = withEditorLines(asked);
@@ -268,17 +283,17 @@ export class Engine {
 
   /** The name at a position and what the index knows of it (lookup/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
-    return this.names.symbolAt(relPath, line, character, content);
+    return this.foreground.run(() => this.names.symbolAt(relPath, line, character, content));
   }
 
   /** symbolAt, then for a known name what retrieve finds for it (the name, then `query.context`): one request for hover and Find Related Code. */
   symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
-    return this.names.symbolRelated(relPath, line, character, query, content, signal);
+    return this.foreground.run(() => this.names.symbolRelated(relPath, line, character, query, content, signal));
   }
 
   /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings (lookup/siblings.ts). */
   definitionAt(relPath: string, line: number, character: number, siblings = 0): Promise<DefinitionAt & { siblings?: RetrievedChunk[] }> {
-    return this.names.definitionAt(relPath, line, character, siblings);
+    return this.foreground.run(() => this.names.definitionAt(relPath, line, character, siblings));
   }
 
   private get names(): NameLookups {

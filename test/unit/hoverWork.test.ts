@@ -2,11 +2,13 @@
 // bench:ui): asked again at the same name, nothing is parsed (each retrieved chunk's occurrences of
 // the name are kept by its text); a file is parsed once for a definition it holds; a local in a buffer being typed in is answered from its scopes,
 // without summarising the file's module-level names. Counted on the real tree-sitter parser and the
-// resolver's real summary function, not timed.
+// resolver's real summary function, not timed. The editor's warm-up (prepareFile) readies the file's
+// scopes and summary and the modules it imports, so the hover after it does no work in proportion to them.
 import * as assert from 'assert';
 import type { Parser } from 'web-tree-sitter';
 import type { Chunker } from '../../engine/src/chunk';
 import type { Engine } from '../../engine/src/engine';
+import * as scopes from '../../engine/src/resolve/scopes';
 import * as summary from '../../engine/src/resolve/summary';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
 
@@ -24,6 +26,8 @@ const FILES: Record<string, string> = {
   'src/header.ts': "import { padCellHw } from './format';\n\nexport function header(title: string): string {\n  return padCellHw(title, 40);\n}\n",
   'hw/report.py': 'from hw.util import pad\n\n\ndef report(rows):\n    total = len(rows)\n    return pad(str(total))\n',
   'hw/util.py': 'def pad(text):\n    return text.rjust(8)\n',
+  'src/colors.ts': 'export function shadeHw(hex: string): string {\n  return hex.toLowerCase();\n}\n',
+  'src/theme.ts': "import { shadeHw } from './colors';\n\nexport function accent(): string {\n  return shadeHw('#FFAA00');\n}\n",
   'src/layout.ts': 'function gapHw(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gapHw(2) + text;\n}\n',
 };
 
@@ -44,6 +48,25 @@ async function counting<T extends object>(owner: T, key: keyof T, mine: (first: 
     (owner as Record<keyof T, unknown>)[key] = original;
   }
   return calls;
+}
+
+/** LocalScopes built for `file` (its tree's text names it) while `run` runs: the O(file) part of resolving a name there. */
+async function scopesBuilt(marker: string, run: () => Promise<unknown>): Promise<number> {
+  const original = scopes.LocalScopes;
+  let built = 0;
+  const mod = scopes as { LocalScopes: typeof scopes.LocalScopes };
+  mod.LocalScopes = class extends original {
+    constructor(...args: ConstructorParameters<typeof original>) {
+      super(...args);
+      if (args[0].rootNode.text.includes(marker)) built++;
+    }
+  };
+  try {
+    await run();
+  } finally {
+    mod.LocalScopes = original;
+  }
+  return built;
 }
 
 describe('the hover request repeats no work', function () {
@@ -96,5 +119,47 @@ describe('the hover request repeats no work', function () {
     const pad = await engine.symbolAt('hw/report.py', l2, c2, edited);
     assert.strictEqual(pad?.resolution, 'defines');
     assert.strictEqual(pad?.definitions[0]?.file, 'hw/util.py');
+  });
+
+  it('the warm-up of a typed buffer (prepareFile) readies its hover: no scopes built and nothing summarised when the hover asks', async () => {
+    const edited = FILES['src/table.ts'].replace('c.length + 2', 'c.length + 3');
+    await engine.updateFile('src/table.ts', edited);
+    await engine.prepareFile('src/table.ts', edited);
+    const [line, character] = positionOf(edited, 'padCellHw(c', 1);
+    let found: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    const summaries = await counting(summary, 'summarize', (file) => file === 'src/table.ts', async () => {
+      assert.strictEqual(await scopesBuilt('c.length + 3', async () => (found = await engine.symbolAt('src/table.ts', line, character, edited))), 0, 'no scopes built');
+    });
+    assert.strictEqual(summaries, 0, 'nothing summarised');
+    assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file], ['defines', 'src/format.ts'], 'resolved through its import as before');
+    await engine.updateFile('src/table.ts', FILES['src/table.ts']);
+  });
+
+  it('the editor\'s warm-up (prepareFile) readies a file not typed in', async () => {
+    await engine.prepareFile('src/header.ts');
+    const [line, character] = positionOf(FILES['src/header.ts'], 'padCellHw(title', 1);
+    let found: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    const summaries = await counting(summary, 'summarize', (file) => file === 'src/header.ts', async () => {
+      assert.strictEqual(await scopesBuilt('header(title', async () => (found = await engine.symbolAt('src/header.ts', line, character))), 0, 'no scopes built');
+    });
+    assert.strictEqual(summaries, 0, 'nothing summarised');
+    assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file], ['defines', 'src/format.ts']);
+  });
+
+  it('the warm-up also reads the modules the file imports (summaries, definitions) before a hover on an imported name', async () => {
+    const edited = FILES['src/theme.ts'].replace('#FFAA00', '#FFAA01');
+    await engine.updateFile('src/theme.ts', edited);
+    await engine.prepareFile('src/theme.ts', edited);
+    const [line, character] = positionOf(edited, "shadeHw('", 1);
+    let found: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    let parses = -1;
+    const summaries = await counting(summary, 'summarize', (file) => file === 'src/theme.ts' || file === 'src/colors.ts', async () => {
+      parses = await counting(await parserOf('src/colors.ts'), 'parse', (t) => typeof t === 'string' && t.includes('shadeHw(hex'), async () => {
+        found = await engine.symbolAt('src/theme.ts', line, character, edited);
+      });
+    });
+    assert.strictEqual(summaries, 0, 'neither the buffer nor the module it imports summarised at the hover');
+    assert.strictEqual(parses, 0, 'the imported module not parsed for its definition\'s declaration');
+    assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file, found!.definitions[0]?.declLine], ['defines', 'src/colors.ts', 0]);
   });
 });

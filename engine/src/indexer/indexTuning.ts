@@ -1,6 +1,7 @@
 // What the indexing reads of the engine's tuning (engine.ts indexTuningOf builds it from EngineTuning).
 import type { FusionWeights } from '../retrieve/weights';
 import type { IndexedSink } from './indexedSink';
+import type { Foreground } from '../util/foreground';
 
 /** What the indexing reads of the engine's tuning: the seams, the indexed-output hook, the weights' fields. */
 export interface IndexTuning {
@@ -15,6 +16,8 @@ export interface IndexTuning {
   lexicalMergeMinDocs?: number;
   /** Receives what indexing produced (tests and the redaction bench look at it); awaited. */
   onIndexed?: IndexedSink;
+  /** The engine's requests a user waits for: a live update waits between its slices while one runs. */
+  foreground?: Foreground;
 }
 
 // Batch sizes and the checkpoint interval: PARAMS.md (Indexing).

@@ -245,7 +245,7 @@ export class WorkspaceIndex {
 
   /** The live-update pipeline (a file saved or typed in, its dependents): small batches, vectors reused, pausing for queries. */
   private async liveUpdate(pending: Pending[]): Promise<void> {
-    const breather = new Breather(UPDATE_BREATHE_EVERY_MS);
+    const breather = new Breather(UPDATE_BREATHE_EVERY_MS, undefined, this.tuning.foreground);
     const sink = this.documentSink(pending, { breather, batch: UPDATE_EMBED_BATCH, embed: (texts) => this.vectorReuse.embed(texts, (t) => this.embedder!.embed(t)) });
     let lastCheckpoint = performance.now();
     for (const p of pending) {

@@ -44,6 +44,12 @@ export class NameLookups {
     return this.symbols().symbolAt(relPath, line, character, text);
   }
 
+  /** Readies a file's hover lookups for this text (its tree, scopes and summary), before a hover there asks. */
+  prepare(relPath: string, content?: string, pause?: () => Promise<void>): Promise<void> {
+    const text = (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.src.buffers().overlay(relPath) ?? (this.src.tables().files.has(relPath) ? joinedLines(this.src.linesOf(relPath)) : undefined);
+    return text === undefined ? Promise.resolve() : this.symbols().prepare(relPath, text, pause);
+  }
+
   /** symbolAt, then what retrieval finds for the name (then `query.context`), each row with its relation; siblings of a resolved definition added. */
   async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
     const symbol = await this.symbolAt(relPath, line, character, content);

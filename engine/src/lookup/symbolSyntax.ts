@@ -118,3 +118,15 @@ export function insideFunction(node: Node): boolean {
   }
   return false;
 }
+
+/** A definition as a file's hover lookups keep it (symbols.ts fileDefinitions). */
+export interface FoundDefinitionLite {
+  name: string;
+  role: FoundDefinition['role'];
+  startLine: number;
+  endLine: number;
+  declLine: number;
+  declaration: string;
+  doc?: string;
+  copyOf?: string;
+}

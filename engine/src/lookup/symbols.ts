@@ -18,10 +18,11 @@ import { parseReusing } from '../chunk/reparse';
 import { lexicalTerms } from '../lexical/tokenize';
 import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
+import { nextTurn } from '../util/breathe';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest, type Occurrence } from './relations';
 import { RecentMap } from '../util/recentMap';
-import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type SymbolRole } from './symbolSyntax';
+import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
@@ -38,6 +39,8 @@ export const MIN_NAME = 2;
 const MAX_PARSE_CHARS = 1_000_000;
 const PARSE_TIMEOUT_MS = 250;
 const DEFS_CACHE = 256;
+/** Imported modules a file's warm-up summarises (each parsed once per text). */
+const PREPARED_IMPORTS = 24;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
 const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024); // chunks' occurrences of a name (grammar, name, first line, text)
@@ -170,6 +173,14 @@ export class SymbolLookup {
     if (r?.kind !== 'defines') return { ...at, definitions, resolution, ...(r?.kind === 'external' && r.via ? { resolvedVia: r.via } : {}), usedInFiles };
     const copies = await this.copiesOf(name, definitions[0]);
     return { ...at, definitions, resolution, ...(r.via ? { resolvedVia: r.via } : {}), ...(copies ? { copies } : {}), usedInFiles };
+  }
+
+  /** Parses this text of `relPath` and readies its resolver state (Resolver.prepare): the O(file) part of a hover there, done before one. */
+  async prepare(relPath: string, text: string, pause: () => Promise<void> = nextTurn): Promise<void> {
+    const parsed = text.length <= MAX_PARSE_CHARS ? await this.parse(relPath, text) : undefined;
+    const imported = parsed ? this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded) ?? [] : [];
+    // Then the modules it imports, one a `pause`: a hover on an imported name reads their summaries and definitions.
+    for (const file of imported.slice(0, PREPARED_IMPORTS)) await pause().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */
@@ -385,15 +396,4 @@ export class SymbolLookup {
     this.defsCache.clear();
     this.resolver?.dispose();
   }
-}
-
-interface FoundDefinitionLite {
-  name: string;
-  role: FoundDefinition['role'];
-  startLine: number;
-  endLine: number;
-  declLine: number;
-  declaration: string;
-  doc?: string;
-  copyOf?: string;
 }

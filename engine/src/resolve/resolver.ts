@@ -12,15 +12,15 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
-import { parseReusing } from '../chunk/reparse';
 import { isCHeaderForCpp } from '../chunk/languages';
 import { LocalScopes } from './scopes';
 import { classInfo, makeDef } from './summary';
 import { moduleFile, pythonSubmodule } from './modules';
 import { IncludeResolver, resolvesCppMacros, resolvesIncludes } from './includes';
 import { thisConstructor, thisMember } from './commonjs';
-import { cacheKey, inFunction, moduleDef, remember, statementOf, summarizeAll } from './helpers';
+import { cacheKey, inFunction, moduleDef, statementOf } from './helpers';
 import { ProjectPaths } from './projects';
+import { MAX_PARSE_CHARS, ModuleSummaries } from './summaries';
 import type { Chain, ClassInfo, ModuleSummary, Resolution, ResolvedDef, ResolvedVia } from './types';
 import { exprChain, valueKey } from './values';
 import { CANDIDATES, declaredType, dottedPath, enclosingClass, headChain, importPlan, importRefAt, isMemberName, isQualifiedMember, leftmost, namespaceMember, NAMESPACES, type Plan } from './syntax';
@@ -40,8 +40,6 @@ export interface ResolverSource {
 }
 
 const MAX_DEPTH = 8;
-const PARSE_TIMEOUT_MS = 250;
-const MAX_PARSE_CHARS = 1_000_000;
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
 const MEMBER_DECL = /^(method_definition|public_field_definition|field_definition|method_signature|abstract_method_signature|property_signature)$/;
 
@@ -49,15 +47,14 @@ type Found = ResolvedDef | 'external' | undefined;
 const LOCAL: Resolution = { kind: 'local' };
 
 export class Resolver {
-  private readonly summaries = new Map<string, { key: string; s: ModuleSummary }>();
+  private readonly summaries: ModuleSummaries;
   private readonly scopes = new Map<string, { key: string; tree: Tree; s: LocalScopes }>();
-  /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
-  private readonly live = new Map<string, { s: ModuleSummary; n: number }>();
   private readonly projects: ProjectPaths;
   private readonly includes: IncludeResolver;
   constructor(private readonly src: ResolverSource) {
     this.projects = new ProjectPaths(src);
     this.includes = new IncludeResolver(src);
+    this.summaries = new ModuleSummaries(src, (g) => resolves(g.name));
   }
 
   /** What `node` (a name in `file`'s `tree`, text `text`) refers to. */
@@ -70,18 +67,22 @@ export class Resolver {
     if (scoped) return scoped === CANDIDATES && includes ? this.includes.resolve(file, node, (n) => this.scopesOf(file, tree, grammar, false, key).bindingOf(n), grammar.name === 'cpp' && !cHeader) : scoped;
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
-    const live = this.summaries.get(`\0live:${file}`);
-    const s = live?.key === key ? live.s : summarizeAll(file, tree, grammar.name === 'python');
-    remember(this.summaries, `\0live:${file}`, { key, s }, (e) => e.key === key);
-    // Resolutions of one file may overlap (SymbolLookup.resolvedNear): the last to end clears it.
-    const held = this.live.get(file);
-    this.live.set(file, { s, n: held?.s === s ? held.n + 1 : 1 });
-    try {
-      return await this.follow(file, plan);
-    } finally {
-      const h = this.live.get(file);
-      if (h?.s === s && --h.n === 0) this.live.delete(file);
-    }
+    // Resolutions of one file may overlap (SymbolLookup.resolvedNear).
+    return this.summaries.holding(file, this.summaries.ofBuffer(file, tree, grammar.name === 'python', key), () => this.follow(file, plan));
+  }
+
+  /**
+   * Readies what resolving a name in this text of `file` costs in proportion to the file (its scopes,
+   * its summary), so that a hover there pays only for the name; returns the repository files it
+   * imports, whose summaries (`summary`) such a hover reads next.
+   */
+  prepare(file: string, text: string, tree: Tree, grammar: LoadedGrammar): string[] {
+    if (!grammar.locals || text.length > MAX_PARSE_CHARS) return [];
+    const key = cacheKey(text), python = grammar.name === 'python';
+    this.scopesOf(file, tree, grammar, python, key);
+    if (!resolves(grammar.name)) return [];
+    const sources = new Set([...this.summaries.ofBuffer(file, tree, python, key).top.values()].flatMap((b) => (b.kind === 'import' ? [b.source] : [])));
+    return [...sources].flatMap((source) => moduleFile(file, source, python, (f) => this.src.hasFile(f), (from, spec) => this.projects.bases(from, spec)) ?? []);
   }
 
   private scopesOf(file: string, tree: Tree, grammar: LoadedGrammar, python: boolean, key: string): LocalScopes {
@@ -353,26 +354,9 @@ export class Resolver {
     return external ? 'external' : undefined;
   }
 
-  private async summary(file: string): Promise<ModuleSummary | undefined> {
-    const live = this.live.get(file);
-    if (live) return live.s;
-    const text = this.src.textOf(file);
-    if (text === undefined || text.length > MAX_PARSE_CHARS) return undefined;
-    const key = cacheKey(text);
-    const hit = this.summaries.get(file);
-    if (hit && hit.key === key) return hit.s;
-    const grammar = await this.src.grammarFor(file, text);
-    if (!grammar || !resolves(grammar.name)) return undefined;
-    const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
-    if (!tree) return undefined;
-    try {
-      const s = summarizeAll(file, tree, grammar.name === 'python');
-      remember(this.summaries, file, { key, s }, () => false);
-      return s;
-    } finally {
-      tree.delete();
-    }
+  /** A repository file's module summary, kept per text (an open buffer's text when it is being resolved in). */
+  summary(file: string): Promise<ModuleSummary | undefined> {
+    return this.summaries.of(file);
   }
 
   /** The base-class member that the method `name` declared on `line` of `file` overrides, when its class's bases resolve to one. */

@@ -91,9 +91,7 @@ export class EngineClient {
     // Queued behind a possibly long indexAll in the worker, so no short timeout.
     return this.call('updateFile', content === undefined ? [relPath] : [relPath, content], { signal, timeoutMs: 0 });
   }
-  removeFile(relPath: string): Promise<IndexStats> {
-    return this.call('removeFile', [relPath], { timeoutMs: 0 });
-  }
+  removeFile = (relPath: string): Promise<IndexStats> => this.call('removeFile', [relPath], { timeoutMs: 0 });
   retrieve(query: EditorState | string, opts: RetrieveOptions = {}): Promise<RetrievedChunk[]> {
     const { signal, onQuick, ...rest } = opts;
     if (!onQuick) return this.call('retrieve', [query, rest], { signal });
@@ -111,6 +109,8 @@ export class EngineClient {
     const args: EngineMethods['symbolAt']['args'] = opts.content === undefined ? [relPath, line, character] : [relPath, line, character, opts.content];
     return this.call('symbolAt', args, { signal: opts.signal });
   }
+  /** Readies the hover's lookups in a file (tree, scopes, summary) for this text: the editor's warm-up, off a hover's path. */
+  prepareFile = (relPath: string, content?: string): Promise<void> => this.call('prepareFile', content === undefined ? [relPath] : [relPath, content]);
   /** Runs agent tool `name` (agentTools/) in the engine; a bad argument rejects with an error named ToolInputError. */
   agentTool(name: string, input: unknown, opts: { signal?: AbortSignal } = {}): Promise<EngineMethods['agentTool']['result']> {
     return this.call('agentTool', [name, input], { signal: opts.signal });

@@ -38,6 +38,7 @@ export const HANDLERS: { [M in EngineMethod]: Handler<M> } = {
   complete: (engine, [state], { signal }) => engine.complete(state, { signal }),
   vet: (engine, [state, text]) => engine.vet(state, text),
   symbolAt: (engine, [relPath, line, character, content]) => engine.symbolAt(relPath, line, character, content),
+  prepareFile: (engine, [relPath, content]) => engine.prepareFile(relPath, content),
   symbolRelated: (engine, [relPath, line, character, query, content], { signal }) => engine.symbolRelated(relPath, line, character, query, content, signal),
   agentTool: (engine, [name, input], { signal }) => runAgentTool(engine, name, input, signal),
   definitionAt: (engine, [relPath, line, character, siblings]) => engine.definitionAt(relPath, line, character, siblings),

@@ -31,6 +31,7 @@ export interface EngineMethods {
   /** A suggestion (a model's) cut by the built-in source's checks: the text after the cursor, names unbound at it. */
   vet: { args: [state: EditorState, text: string]; result: Vetted };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
+  prepareFile: { args: [relPath: string, content?: string]; result: void };
   symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
   /** One of the agent tools (agentTools/: search_code, find_definition, ...) with its arguments as the model gave them. */
   agentTool: { args: [name: string, input: unknown]; result: AgentToolAnswer };

@@ -1,3 +1,5 @@
+import type { Foreground } from './foreground';
+
 /** One turn of the event loop: messages and timers waiting meanwhile run first. */
 export function nextTurn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
@@ -12,12 +14,16 @@ export function nextTurn(): Promise<void> {
 export class Breather {
   private last = Date.now();
 
-  /** @param everyMs longest stretch of work between two turns of the event loop */
-  constructor(private readonly everyMs = 15, private readonly signal?: AbortSignal) {}
+  /**
+   * @param everyMs longest stretch of work between two turns of the event loop
+   * @param foreground requests that go first: while one is in flight, each breath waits for it (util/foreground.ts)
+   */
+  constructor(private readonly everyMs = 15, private readonly signal?: AbortSignal, private readonly foreground?: Foreground) {}
 
-  /** Yields when `everyMs` have passed since the last turn; then honours the abort signal. */
+  /** Yields when `everyMs` have passed since the last turn, or waits while a foreground request runs; then honours the abort signal. */
   async breathe(): Promise<void> {
-    if (Date.now() - this.last < this.everyMs) return;
+    if (this.foreground?.busy) await this.foreground.idle();
+    else if (Date.now() - this.last < this.everyMs) return;
     await nextTurn();
     this.last = Date.now();
     this.signal?.throwIfAborted();

@@ -34,13 +34,13 @@ export function registerWarmUp(c: Ctx): vscode.Disposable {
       void fi.client.whenReady()
         .then(() => c.timings.span('warmup', () => fi.client.complete(editorState(doc, pos, rel, c.recentFiles()))))
         .catch(() => undefined);
-      // The file's syntax tree, which the first hover or Find Related Code would otherwise parse (up
-      // to ~200 ms for a 3,000-line file, during which the engine answers nothing): a second later,
+      // The file's syntax tree, scopes and module summary, which the first hover or Find Related Code
+      // would otherwise build (100-300 ms for a 3,000-line file, during which the engine answers nothing): a second later,
       // and only if the user has not typed since, so it seldom meets a keystroke's completion.
       parseTimer = setTimeout(() => {
         parseTimer = undefined;
         if (doc.isClosed || doc.version !== version || vscode.window.activeTextEditor?.document !== doc) return;
-        void fi.client.symbolAt(rel, pos.line, pos.character, { content: doc.isDirty ? doc.getText() : undefined }).catch(() => undefined);
+        void fi.client.prepareFile(rel, doc.isDirty ? doc.getText() : undefined).catch(() => undefined);
       }, PARSE_AFTER_MS);
     }, 150);
   };

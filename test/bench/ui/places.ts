@@ -138,3 +138,10 @@ export function percentile(xs: number[], p: number): number | null {
   const idx = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
   return Math.round(s[idx] * 10) / 10;
 }
+
+/** Up to `n` identifiers to hover, nearest the cursor first, one per distinct name (a name hovered twice would be served from the hover's cache). */
+export function hoverIdentifiers(ident: Place[], n: number): Place[] {
+  const out: Place[] = [];
+  for (let i = ident.length - 1; i >= 0 && out.length < n; i--) if (!out.some((p) => p.text === ident[i].text)) out.push(ident[i]);
+  return out;
+}

@@ -15,6 +15,7 @@ export interface RunInfo {
   repo: string;
   seed: number;
   typeDelay: number;
+  hovers: number;
 }
 
 export type GhostSample = { id: string; ms?: number; firstMs?: number; through?: boolean; secondMs?: number; secondThrough?: boolean; text?: string; keyAt?: number; shownAt?: number };
@@ -104,7 +105,10 @@ export function uiResult(args: RunInfo, tasks: UiTask[], m: { samples: Samples; 
       // Served by the request started at the keystroke (completionPrefetch.ts): engine and rpc are that request's.
       complete_shown_prefetched: shownComplete.filter((r) => r.detail?.prefetched === 1).length,
       hover_provider: providerSplit(hoverRecs),
+      hovers_per_position: args.hovers,
       hover_phases: hoverPhases(hoverRecs),
+      hover_beside: hoverBeside(hoverRecs, recs),
+      hover_records: hoverRecs.map(compactRecord),
       find_related_provider: providerSplit(recs.filter((r) => r.kind === 'findRelated')),
       find_related_rows: related.map((r) => r.rows),
       find_related_duplicates: related.flatMap((r) => r.dupRows ?? []).slice(0, 20),
@@ -191,6 +195,7 @@ export function markdown(r: Record<string, unknown>): string {
     ...floorRow(m.floor, 'hover_visible', 'hover, mouse rest -> visible', 'editor.hover.delay 150 included'),
     `| hover provider | ${hp.n} | ${h.provide_p50} | ${h.provide_p95} | engine ${hp.engine_p50}/${hp.engine_p95} |`,
     ...hoverPhaseRows(m.hover_phases as ReturnType<typeof hoverPhases> | undefined),
+    ...hoverBesideRows(m.hover_beside as Record<string, { n: number; p50: number | null; p95: number | null }> | undefined),
     '',
   ].join('\n');
 }
@@ -225,6 +230,26 @@ export function hoverPhases(recs: TimingRecord[]): Record<string, unknown> {
   };
 }
 
+/** What else the extension had the engine doing while a (not kept) hover ran: where its p95 goes. */
+export function hoverBeside(hoverRecs: TimingRecord[], recs: TimingRecord[]): Record<string, unknown> {
+  const overlaps = (h: TimingRecord, kinds: string[]): boolean => recs.some((r) => r !== h && kinds.includes(r.kind) && r.at < h.at + h.ms && r.at + r.ms > h.at);
+  const seen = new Set<string>();
+  const rows = hoverRecs.filter((r) => r.detail?.cached !== 1).map((r) => {
+    const file = String(r.detail?.file ?? '');
+    const first = !seen.has(file);
+    seen.add(file);
+    return { r, first, update: overlaps(r, ['updateFile']), completion: overlaps(r, ['complete', 'prefetch', 'warmup']) };
+  });
+  const stat = (xs: typeof rows) => ({ n: xs.length, p50: percentile(xs.map((x) => x.r.ms), 50), p95: percentile(xs.map((x) => x.r.ms), 95), engine_p95: percentile(xs.map((x) => Number(x.r.detail?.engineWaitMs ?? -1)), 95) });
+  return {
+    live_update: stat(rows.filter((x) => x.update)), completion: stat(rows.filter((x) => x.completion && !x.update)), alone: stat(rows.filter((x) => !x.update && !x.completion)),
+    first_in_file: stat(rows.filter((x) => x.first)), later_in_file: stat(rows.filter((x) => !x.first)),
+  };
+}
+
+/** A timing record as the result file keeps it (the hover's phases in its detail). */
+const compactRecord = (r: TimingRecord) => ({ at: r.at, ms: r.ms, engineMs: r.engineMs, rpcMs: r.rpcMs, calls: r.calls, ...r.detail });
+
 export function hoverPhaseRows(hp: ReturnType<typeof hoverPhases> | undefined): string[] {
   if (!hp || !(hp.engine as { n: number }).n) return [];
   const f = (k: string) => { const v = hp[k] as { p50: number | null; p95: number | null }; return `${v.p50?.toFixed(0)}/${v.p95?.toFixed(0)}`; };
@@ -249,4 +274,10 @@ export function ghostPathRows(gp: Record<string, unknown> | undefined): string[]
   const f = (k: string) => { const v = a[k] as { p50: number | null; p95: number | null }; return `${v.p50?.toFixed(0)}/${v.p95?.toFixed(0)}`; };
   const during = (gp.during_live_update as { n: number }).n;
   return [`| ghost path (p50/p95) | ${a.n} | | | to provider ${f('to_provider')}, provider ${f('provider')} (wait ${f('debounce_wait')}, rpc ${f('rpc')}, engine ${f('engine')}), answer -> DOM ${f('after_provider')}; ${during} during a live update |`];
+}
+
+export function hoverBesideRows(hb: Record<string, { n: number; p50: number | null; p95: number | null }> | undefined): string[] {
+  if (!hb) return [];
+  const f = (k: string): string => `${k.replace(/_/g, ' ')} ${hb[k].n}: ${hb[k].p50?.toFixed(0)}/${hb[k].p95?.toFixed(0)}`;
+  return [`| hover provider beside (n: p50/p95) | | | | ${['live_update', 'completion', 'alone', 'first_in_file', 'later_in_file'].map(f).join('; ')} |`];
 }

@@ -2,7 +2,8 @@
 // driven by Debian's chromium through playwright-core like test/e2e/ui.e2e.ts). A benchmark, not a
 // test: it asserts nothing and is not part of CI. Wrap it in the shared lock on this machine:
 //   flock /tmp/reporecall-bench.lock npm run bench:ui -- --repo honojs_hono --positions 40 --out .bench-out/ui.json
-// (`--only-hover`: the same edits and hovers, without the first ghost, Find Related Code or the floor pass)
+// (`--only-hover`: the same edits and hovers, without the first ghost, Find Related Code or the floor pass;
+// `--hovers N`: identifiers hovered per position, default 4: 25 positions give about 60 shown hovers)
 //
 // On a copy of ../shared/bench/repos/REPO it
 //   1. builds the index in a first session (not measured) and stops code-server;
@@ -17,7 +18,7 @@
 //      and reported apart (a keystroke into ghost text already showing is served by VS Code from
 //      that suggestion: typed_along); Find Related Code runs from the command palette (Enter
 //      to a complete list; duplicate rows in the top 10 visible); the mouse rests
-//      on an identifier above the cursor and on a keyword, comment, string or number, and the time
+//      on identifiers above the cursor (`--hovers`, distinct names) and on a keyword, comment, string or number, and the time
 //      to a visible RepoRecall hover is measured;
 //   4. the floor: RepoRecall's completions and hover off and test/bench/ui/floor-extension on (ghost
 //      text, a hover and a QuickPick answered at once), the same keystrokes, palette and mouse
@@ -30,7 +31,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { TimingRecord } from '../../../extension/src/timings';
-import { classifyPlaces, drawTasks, duplicateRows, normaliseRow, percentile, type Place, type UiTask } from './places';
+import { classifyPlaces, drawTasks, hoverIdentifiers, duplicateRows, normaliseRow, percentile, type Place, type UiTask } from './places';
 import { prepareWorkspace, setUserSetting, startServer, stopServer } from './server';
 import { arm, GHOST, GHOST_PRED, gotoPos, hit, hoverMs, openBrowser, openFile, pageState, paletteToList, ROWS, runCommand } from './page';
 import { markdown, uiResult, withPrefetch, type FirstGhost, type Floor, type GhostSample, type RelatedSample, type Samples } from './report';
@@ -52,12 +53,14 @@ interface Args {
   label: string;
   /** Hovers only (with the same edits before them): no first ghost, Find Related Code or floor pass. */
   onlyHover: boolean;
+  /** Identifiers hovered per position (distinct names, nearest the cursor first): enough hovers for a steady p95. */
+  hovers: number;
 }
 
 function parseArgs(argv: string[]): Args {
   const a: Args = {
     repo: 'honojs_hono', positions: 40, seed: 1, split: path.resolve(ROOT, '../shared/bench'), out: path.join(ROOT, '.bench-out', 'ui.json'),
-    port: Number(process.env.PORT ?? 18390), typeDelay: 150, nonIdentifier: 32, skipBuild: false, keep: false, label: '', onlyHover: false,
+    port: Number(process.env.PORT ?? 18390), typeDelay: 150, nonIdentifier: 32, skipBuild: false, keep: false, label: '', onlyHover: false, hovers: 4,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -75,6 +78,7 @@ function parseArgs(argv: string[]): Args {
       case '--keep': a.keep = true; break;
       case '--label': a.label = v(); break;
       case '--only-hover': a.onlyHover = true; break;
+      case '--hovers': a.hovers = Number(v()); break;
       default: throw new Error(`unknown argument ${k}`);
     }
   }
@@ -215,13 +219,13 @@ async function relatedAt(page: Page): Promise<RelatedSample> {
   return { ms: listMs, rows: rows.length, dups, ...(dupRows ? { dupRows } : {}) };
 }
 
-/** Hovers: an identifier above the cursor, and (until enough) a keyword, comment, string or number. */
+/** Hovers: `args.hovers` identifiers above the cursor, and (until enough) a keyword, comment, string or number. */
 async function hoversAt(args: Args, page: Page, task: UiTask, lines: string[], left: number, s: Samples): Promise<void> {
   const places = classifyPlaces(lines, task.line - 30, task.line, task.language === 'python');
   const ident = places.filter((p) => p.kind === 'identifier');
   const others = places.filter((p) => p.kind !== 'identifier');
   const picks: Place[] = [];
-  if (ident.length) picks.push(ident[ident.length - 1]);
+  for (const p of hoverIdentifiers(ident, args.hovers)) picks.push(p);
   const wantOthers = Math.ceil((args.nonIdentifier - s.nonIdent) / Math.max(1, left));
   const kinds: Place['kind'][] = ['keyword', 'comment', 'string', 'number'];
   for (let j = 0; j < wantOthers && others.length; j++) {

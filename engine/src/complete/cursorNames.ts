@@ -1,9 +1,10 @@
-// Which names are bound at the cursor, for the checks of scopeCheck.ts. In Python, TypeScript, TSX
-// and JavaScript the resolver's scopes say it (resolve/scopes.ts over the grammar's `locals` query,
-// on the editor's text before and after the cursor); in the other languages the lines of the
-// enclosing function and the file's top-level declarations and imports do, by text. Everywhere the
-// repository's definitions (the index's definition table) and the language's builtins are bound,
-// and so is a name the file uses but binds nowhere (a global of the environment: `describe`, `jest`).
+// Which names are bound at the cursor, for the checks of scopeCheck.ts. Where the grammar has a
+// `locals` query the scopes say it (resolve/scopes.ts, on the editor's text before and after the
+// cursor); otherwise, or when its parse runs out of time, the lines of the enclosing function and
+// the file's top-level declarations and imports do, by text. Everywhere the repository's
+// definitions (the index's definition table) and the language's builtins are bound, and so is a name
+// the file uses but binds nowhere (a global of the environment: `describe`, `jest`; in C and C++ a
+// system header's). C and C++ bind through #include too: the names the included headers define.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { LocalScopes } from '../resolve/scopes';
@@ -19,16 +20,19 @@ export interface CursorNamesInput {
   parse: (grammar: LoadedGrammar, text: string) => Tree | null;
   /** Whether the repository defines the name (the definition table). */
   defined: (name: string) => boolean;
+  /** C and C++: the names the file's includes define (undefined: not known, so names are not checked). */
+  included?: ReadonlySet<string>;
 }
 
 const NAME = /[A-Za-z_$][\w$]*/g;
-/** Languages whose names are bound through includes or headers the engine does not follow: never checked. */
-const UNCHECKED = new Set(['c', 'cpp']);
+/** Languages whose names are bound through includes: checked only with the included names known. */
+const INCLUDING = new Set(['c', 'cpp']);
 
-/** Names bound at the cursor, or undefined where they cannot be known (no grammar, C/C++, a Python star import). */
+/** Names bound at the cursor, or undefined where they cannot be known (no grammar, C/C++ with its includes unread, a Python star import). */
 export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   const { prefix, suffix, grammar } = input;
-  if (!grammar || UNCHECKED.has(grammar.name)) return undefined;
+  if (!grammar || (INCLUDING.has(grammar.name) && !input.included)) return undefined;
+  const included: ReadonlySet<string> = input.included ?? new Set();
   const python = grammar.name === 'python';
   const text = prefix + suffix;
   const code = maskNonCode(text, python);
@@ -53,7 +57,7 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   for (const m of code.matchAll(NAME)) {
     if (!/[\w$.]$/.test(code.slice(Math.max(0, m.index! - 1), m.index!)) && !definedInFile.has(m[0])) ambient.add(m[0]);
   }
-  return { has: (name) => visible.has(name) || builtins.has(name) || ambient.has(name) || input.defined(name) };
+  return { has: (name) => visible.has(name) || builtins.has(name) || ambient.has(name) || included.has(name) || input.defined(name) };
 }
 
 /** The node at the cursor and at the end of the last code line before it (a blank line after a Python body lies outside its node). */

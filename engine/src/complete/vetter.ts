@@ -35,7 +35,8 @@ const C_FILE = /\.[ch]$/;
 export const moduleLevel = (defs: readonly { signature: string; file?: string }[]): boolean => defs.some((d) => MODULE_LEVEL.test(d.signature) || C_FILE.test(d.file ?? ''));
 
 export async function makeVetter(state: EditorState, deps: VetterDeps): Promise<(text: string) => Vetted> {
-  const grammar = await deps.chunker.grammarFor(state.file);
+  // With the text: a `.h` file may be C++ (chunk/languages.ts refineLanguage).
+  const grammar = await deps.chunker.grammarFor(state.file, state.prefix + (state.suffix ?? ''));
   const python = grammar?.name === 'python' || state.language === 'python';
   // C and C++ bind through their includes: read (or recalled) before any name is checked.
   const included = grammar && INCLUDING.has(grammar.name) && deps.includedNames ? await deps.includedNames(state.prefix + (state.suffix ?? ''), Date.now() + VET_INCLUDES_MS) : undefined;

@@ -197,12 +197,14 @@ function collect(file: string, block: Node, out: Map<string, CDef[]>): void {
   for (const item of block.namedChildren) {
     if (!item) continue;
     const outer = item.parent?.type === 'template_declaration' ? item.parent : item;
+    if (item.type === 'ERROR') macrosIn(item, add);
     if (BLOCKS.test(item.type)) {
       collect(file, item.type === 'namespace_definition' ? item.childForFieldName('body') ?? item : item, out);
     } else if (item.type === 'function_definition') {
       add(declaredName(item.childForFieldName('declarator')), 'function', outer, true);
     } else if (item.type === 'declaration' || item.type === 'type_definition') {
       specifier(item.childForFieldName('type'), outer);
+      if (misread(item)) continue;
       for (const d of item.childrenForFieldName('declarator')) {
         if (!d) continue;
         const role = item.type === 'type_definition' ? 'type' : isFunction(d) ? 'function' : 'variable';
@@ -216,6 +218,25 @@ function collect(file: string, block: Node, out: Map<string, CDef[]>): void {
       add(item.childForFieldName('name'), 'type', outer, true);
     }
   }
+}
+
+/**
+ * `#define NAME` the parser could not read whole (a body with a comment before its line
+ * continuation, as nlohmann's NLOHMANN_JSON_NAMESPACE_END): the tokens are left in an ERROR node.
+ */
+function macrosIn(error: Node, add: (name: Node | null, role: ResolvedDef['role'], outer: Node, full: boolean) => void): void {
+  const kids = error.children;
+  for (let i = 0; i + 1 < kids.length; i++) if (kids[i]?.type === '#define' && kids[i + 1]?.type === 'identifier') add(kids[i + 1], 'variable', error, true);
+}
+
+/**
+ * A declaration the parser misread: an error or a missing token after its first declarator
+ * (libuv's `typedef BOOL (PASCAL *LPFN_CONNECTEX)(SOCKET s, const struct sockaddr* name, …)` reads
+ * as a typedef then a declaration of `name`). One before it (`UV_EXTERN int f(…);`) leaves it whole.
+ */
+function misread(item: Node): boolean {
+  const first = item.childForFieldName('declarator');
+  return !!first && item.children.some((c) => !!c && (c.type === 'ERROR' || c.isMissing) && c.startIndex >= first.startIndex);
 }
 
 /** The name a declarator declares (`*p`, `a[]`, `(*cb)(int)`, `f(void)`, `x = 1`). */

@@ -57,6 +57,21 @@ const FILES: Record<string, string> = {
     '}',
     '}  // namespace fmt',
   ].join('\n'),
+  // The C++ grammar reads this prefix (a statement where a declaration belongs, from a macro it cannot expand) as one ERROR node.
+  'tests/unit-unicode.cpp': [
+    '#include "doctest.h"',
+    'static void check_all() { for (int byte1 = 0; byte1 < 2; ++byte1) check_utf8dump(false, byte1, 0); }',
+    '    if (success_expected)',
+    '                for (int byte1 = 0xF1; byte1 <= 0xF3; ++byte1)',
+    '                        for (int byte3 = 0x80; byte3 <= 0xBF; ++byte3)',
+    '                        {',
+    '                            for (int byte4 = 0x80; byte4 <= 0xBF; ++byte4)',
+    '                            {',
+    '                                check_utf8dump(true, byte1, byte3, byte4);',
+    '                            }',
+    '                        }',
+  ].join('\n'),
+  'tests/doctest.h': 'void check_utf8dump(bool ok, int a, int b, int c);\n',
   'src/base.h': '#define FMT_BEGIN_NAMESPACE namespace fmt {\n#define FMT_END_NAMESPACE }\nstruct text_style {};\n',
 };
 
@@ -103,6 +118,15 @@ describe('the names check in C and C++', function () {
     assert.deepStrictEqual(await ws.engine.vet(st, '  detail::vformat_to(buf, fmt, args, loc);'), { text: '', cut: { line: 0, reason: 'unbound', name: 'loc' } });
     const bound = '  detail::vformat_to(buf, ts, fmt, args);\n  FMT_END_NAMESPACE';
     assert.deepStrictEqual(await ws.engine.vet(st, bound), { text: bound });
+  });
+
+  it('binds the loop variables of a C++ prefix the grammar reads as an ERROR node (nlohmann unit-unicode4.cpp, no text after the cursor)', async () => {
+    const text = FILES['tests/unit-unicode.cpp'];
+    const prefix = text.slice(0, text.indexOf('                                check_utf8dump'));
+    const st = state('tests/unit-unicode.cpp', prefix, '', 'cpp');
+    const line = '                                check_utf8dump(true, byte1, byte3, byte4);';
+    assert.deepStrictEqual(await ws.engine.vet(st, line), { text: line });
+    assert.strictEqual((await ws.engine.vet(st, line.replace('byte4', 'byte5'))).text, '');
   });
 
   it('reads a header again once it changes', async () => {

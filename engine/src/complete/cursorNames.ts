@@ -43,7 +43,11 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   if (grammar.locals && tree) {
     const scopes = new LocalScopes(tree, grammar.locals, python);
     visible = new Set<string>();
-    for (const node of cursorNodes(tree, prefix)) for (const n of scopes.visibleAt(node)) visible.add(n);
+    const nodes = cursorNodes(tree, prefix);
+    for (const node of nodes) for (const n of scopes.visibleAt(node)) visible.add(n);
+    // C and C++: a macro the grammar cannot expand (`SECTION("x") {`, `FMT_BEGIN_NAMESPACE`) leaves the
+    // cursor in an ERROR node, whose scopes are partial: the enclosing function's names by text too.
+    if (INCLUDING.has(grammar.name) && nodes.some(inError)) for (const n of lexicalNamesAt(code, prefix.length, python)) visible.add(n);
     definedInFile = scopes.definedNames();
   } else {
     // No `locals` query, or its parse ran out of time: by text.
@@ -59,6 +63,11 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   }
   return { has: (name) => visible.has(name) || builtins.has(name) || ambient.has(name) || included.has(name) || input.defined(name) };
 }
+
+const inError = (node: Node): boolean => {
+  for (let p: Node | null = node; p; p = p.parent) if (p.type === 'ERROR') return true;
+  return false;
+};
 
 /** The node at the cursor and at the end of the last code line before it (a blank line after a Python body lies outside its node). */
 function cursorNodes(tree: Tree, prefix: string): Node[] {

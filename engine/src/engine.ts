@@ -161,6 +161,7 @@ export class Engine {
     // A synced team index is installed first; the scan then catches up with the workspace.
     for (const [rel, text] of (await this.team?.install(onProgress, signal)) ?? []) await this.updateFile(rel, text);
     await this.ws.indexAll(onProgress, signal);
+    this.nameLookups?.fileChanged('');
     return this.stats();
   }
 
@@ -181,6 +182,7 @@ export class Engine {
   async updateFile(relPath: string, content?: string): Promise<void> {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
+    this.nameLookups?.fileChanged(relPath);
   }
 
   /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */
@@ -194,6 +196,7 @@ export class Engine {
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {
     await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
+    this.nameLookups?.fileChanged(relPath);
   }
 
   private get tables(): IndexTables {
@@ -278,7 +281,10 @@ export class Engine {
   }
 
   private vetter(state: EditorState): Promise<(text: string) => Vetted> {
-    return makeVetter(state, { chunker: this.chunker, trees: this.completionTrees, defined: (n) => moduleLevel(this.tables.defs.lookup(n)) });
+    return makeVetter(state, {
+      chunker: this.chunker, trees: this.completionTrees, defined: (n) => moduleLevel(this.tables.defs.lookup(n)),
+      includedNames: (text, deadline) => this.names.includedNames(state.file, text, deadline),
+    });
   }
 
   /** The name at a position and what the index knows of it (lookup/symbols.ts), or null: not a name, or unknown to the index. */

@@ -56,23 +56,67 @@ export function duplicatesSuffix(suggestion: string, prefix: string, suffix: str
 
 const IDENT = /[A-Za-z_$][\w$]*/g;
 
-/** Module-level names the repository defines (declarations at column 0, `export`ed or not, and Python module assignments). */
+/** C and C++ sources and headers: their module-level definitions have their own forms. */
+const C_FAMILY_FILE = /\.(?:c|h|cc|cpp|cxx|hpp|hh|hxx|ipp|inl|tpp)$/;
+/**
+ * C and C++ module-level definition forms (column 0, as these repositories write them): a macro
+ * (`#define NAME`), a function or prototype (`UV_EXTERN int uv_os_getenv(`), a struct/union/enum/class
+ * tag, a typedef's name (`typedef void (*uv_cb)(...)`, `} uv_buf_t;`).
+ */
+const C_DEFINITIONS = [
+  /^\s*#\s*define\s+([A-Za-z_]\w*)/,
+  /^(?!(?:return|if|while|for|switch|else|case|goto|do)\b)(?:[A-Za-z_][\w:<>,]*[\s*&]+)+\**([A-Za-z_]\w*)\s*\(/,
+  /^(?:typedef\s+)?(?:struct|union|enum|class)\s+([A-Za-z_]\w*)/,
+  /^typedef\b[^;(]*?\b([A-Za-z_]\w*)\s*;/,
+  /^typedef\b[^;]*\(\s*\*\s*([A-Za-z_]\w*)\s*\)/,
+  /^}\s*([A-Za-z_]\w*)\s*;/,
+];
+
+/** Module-level names the repository defines (declarations at column 0, `export`ed or not, Python module assignments, C and C++ forms). */
 export function repositoryDefinitions(repo: Repo): Set<string> {
   const out = new Set<string>();
   const decl = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:def|class|function\*?|const|let|var|interface|type|enum|namespace)\s+([A-Za-z_$][\w$]*)/;
   for (const f of repo.files) {
-    for (const line of f.lines) {
+    const cFamily = C_FAMILY_FILE.test(f.relPath);
+    f.lines.forEach((line, i) => {
       const m = line.match(decl) ?? line.match(/^([A-Za-z_][\w]*)\s*(?::[^=]*)?=[^=]/);
       if (m) out.add(m[1]);
-    }
+      // Not inside a macro's body (`#define RB_HEAD(name, type) \` then `struct name {  \`).
+      if (cFamily && !/\\\s*$/.test(f.lines[i - 1] ?? '')) for (const re of C_DEFINITIONS) { const c = line.match(re); if (c) out.add(c[1]); }
+    });
   }
   return out;
 }
 
 /**
+ * Per language, the operators after which a name is a member or a path segment, qualified by what
+ * precedes it (checked itself): `.` everywhere, `::` in Rust and C++ (`Duration::ZERO`), `->` in C
+ * and C++ (`req->data`). Not `->` in Python, where a return annotation follows it.
+ */
+const QUALIFIED_AFTER: Record<string, RegExp> = {
+  rust: /(?:\.|::)\s*$/, cpp: /(?:\.|::|->)\s*$/, c: /(?:\.|->)\s*$/,
+};
+const MEMBER_AFTER = /\.\s*$/;
+
+/** C, C++ and Java declarations: `Type name` before `;`, `=`, `,`, `[`, `(`, `)` or the line's end binds `name` (`UCHAR PathBuffer[1];`, `void setUp() {`,
+ * `char *p`; not `flags & MASK`). */
+const C_DECLARATION = /\b([A-Za-z_]\w*)(?:\s*<[^<>;()]*>)?(?:\s+[*&]+(?=[A-Za-z_])|[*&]+\s+|\s+)\**([A-Za-z_]\w*)\s*(?=[;=,)[(]|$)/gm;
+/** Words that precede an expression, never a type (`return x;`). */
+const NOT_A_TYPE = new Set(['return', 'case', 'goto', 'else', 'throw', 'delete', 'new', 'sizeof', 'do', 'co_return', 'co_yield', 'yield', 'co_await', 'typeof', 'not', 'and', 'or']);
+const C_DECLARING = new Set(['c', 'cpp', 'java']);
+
+/** Names the suggestion's C, C++ or Java declarations bind. */
+export function declaredNames(code: string, language: string): string[] {
+  if (!C_DECLARING.has(language)) return [];
+  const out: string[] = [];
+  for (const m of code.matchAll(C_DECLARATION)) if (!NOT_A_TYPE.has(m[1])) out.push(m[2]);
+  return out;
+}
+
+/**
  * Names a suggestion uses that nothing binds at the cursor: identifiers outside strings and
- * comments, not a member (`.name`), a keyword argument or key (`name=`, `name:`), a keyword, or a
- * name the suggestion binds itself; bound are the edited file's identifiers (left and right
+ * comments, not a member or path segment (`.name`; `::name`, `->name` where the language has them), a keyword argument or key (`name=`, `name:`), a keyword, or a
+ * name the suggestion binds itself (C-family declarations included); bound are the edited file's identifiers (left and right
  * context), the repository's module-level definitions and the language's builtins.
  */
 export function unboundNames(suggestion: string, typedLine: string, fileText: string, repoDefs: ReadonlySet<string>, language: string): string[] {
@@ -84,11 +128,13 @@ export function unboundNames(suggestion: string, typedLine: string, fileText: st
   const own = boundNames(whole);
   for (const m of whole.matchAll(/\b(?:def|class|function|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g)) own.add(m[1]);
   const code = codeOnly(whole, python);
+  for (const n of declaredNames(code, language)) own.add(n);
+  const qualified = QUALIFIED_AFTER[language] ?? MEMBER_AFTER;
   const out: string[] = [];
   for (const m of code.matchAll(IDENT)) {
     const at = m.index!, name = m[0];
     if (at < typedLine.length && at + name.length < typedLine.length) continue; // typed by the user
-    if (/[\w$]/.test(code[at - 1] ?? '') || /\.\s*$/.test(code.slice(Math.max(0, at - 3), at))) continue;
+    if (/[\w$]/.test(code[at - 1] ?? '') || qualified.test(code.slice(Math.max(0, at - 4), at))) continue;
     const after = code.slice(at + name.length).match(/^\s*(\S\S?)/)?.[1] ?? '';
     if ((after[0] === '=' && after !== '==' && after !== '=>') || (after[0] === ':' && after !== '::')) continue;
     if (/^\d/.test(name) || keywords.has(name) || own.has(name) || inFile.has(name) || repoDefs.has(name) || builtins?.has(name)) continue;

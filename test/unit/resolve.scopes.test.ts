@@ -29,7 +29,8 @@ const FILES: Record<string, string> = {
   'Use.java': 'class Use {\n  int run(String name) {\n    int count = name.length();\n    for (String part : name.split(",")) { count += part.length(); }\n    return count + Defs.count();\n  }\n}\n',
   'defs.c': 'int buffer(void) { return 0; }\nint length(void) { return 0; }\n',
   'use.c': 'int fill(char *buffer, int length) {\n  int total = 0;\n  for (int i = 0; i < length; i++) total += buffer[i];\n  return total + length;\n}\n',
-  'defs.cpp': 'int value() { return 0; }\nint pairs() { return 0; }\n',
+  'defs.cpp': 'int value() { return 0; }\nint pairs() { return 0; }\nint args() { return 0; }\n',
+  'pack.cpp': 'template <typename... T>\nvoid forward_all(int first, T&&... args) {\n  consume(first, args...);\n}\n',
   'use.cpp': 'int sum(const std::vector<int>& pairs) {\n  int total = 0;\n  for (auto& value : pairs) total += value;\n  auto add = [](int value) { return value; };\n  return add(total) + ::value();\n}\n',
 };
 
@@ -100,5 +101,10 @@ describe('Engine.symbolAt gives nothing for locals in Rust, Go, Java, C and C++'
     await none('use.cpp', 'value; }');
     const global = await at('use.cpp', '::value', 2);
     assert.ok(global && global.definitions.some((d) => d.file === 'defs.cpp'), JSON.stringify(global));
+  });
+
+  it('C++: a parameter pack (`T&&... args`) is a local (fmt color.h: `args` counted unbound)', async () => {
+    await none('pack.cpp', 'args...)');
+    await none('pack.cpp', 'first, args');
   });
 });

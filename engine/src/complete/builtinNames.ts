@@ -53,6 +53,24 @@ IndexOutOfBoundsException UnsupportedOperationException ClassCastException Arith
 CloneNotSupportedException Class Enum Iterable Comparable AutoCloseable Override Deprecated SuppressWarnings
 FunctionalInterface SafeVarargs Void CharSequence Record StackOverflowError OutOfMemoryError AssertionError this super`);
 
+/** C23's keywords (6.4.1, the old spellings kept), the types and macros <stddef.h>, <stdint.h> and <stdbool.h> declare, and the predefined identifiers. */
+const C = words(`
+auto break case char const continue default do double else enum extern float for goto if inline int long register restrict
+return short signed sizeof static struct switch typedef union unsigned void volatile while alignas alignof bool constexpr
+false nullptr static_assert thread_local true typeof typeof_unqual _Alignas _Alignof _Atomic _BitInt _Bool _Complex
+_Decimal32 _Decimal64 _Decimal128 _Generic _Imaginary _Noreturn _Static_assert _Thread_local __func__ __FILE__ __LINE__
+__DATE__ __TIME__ __STDC__ __STDC_VERSION__ __VA_ARGS__ __VA_OPT__ defined NULL size_t ptrdiff_t max_align_t wchar_t
+offsetof int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intptr_t uintptr_t intmax_t uintmax_t
+INT8_MIN INT16_MIN INT32_MIN INT64_MIN INT8_MAX INT16_MAX INT32_MAX INT64_MAX UINT8_MAX UINT16_MAX UINT32_MAX UINT64_MAX
+SIZE_MAX INTPTR_MAX UINTPTR_MAX`);
+
+/** C++23's keywords and alternative tokens ([lex.key], [lex.digraph]) beyond C's, `std`, and the identifiers with special meaning. */
+const CPP_ONLY = words(`
+and and_eq asm bitand bitor catch char8_t char16_t char32_t class compl concept consteval constinit const_cast co_await
+co_return co_yield decltype delete dynamic_cast explicit export friend mutable namespace new noexcept not not_eq operator
+or or_eq private protected public reinterpret_cast requires static_cast template this throw try typeid typename using
+virtual xor xor_eq final override import module std`);
+
 let ecma: Set<string> | undefined;
 /** The `globals` package's lists for code that may run in Node or a browser. */
 function ecmaGlobals(): Set<string> {
@@ -68,6 +86,7 @@ function ecmaGlobals(): Set<string> {
 
 const BY_FAMILY = new Map<string, Set<string>>([
   ['python', new Set(PYTHON)], ['rust', new Set(RUST)], ['go', new Set(GO)], ['java', new Set(JAVA)],
+  ['c', new Set(C)], ['cpp', new Set([...C, ...CPP_ONLY])],
 ]);
 
 /** The names `language` (a VS Code language id) binds everywhere; undefined for a language without a list here. */

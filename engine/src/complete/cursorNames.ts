@@ -1,9 +1,10 @@
-// Which names are bound at the cursor, for the checks of scopeCheck.ts. In Python, TypeScript, TSX
-// and JavaScript the resolver's scopes say it (resolve/scopes.ts over the grammar's `locals` query,
-// on the editor's text before and after the cursor); in the other languages the lines of the
-// enclosing function and the file's top-level declarations and imports do, by text. Everywhere the
-// repository's definitions (the index's definition table) and the language's builtins are bound,
-// and so is a name the file uses but binds nowhere (a global of the environment: `describe`, `jest`).
+// Which names are bound at the cursor, for the checks of scopeCheck.ts. Where the grammar has a
+// `locals` query the scopes say it (resolve/scopes.ts, on the editor's text before and after the
+// cursor); otherwise, or when its parse runs out of time, the lines of the enclosing function and
+// the file's top-level declarations and imports do, by text. Everywhere the repository's
+// definitions (the index's definition table) and the language's builtins are bound, and so is a name
+// the file uses but binds nowhere (a global of the environment: `describe`, `jest`; in C and C++ a
+// system header's). C and C++ bind through #include too: the names the included headers define.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { LocalScopes } from '../resolve/scopes';
@@ -19,16 +20,19 @@ export interface CursorNamesInput {
   parse: (grammar: LoadedGrammar, text: string) => Tree | null;
   /** Whether the repository defines the name (the definition table). */
   defined: (name: string) => boolean;
+  /** C and C++: the names the file's includes define (undefined: not known, so names are not checked). */
+  included?: ReadonlySet<string>;
 }
 
 const NAME = /[A-Za-z_$][\w$]*/g;
-/** Languages whose names are bound through includes or headers the engine does not follow: never checked. */
-const UNCHECKED = new Set(['c', 'cpp']);
+/** Languages whose names are bound through includes: checked only with the included names known. */
+const INCLUDING = new Set(['c', 'cpp']);
 
-/** Names bound at the cursor, or undefined where they cannot be known (no grammar, C/C++, a Python star import). */
+/** Names bound at the cursor, or undefined where they cannot be known (no grammar, C/C++ with its includes unread, a Python star import). */
 export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   const { prefix, suffix, grammar } = input;
-  if (!grammar || UNCHECKED.has(grammar.name)) return undefined;
+  if (!grammar || (INCLUDING.has(grammar.name) && !input.included)) return undefined;
+  const included: ReadonlySet<string> = input.included ?? new Set();
   const python = grammar.name === 'python';
   const text = prefix + suffix;
   const code = maskNonCode(text, python);
@@ -39,7 +43,11 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   if (grammar.locals && tree) {
     const scopes = new LocalScopes(tree, grammar.locals, python);
     visible = new Set<string>();
-    for (const node of cursorNodes(tree, prefix)) for (const n of scopes.visibleAt(node)) visible.add(n);
+    const nodes = cursorNodes(tree, prefix);
+    for (const node of nodes) for (const n of scopes.visibleAt(node)) visible.add(n);
+    // C and C++: a macro the grammar cannot expand (`SECTION("x") {`, `FMT_BEGIN_NAMESPACE`) leaves the
+    // cursor in an ERROR node, whose scopes are partial: the enclosing function's names by text too.
+    if (INCLUDING.has(grammar.name) && nodes.some(inError)) for (const n of lexicalNamesAt(code, prefix.length, python)) visible.add(n);
     definedInFile = scopes.definedNames();
   } else {
     // No `locals` query, or its parse ran out of time: by text.
@@ -53,8 +61,13 @@ export function namesAtCursor(input: CursorNamesInput): NameScope | undefined {
   for (const m of code.matchAll(NAME)) {
     if (!/[\w$.]$/.test(code.slice(Math.max(0, m.index! - 1), m.index!)) && !definedInFile.has(m[0])) ambient.add(m[0]);
   }
-  return { has: (name) => visible.has(name) || builtins.has(name) || ambient.has(name) || input.defined(name) };
+  return { has: (name) => visible.has(name) || builtins.has(name) || ambient.has(name) || included.has(name) || input.defined(name) };
 }
+
+const inError = (node: Node): boolean => {
+  for (let p: Node | null = node; p; p = p.parent) if (p.type === 'ERROR') return true;
+  return false;
+};
 
 /** The node at the cursor and at the end of the last code line before it (a blank line after a Python body lies outside its node). */
 function cursorNodes(tree: Tree, prefix: string): Node[] {

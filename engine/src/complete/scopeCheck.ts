@@ -18,6 +18,8 @@ export interface SuggestionContext {
   names?: NameScope;
   /** JSX or TSX: a lowercase `<tag` is an element, not a name. */
   jsx?: boolean;
+  /** C, C++ or Java: `Type name` declares `name` (`uv_buf_t copy;`, `String s = …`, `void setUp() {`). */
+  declarators?: boolean;
 }
 
 export interface Vetted {
@@ -148,8 +150,14 @@ const BINDS = [
   /\|([^|]*)\|/g,
 ];
 
+/** A C-family declaration: a type (maybe templated, then `*`/`&` or a space) and the declared name before `;`, `=`, `,`, `[`, `(`, `)` or the end. */
+const C_DECLARATOR = /\b([A-Za-z_]\w*)(?:\s*<[^<>;()]*>)?(?:\s+[*&]+(?=[A-Za-z_])|[*&]+\s+|\s+)\**([A-Za-z_]\w*)\s*(?=[;=,)[(]|$)/gm;
+/** Words before an expression, never a type (`return x;`, `case X:`). */
+const NOT_A_TYPE = /^(?:return|case|goto|else|throw|delete|new|sizeof|do|co_return|co_yield|co_await|yield|typeof|not|and|or)$/;
+
 /** Names `code` (one line, strings and comments masked) binds; parameters of a declaration on the line too. */
-function lineBindings(code: string, out: Set<string>): void {
+function lineBindings(code: string, out: Set<string>, declarators = false): void {
+  if (declarators) for (const m of code.matchAll(C_DECLARATOR)) if (!NOT_A_TYPE.test(m[1])) out.add(m[2]);
   for (const re of BINDS) for (const m of code.matchAll(re)) for (const n of m[1].match(NAME) ?? []) out.add(n);
   // Parameters: `def f(a, b=1)`, `function f(a: T)`, `(a, b) =>`, `fn f(a: T)`, `func f(a T)`.
   const lists = [...code.matchAll(/\b(?:def|function|fn|func)\s*[\w$]*\s*(?:<[^>]*>)?\s*\(([^)]*)\)?/g), ...code.matchAll(/\(([^()]*)\)\s*(?::\s*[^=]+)?=>/g), ...code.matchAll(/(?:^|[=(,:]\s*)(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/g)];
@@ -160,11 +168,11 @@ function lineBindings(code: string, out: Set<string>): void {
 }
 
 /** Names the suggestion's lines bind, a parameter list or destructuring pattern spread over lines included. */
-function ownBindings(codes: string[]): Set<string> {
+function ownBindings(codes: string[], declarators?: boolean): Set<string> {
   const own = new Set<string>();
   let open = 0; // depth of a parameter list or pattern still open from an earlier line
   for (const code of codes) {
-    lineBindings(code, own);
+    lineBindings(code, own, declarators);
     if (open > 0) {
       const first = code.match(/^\s*(?:\*{1,2}|\.\.\.)?([A-Za-z_$][\w$]*)/)?.[1];
       if (first) own.add(first);
@@ -226,7 +234,7 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
     const typedMasked = around.prefix;
     const codeOf = (i: number) => (i === 0 ? typedMasked.slice(typedMasked.lastIndexOf('\n') + 1) + masked[0] : masked[i]);
     // What the suggestion binds anywhere in it (a comprehension's `for` may follow its use).
-    const own = ownBindings(lines.map((_, i) => codeOf(i)));
+    const own = ownBindings(lines.map((_, i) => codeOf(i)), ctx.declarators);
     for (let i = 0; i < lines.length && (!cut || i < cut.line); i++) {
       const code = codeOf(i);
       const name = firstUnbound(code, i === 0 ? typed.length : 0, own, ctx);

@@ -14,6 +14,7 @@ import type { HybridIndex } from '../retrieve/hybrid';
 import { packDefinitions } from '../context/definitionContext';
 import { siblingsOf } from './siblings';
 import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './symbols';
+import { IncludedNames, type IncludeSource } from '../resolve/includes';
 
 /** Lines before the cursor whose names' definitions the completion context may carry, and how many names are resolved. */
 const DEFINITION_LINES = 60;
@@ -34,6 +35,7 @@ export interface NameLookupSource {
 
 export class NameLookups {
   private lookup: SymbolLookup | undefined;
+  private included: IncludedNames | undefined;
   private manifests: { count: number; list: string[] } | undefined;
 
   constructor(private readonly src: NameLookupSource) {}
@@ -83,19 +85,47 @@ export class NameLookups {
     return packDefinitions(uses, (f) => this.src.linesOf(f), { budgetChars, file: state.file, windowStart, cursorLine: state.line, seen });
   }
 
+  /** The names a C or C++ file's includes define (resolve/includes.ts), for the completion's names check; undefined: not all read by `deadline`. */
+  includedNames(file: string, text: string, deadline: number): Promise<ReadonlySet<string> | undefined> {
+    return (this.included ??= new IncludedNames(this.includeSource())).of(file, text, deadline);
+  }
+
+  /** A file changed or left the index. */
+  fileChanged(file: string): void {
+    this.included?.changed(file);
+  }
+
   dispose(): void {
     this.lookup?.dispose();
+    this.included?.dispose();
+  }
+
+  private includeSource(): IncludeSource {
+    return {
+      grammarFor: (file, text) => this.src.chunker.grammarFor(file, text),
+      textOf: (file) => this.textOf(file),
+      definitionsOf: (name) => this.src.tables().defs.lookup(name),
+      hasFile: (file) => this.hasFile(file),
+    };
+  }
+
+  private textOf(file: string): string | undefined {
+    return this.src.buffers().overlay(file) ?? (this.src.tables().files.has(file) ? joinedLines(this.src.linesOf(file)) : undefined);
+  }
+
+  private hasFile(file: string): boolean {
+    return this.src.tables().files.has(file) || this.src.buffers().overlay(file) !== undefined;
   }
 
   private symbols(): SymbolLookup {
-    const { tables, index, buffers } = this.src;
+    const { tables, index } = this.src;
     return (this.lookup ??= new SymbolLookup({
       chunker: this.src.chunker,
-      textOf: (file) => buffers().overlay(file) ?? (tables().files.has(file) ? joinedLines(this.src.linesOf(file)) : undefined),
+      textOf: (file) => this.textOf(file),
       definitionsOf: (name) => tables().defs.lookup(name),
+      hasFile: (file) => this.hasFile(file),
       chunkRange: (id) => tables().chunks.get(id),
       chunksWithTerm: (term, k) => index().lexical.search([term], k).map((h) => h.id),
-      hasFile: (file) => tables().files.has(file) || buffers().overlay(file) !== undefined,
       packageManifests: () => this.packageManifests(),
     }));
   }

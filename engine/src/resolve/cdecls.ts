@@ -64,6 +64,7 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
   for (const item of items) {
     if (!item) continue;
     const outer = item.parent?.type === 'template_declaration' ? item.parent : item;
+    if (item.type === 'ERROR') macrosIn(item, add);
     if (BRANCHES.test(item.type) || BLOCKS.test(item.type)) {
       collect(file, item.type === 'namespace_definition' ? item.childForFieldName('body') ?? item : item, out, macros);
     } else if (item.type === 'function_definition') {
@@ -71,6 +72,7 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
     } else if (item.type === 'declaration' || item.type === 'type_definition') {
       const type = item.childForFieldName('type');
       specifier(type, outer);
+      if (misread(item)) continue;
       // `UV_PRIVATE_REQ_TYPES` then `UV_EXTERN int f(...)`: two macros the parser reads as a type and a variable.
       const macroType = type?.type === 'type_identifier' && MACRO.test(type.text);
       for (const d of item.childrenForFieldName('declarator')) {
@@ -87,6 +89,25 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
       add(item.childForFieldName('name'), 'type', outer, true);
     }
   }
+}
+
+/**
+ * `#define NAME` the parser could not read whole (a body with a comment before its line
+ * continuation, as nlohmann's NLOHMANN_JSON_NAMESPACE_END): the tokens are left in an ERROR node.
+ */
+function macrosIn(error: Node, add: (name: Node | null, role: ResolvedDef['role'], outer: Node, full: boolean) => void): void {
+  const kids = error.children;
+  for (let i = 0; i + 1 < kids.length; i++) if (kids[i]?.type === '#define' && kids[i + 1]?.type === 'identifier') add(kids[i + 1], 'variable', error, true);
+}
+
+/**
+ * A declaration the parser misread: an error or a missing token after its first declarator
+ * (libuv's `typedef BOOL (PASCAL *LPFN_CONNECTEX)(SOCKET s, const struct sockaddr* name, …)` reads
+ * as a typedef then a declaration of `name`). One before it (`UV_EXTERN int f(…);`) leaves it whole.
+ */
+function misread(item: Node): boolean {
+  const first = item.childForFieldName('declarator');
+  return !!first && item.children.some((c) => !!c && (c.type === 'ERROR' || c.isMissing) && c.startIndex >= first.startIndex);
 }
 
 /** The type a declaration's `type` node names, for member access. */

@@ -180,6 +180,33 @@ export class IncludeResolver {
     return places.size === 1 ? found[0] : undefined;
   }
 
+  /**
+   * The names the headers `text` (the file `file`) includes define at file level, through its include
+   * graph breadth first as `resolve` reads it, with the files read; undefined when a header could not
+   * be read (too large, parse timed out) or `deadline` (Date.now()) passed first.
+   */
+  async includedNames(file: string, text: string, deadline: number): Promise<{ names: Set<string>; files: Set<string> } | undefined> {
+    const names = new Set<string>();
+    const seen = new Set([file]);
+    let level = [...text.matchAll(INCLUDE)].map((m) => this.includeTarget(file, m[1].trim())).filter((t): t is string => !!t && !seen.has(t) && !!seen.add(t));
+    while (level.length) {
+      const next: string[] = [];
+      for (const f of level) {
+        if (seen.size > MAX_FILES || Date.now() > deadline) return undefined;
+        const top = await this.top(f);
+        if (!top) return undefined;
+        for (const n of top.defs.keys()) names.add(n);
+        for (const spec of top.includes) {
+          const target = this.includeTarget(f, spec);
+          if (target && !seen.has(target)) next.push((seen.add(target), target));
+        }
+      }
+      level = next;
+    }
+    seen.delete(file);
+    return { names, files: seen };
+  }
+
   /** A prototype's body: the repository's only full definition of the name in a source file. */
   private async body(name: string, found: CDef[]): Promise<ResolvedDef | undefined> {
     if (found.some((d) => d.full) || found[0].def.role !== 'function') return undefined;
@@ -245,3 +272,44 @@ export class IncludeResolver {
 
 /** The full definition among a file's definitions of a name, else its first declaration. */
 const pick = (ds: CDef[]): CDef => ds.find((d) => d.full) ?? ds[0];
+
+/** Files whose included names are kept (the few being typed in). */
+const INCLUDED_CACHE = 32;
+
+/**
+ * The completion check's view of C and C++ includes (complete/vetter.ts): per file, the names its
+ * include graph defines, worked out once per set of `#include` lines and dropped when a file of that
+ * graph changes, so a keystroke costs a lookup.
+ */
+export class IncludedNames {
+  private readonly resolver: IncludeResolver;
+  private readonly cache = new Map<string, { includes: string; names: ReadonlySet<string>; files: Set<string> }>();
+
+  constructor(src: IncludeSource) {
+    this.resolver = new IncludeResolver(src);
+  }
+
+  /** The names `file`'s includes define, or undefined when they could not all be read by `deadline`. */
+  async of(file: string, text: string, deadline: number): Promise<ReadonlySet<string> | undefined> {
+    const includes = [...text.matchAll(INCLUDE)].map((m) => m[1].trim()).join('\n');
+    const hit = this.cache.get(file);
+    if (hit?.includes === includes) return hit.names;
+    const found = await this.resolver.includedNames(file, text, deadline);
+    if (!found) return undefined;
+    this.cache.delete(file);
+    this.cache.set(file, { includes, names: found.names, files: found.files });
+    if (this.cache.size > INCLUDED_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    return found.names;
+  }
+
+  /** A file or folder changed or left ('': anything may have): the graphs that read it are read again. */
+  changed(file: string): void {
+    const under = file + '/';
+    for (const [k, e] of this.cache) if (!file || e.files.has(file) || [...e.files].some((f) => f.startsWith(under))) this.cache.delete(k);
+  }
+
+  dispose(): void {
+    this.cache.clear();
+    this.resolver.dispose();
+  }
+}

@@ -146,7 +146,7 @@ export function patternNames(target: Node): Node[] {
         return;
       }
       case 'mut_pattern': case 'ref_pattern': case 'reference_pattern': case 'or_pattern': case 'slice_pattern': case 'captured_pattern':
-      case 'parenthesized_declarator': case 'reference_declarator': case 'structured_binding_declarator':
+      case 'parenthesized_declarator': case 'reference_declarator': case 'structured_binding_declarator': case 'variadic_declarator':
       case 'object_pattern': case 'array_pattern': case 'rest_pattern': case 'pattern_list': case 'tuple_pattern':
       case 'list_pattern': case 'tuple': case 'list': case 'as_pattern_target': case 'list_splat_pattern':
       case 'parenthesized_expression': case 'list_splat':

@@ -4,9 +4,7 @@
 // decides (`#ifdef _WIN32` off here) are read as a compiler here reads them; a tag declared ahead
 // in several headers reaches its one body; a C header with a C++ wrapper resolves as C. Before, all
 // of these stayed candidates (engine/src/resolve/includes.ts, cdecls.ts, cfields.ts, cpreproc.ts).
-import * as assert from 'assert';
-import type { Engine } from '../../engine/src/engine';
-import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+import { symbolSuite } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
   'include/lib.h': [
@@ -72,21 +70,7 @@ const FILES: Record<string, string> = {
 
 describe('Engine.symbolAt resolves C fields and platform branches', function () {
   this.timeout(60_000);
-  let workspace: IndexedWorkspace;
-  let engine: Engine;
-  before(async () => {
-    workspace = await indexedWorkspace(FILES, 'rr-cfields');
-    engine = workspace.engine;
-  });
-  after(() => workspace.dispose());
-
-  const at = (rel: string, needle: string, offset = 0) => engine.symbolAt(rel, ...positionOf(FILES[rel], needle, offset));
-  const defines = async (rel: string, needle: string, file: string, line: number, offset = 0) => {
-    const s = await at(rel, needle, offset);
-    assert.strictEqual(s?.resolution, 'defines', `${rel} ${needle}: ${JSON.stringify(s)}`);
-    const d = s.definitions[0];
-    assert.ok(d.file === file && d.startLine + 1 <= line && line <= d.endLine + 1, `${rel} ${needle}: ${d.file}:${d.startLine + 1}-${d.endLine + 1}, expected ${file}:${line}`);
-  };
+  const { defines } = symbolSuite(FILES, 'rr-cfields');
   const unix = process.platform !== 'win32';
 
   it('a field through a local, a parameter, a global, a cast, a typedef and an anonymous union', async () => {

@@ -5,8 +5,7 @@
 // member; a `for` binding outside any function is the module's. Before, all of these stayed
 // candidates or pointed at the `require` line (engine/src/resolve/commonjs.ts).
 import * as assert from 'assert';
-import type { Engine } from '../../engine/src/engine';
-import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+import { symbolSuite } from './workspace.helpers';
 
 const FILES: Record<string, string> = {
   'lib/utils.cjs': [
@@ -87,21 +86,7 @@ const FILES: Record<string, string> = {
 
 describe('Engine.symbolAt resolves JavaScript CommonJS names', function () {
   this.timeout(60_000);
-  let workspace: IndexedWorkspace;
-  let engine: Engine;
-  before(async () => {
-    workspace = await indexedWorkspace(FILES, 'rr-commonjs');
-    engine = workspace.engine;
-  });
-  after(() => workspace.dispose());
-
-  const at = (rel: string, needle: string, offset = 0) => engine.symbolAt(rel, ...positionOf(FILES[rel], needle, offset));
-  const defines = async (rel: string, needle: string, file: string, line: number, offset = 0) => {
-    const s = await at(rel, needle, offset);
-    assert.strictEqual(s?.resolution, 'defines', `${rel} ${needle}: ${JSON.stringify(s)}`);
-    const d = s.definitions[0];
-    assert.ok(d.file === file && d.startLine + 1 <= line && line <= d.endLine + 1, `${rel} ${needle}: ${d.file}:${d.startLine + 1}-${d.endLine + 1}, expected ${file}:${line}`);
-  };
+  const { at, defines } = symbolSuite(FILES, 'rr-commonjs');
 
   it('exports.x = f follows f; exports.x = function and var x = (exports.x = ...) are the export', async () => {
     await defines('test/use.spec.cjs', 'castArray(1)', 'lib/utils.cjs', 2);

@@ -1,5 +1,6 @@
 // A workspace written from a map of files, indexed by a real Engine in temporary folders, for
 // tests that ask the engine about positions in those files (hover, resolution).
+import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Engine } from '../../engine/src/engine';
@@ -44,4 +45,28 @@ export function positionOf(text: string, needle: string, offset = 0, nth = 0): [
     }
   }
   throw new Error(`${needle} not in the text`);
+}
+
+/** What a resolution suite asks: the symbol at a needle, and a check that it resolves to a definition. */
+export interface SymbolSuite {
+  at(rel: string, needle: string, offset?: number): ReturnType<Engine['symbolAt']>;
+  /** Asserts the name at `needle` of `rel` "defines" a definition spanning `file`:`line` (1-based). */
+  defines(rel: string, needle: string, file: string, line: number, offset?: number): Promise<void>;
+}
+
+/** Indexes `files` before the enclosing `describe`'s tests and disposes of them after. */
+export function symbolSuite(files: Readonly<Record<string, string>>, prefix: string): SymbolSuite {
+  let workspace: IndexedWorkspace | undefined;
+  before(async () => {
+    workspace = await indexedWorkspace(files, prefix);
+  });
+  after(() => workspace?.dispose());
+  const at = (rel: string, needle: string, offset = 0) => workspace!.engine.symbolAt(rel, ...positionOf(files[rel], needle, offset));
+  const defines = async (rel: string, needle: string, file: string, line: number, offset = 0) => {
+    const s = await at(rel, needle, offset);
+    assert.strictEqual(s?.resolution, 'defines', `${rel} ${needle}: ${JSON.stringify(s)}`);
+    const d = s.definitions[0];
+    assert.ok(d.file === file && d.startLine + 1 <= line && line <= d.endLine + 1, `${rel} ${needle}: ${d.file}:${d.startLine + 1}-${d.endLine + 1}, expected ${file}:${line}`);
+  };
+  return { at, defines };
 }

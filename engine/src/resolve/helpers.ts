@@ -40,12 +40,3 @@ export function summarizeAll(file: string, tree: Tree, python: boolean): ModuleS
   if (!python) collectValues(file, tree.rootNode, s);
   return s;
 }
-
-/** Keeps `v` for `file` in an LRU map of at most `max` entries (an entry `same` accepts stays). */
-export function remember<V>(m: Map<string, V>, file: string, v: V, same: (old: V) => boolean, max = 256): void {
-  const old = m.get(file);
-  if (old && same(old)) return;
-  m.delete(file);
-  m.set(file, v);
-  if (m.size > max) m.delete(m.keys().next().value!);
-}

@@ -11,6 +11,7 @@ import * as path from 'path';
 import type { Node } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { parseReusing } from '../chunk/reparse';
+import { RecentMap } from '../util/recentMap';
 import { collect, macroField, type CDef, type CType, type Field, type Fields, type FileTop } from './cdecls';
 import { receiverPlan, type Receiver } from './cfields';
 import { platformMacros } from './cpreproc';
@@ -50,7 +51,7 @@ const CANDIDATES: Resolution = { kind: 'candidates' };
 export const resolvesIncludes = (grammar: string): boolean => RESOLVED.has(grammar);
 
 export class IncludeResolver {
-  private readonly tops = new Map<string, { text: string; top: FileTop | undefined }>();
+  private readonly tops = new RecentMap<string, { text: string; top: FileTop | undefined }>(CACHE);
   private readonly macros: Map<string, number | undefined>;
 
   constructor(private readonly src: IncludeSource, platform: string = process.platform) {
@@ -259,9 +260,7 @@ export class IncludeResolver {
         }
       }
     }
-    this.tops.delete(file);
     this.tops.set(file, { text, top });
-    if (this.tops.size > CACHE) this.tops.delete(this.tops.keys().next().value!);
     return top;
   }
 
@@ -283,7 +282,7 @@ const INCLUDED_CACHE = 32;
  */
 export class IncludedNames {
   private readonly resolver: IncludeResolver;
-  private readonly cache = new Map<string, { includes: string; names: ReadonlySet<string>; files: Set<string> }>();
+  private readonly cache = new RecentMap<string, { includes: string; names: ReadonlySet<string>; files: Set<string> }>(INCLUDED_CACHE);
 
   constructor(src: IncludeSource) {
     this.resolver = new IncludeResolver(src);
@@ -296,16 +295,14 @@ export class IncludedNames {
     if (hit?.includes === includes) return hit.names;
     const found = await this.resolver.includedNames(file, text, deadline);
     if (!found) return undefined;
-    this.cache.delete(file);
     this.cache.set(file, { includes, names: found.names, files: found.files });
-    if (this.cache.size > INCLUDED_CACHE) this.cache.delete(this.cache.keys().next().value!);
     return found.names;
   }
 
   /** A file or folder changed or left ('': anything may have): the graphs that read it are read again. */
   changed(file: string): void {
     const under = file + '/';
-    for (const [k, e] of this.cache) if (!file || e.files.has(file) || [...e.files].some((f) => f.startsWith(under))) this.cache.delete(k);
+    this.cache.deleteWhere((e) => !file || e.files.has(file) || [...e.files].some((f) => f.startsWith(under)));
   }
 
   dispose(): void {

@@ -3,13 +3,16 @@
 import type { Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { parseReusing } from '../chunk/reparse';
-import { cacheKey, remember, summarizeAll } from './helpers';
+import { RecentMap } from '../util/recentMap';
+import { cacheKey, summarizeAll } from './helpers';
 import type { ModuleSummary } from './types';
 
 /** A file's parse for its summary gives up after this long (a hover never waits on one file). */
 const PARSE_TIMEOUT_MS = 250;
 /** Larger files are not summarised (generated code, bundles). */
 export const MAX_PARSE_CHARS = 1_000_000;
+/** Summaries kept (repository files and buffers). */
+const KEPT = 256;
 
 export interface SummarySource {
   textOf(file: string): string | undefined;
@@ -17,7 +20,7 @@ export interface SummarySource {
 }
 
 export class ModuleSummaries {
-  private readonly kept = new Map<string, { key: string; s: ModuleSummary }>();
+  private readonly kept = new RecentMap<string, { key: string; s: ModuleSummary }>(KEPT);
   /** The file being resolved in, as its editor text (an unsaved buffer differs from the index's). */
   private readonly live = new Map<string, { s: ModuleSummary; n: number }>();
 
@@ -27,8 +30,9 @@ export class ModuleSummaries {
   /** The summary of the text `file` is being resolved in (`key`: cacheKey of that text), kept for that text. */
   ofBuffer(file: string, tree: Tree, python: boolean, key: string): ModuleSummary {
     const live = this.kept.get(`\0live:${file}`);
-    const s = live?.key === key ? live.s : summarizeAll(file, tree, python);
-    remember(this.kept, `\0live:${file}`, { key, s }, (e) => e.key === key);
+    if (live?.key === key) return live.s;
+    const s = summarizeAll(file, tree, python);
+    this.kept.set(`\0live:${file}`, { key, s });
     return s;
   }
 
@@ -60,7 +64,7 @@ export class ModuleSummaries {
     if (!tree) return undefined;
     try {
       const s = summarizeAll(file, tree, grammar.name === 'python');
-      remember(this.kept, file, { key, s }, () => false);
+      this.kept.set(file, { key, s });
       return s;
     } finally {
       tree.delete();

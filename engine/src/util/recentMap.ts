@@ -22,6 +22,11 @@ export class RecentMap<K, V> {
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  /** Drops every entry `drop` accepts. */
+  deleteWhere(drop: (value: V, key: K) => boolean): void {
+    for (const [k, v] of this.entries) if (drop(v, k)) this.entries.delete(k);
+  }
+
   get size(): number {
     return this.entries.size;
   }

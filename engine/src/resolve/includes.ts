@@ -116,10 +116,7 @@ export class IncludeResolver {
         const defs = top.defs.get(name)?.filter(want);
         if (defs?.length && defs.every((d) => d.def.role === 'class' && !d.full)) forward ??= defs;
         else if (defs?.length) found.push(defs);
-        for (const spec of top.includes) {
-          const target = this.includeTarget(f, spec);
-          if (target && !seen.has(target)) next.push((seen.add(target), target));
-        }
+        next.push(...this.unseenIncludes(f, top.includes, seen));
       }
       if (found.length > 1) return { k: 'ambiguous' };
       if (found.length) return { k: 'found', defs: found[0], depth };
@@ -189,7 +186,7 @@ export class IncludeResolver {
   async includedNames(file: string, text: string, deadline: number): Promise<{ names: Set<string>; files: Set<string> } | undefined> {
     const names = new Set<string>();
     const seen = new Set([file]);
-    let level = [...text.matchAll(INCLUDE)].map((m) => this.includeTarget(file, m[1].trim())).filter((t): t is string => !!t && !seen.has(t) && !!seen.add(t));
+    let level = this.unseenIncludes(file, [...text.matchAll(INCLUDE)].map((m) => m[1].trim()), seen);
     while (level.length) {
       const next: string[] = [];
       for (const f of level) {
@@ -197,15 +194,22 @@ export class IncludeResolver {
         const top = await this.top(f);
         if (!top) return undefined;
         for (const n of top.defs.keys()) names.add(n);
-        for (const spec of top.includes) {
-          const target = this.includeTarget(f, spec);
-          if (target && !seen.has(target)) next.push((seen.add(target), target));
-        }
+        next.push(...this.unseenIncludes(f, top.includes, seen));
       }
       level = next;
     }
     seen.delete(file);
     return { names, files: seen };
+  }
+
+  /** The files `from`'s include lines `specs` name that `seen` lacks, in order; each is added to `seen`. */
+  private unseenIncludes(from: string, specs: readonly string[], seen: Set<string>): string[] {
+    const out: string[] = [];
+    for (const spec of specs) {
+      const target = this.includeTarget(from, spec);
+      if (target && !seen.has(target)) out.push((seen.add(target), target));
+    }
+    return out;
   }
 
   /** A prototype's body: the repository's only full definition of the name in a source file. */

@@ -26,17 +26,23 @@ export class LocalScopes {
 
   constructor(tree: Tree, query: Query, private readonly python: boolean) {
     const captures = query.captures(tree.rootNode);
-    for (const c of captures) if (c.name === 'local.scope') this.scopes.add(c.node.id);
+    const scopeNodes = new Map<number, Node>();
+    for (const c of captures) if (c.name === 'local.scope') scopeNodes.set(c.node.id, c.node);
+    for (const id of scopeNodes.keys()) this.scopes.add(id);
+    const found: Array<{ id: Node; kind: BindingKind }> = [];
     for (const c of captures) {
       if (!c.name.startsWith('local.definition.')) continue;
       const kind = c.name.slice('local.definition.'.length);
-      if (kind === 'pattern') for (const id of patternNames(c.node)) this.add(id, 'var');
-      else this.add(c.node, kind as BindingKind);
+      if (kind === 'pattern') for (const id of patternNames(c.node)) found.push({ id, kind: 'var' });
+      else found.push({ id: c.node, kind: kind as BindingKind });
     }
+    const around = enclosingScopes([...scopeNodes.values()], found.map((f) => f.id));
+    found.forEach((f, i) => this.add(f.id, f.kind, around ? around[i] : this.ancestorScopes(f.id)));
   }
 
-  private add(id: Node, kind: BindingKind): void {
-    const scope = this.scopeAround(id);
+  /** `scopes`: the scopes around `id`, innermost first. */
+  private add(id: Node, kind: BindingKind, scopes: readonly Node[]): void {
+    const scope = scopeAround(id, scopes);
     if (!scope) return;
     let m = this.defs.get(scope.id);
     if (!m) this.defs.set(scope.id, (m = new Map()));
@@ -45,14 +51,11 @@ export class LocalScopes {
     if (!prev || (prev.node.startIndex > id.startIndex)) m.set(id.text, { kind, node: id, scope });
   }
 
-  /** The nearest scope around a binding identifier that it does not name. */
-  private scopeAround(id: Node): Node | undefined {
-    for (let p = id.parent; p; p = p.parent) {
-      if (!this.scopes.has(p.id)) continue;
-      if (p.childForFieldName('name')?.id === id.id) continue;
-      return p;
-    }
-    return undefined;
+  /** The scopes among `id`'s ancestors, innermost first. */
+  private ancestorScopes(id: Node): Node[] {
+    const out: Node[] = [];
+    for (let p = id.parent; p; p = p.parent) if (this.scopes.has(p.id)) out.push(p);
+    return out;
   }
 
   /**
@@ -97,6 +100,35 @@ export class LocalScopes {
   isScope(node: Node): boolean {
     return this.scopes.has(node.id);
   }
+}
+
+/** The nearest of `scopes` (around a binding identifier, innermost first) that it does not name. */
+function scopeAround(id: Node, scopes: readonly Node[]): Node | undefined {
+  return scopes.find((p) => p.childForFieldName('name')?.id !== id.id);
+}
+
+/**
+ * For each of `ids`, the `scopes` whose range holds it, innermost first, found by one sweep over
+ * the ranges instead of a walk up each identifier's ancestors (a wasm call per step: half of a
+ * 2,800-line file's scopes). Nodes of one tree nest, so a range that holds a node is an ancestor's;
+ * undefined when two scopes share a range (which is inner is not in the ranges): walk instead.
+ */
+export function enclosingScopes(scopes: readonly Node[], ids: readonly Node[]): Node[][] | undefined {
+  const ranged = scopes.map((node) => ({ node, start: node.startIndex, end: node.endIndex })).sort((a, b) => a.start - b.start || b.end - a.end);
+  for (let i = 1; i < ranged.length; i++) if (ranged[i].start === ranged[i - 1].start && ranged[i].end === ranged[i - 1].end) return undefined;
+  const order = ids.map((id, i) => ({ i, start: id.startIndex, end: id.endIndex })).sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Node[][] = new Array(ids.length);
+  const open: typeof ranged = [];
+  let next = 0;
+  for (const d of order) {
+    // Scopes that start at or before the identifier opened; those that end before it closed.
+    while (next < ranged.length && ranged[next].start <= d.start) {
+      while (open.length && open[open.length - 1].end <= ranged[next].start && open[open.length - 1].end < ranged[next].end) open.pop();
+      open.push(ranged[next++]);
+    }
+    out[d.i] = open.filter((s) => s.start <= d.start && d.end <= s.end && !(s.start === d.start && s.end === d.end)).reverse().map((s) => s.node);
+  }
+  return out;
 }
 
 /** The identifiers a binding target binds (not keys, defaults' values, attributes or subscripts). */

@@ -5,6 +5,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { ClassInfo, DefRole, ModuleSummary, TopBinding } from './types';
 import { makeDef } from './def';
 import { patternNames } from './scopes';
+import { namedOfTypes } from './typedNodes';
 import { commonJsExports, constructorHolders, requireMember, requirePattern, requireSource } from './commonjs';
 
 const unquote = (s: string): string => s.replace(/^['"`]|['"`]$/g, '');
@@ -195,14 +196,9 @@ export function ecmaImport(stmt: Node): ImportRef[] {
 const CLASS_TYPES = new Set(['class_definition', 'class_declaration', 'abstract_class_declaration', 'class']);
 
 function collectClasses(file: string, root: Node, python: boolean, out: Map<number, ClassInfo>): void {
-  const stack: Node[] = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (CLASS_TYPES.has(n.type)) {
-      const info = classInfo(file, n, python);
-      if (info) out.set(info.def.declLine, info);
-    }
-    for (const c of n.namedChildren) if (c) stack.push(c);
+  for (const n of namedOfTypes(root, [...CLASS_TYPES])) {
+    const info = classInfo(file, n, python);
+    if (info) out.set(info.def.declLine, info);
   }
 }
 

@@ -5,6 +5,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { Chain, ClassInfo, DefRole, ModuleSummary, ValueInfo } from './types';
 import { makeDef } from './summary';
+import { namedOfTypes } from './typedNodes';
 
 export const valueKey = (d: { line: number; column: number }): string => `${d.line}:${d.column}`;
 
@@ -85,16 +86,16 @@ function declared(type: Node | null | undefined, value: Node | null | undefined,
   return init && { init };
 }
 
+/** The node types collectValues reads. */
+const VALUE_TYPES = ['function_declaration', 'function_signature', 'variable_declarator', 'class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'type_alias_declaration', 'enum_declaration'];
+
 /** The values of a file's top-level definitions and class members, and its non-class member holders. */
 export function collectValues(file: string, root: Node, s: ModuleSummary): void {
   const values = (s.values ??= new Map());
   const put = (id: Node | null | undefined, v: ValueInfo | undefined): void => {
     if (id && v && !values.has(valueKey({ line: id.startPosition.row, column: id.startPosition.column }))) values.set(valueKey({ line: id.startPosition.row, column: id.startPosition.column }), v);
   };
-  const stack: Node[] = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    for (const c of n.namedChildren) if (c) stack.push(c);
+  for (const n of namedOfTypes(root, VALUE_TYPES)) {
     switch (n.type) {
       case 'function_declaration': case 'function_signature': {
         const returns = typeRef(n.childForFieldName('return_type'));

@@ -8,6 +8,7 @@ import * as assert from 'assert';
 import type { Parser } from 'web-tree-sitter';
 import type { Chunker } from '../../engine/src/chunk';
 import type { Engine } from '../../engine/src/engine';
+import * as extraction from '../../engine/src/chunk/extract';
 import * as scopes from '../../engine/src/resolve/scopes';
 import * as summary from '../../engine/src/resolve/summary';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
@@ -161,5 +162,26 @@ describe('the hover request repeats no work', function () {
     assert.strictEqual(summaries, 0, 'neither the buffer nor the module it imports summarised at the hover');
     assert.strictEqual(parses, 0, 'the imported module not parsed for its definition\'s declaration');
     assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file, found!.definitions[0]?.declLine], ['defines', 'src/colors.ts', 0]);
+  });
+
+  it('a typed buffer\'s definitions are those its live update extracted: the hover runs no query over the file for them', async () => {
+    const edited = FILES['src/layout.ts'].replace('repeat(n)', 'repeat(n + 0)');
+    await engine.updateFile('src/layout.ts', edited);
+    const [line, character] = positionOf(edited, 'gapHw(2)', 1);
+    let gap: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    const queries = await counting(extraction, 'extract', (root) => (root as { text?: string }).text?.includes('repeat(n + 0)') ?? false, async () => {
+      gap = await engine.symbolAt('src/layout.ts', line, character, edited);
+    });
+    assert.strictEqual(queries, 0, 'no extract over the buffer at the hover');
+    assert.deepStrictEqual([gap!.resolution, gap!.definitions[0]?.declLine, gap!.definitions[0]?.declaration], ['defines', 0, 'function gapHw(n: number): string {']);
+    await engine.updateFile('src/layout.ts', FILES['src/layout.ts']);
+  });
+
+  it('describes a definition in the hovered buffer from the text hovered, not from the index\'s older text', async () => {
+    // Typed since its live update: two lines above the definition; the hover carries the text.
+    const typed = `// a\n// b\n${FILES['src/layout.ts'].replace('gapHw(n: number)', 'gapHw(n: number, fill = " ")')}`;
+    const [line, character] = positionOf(typed, 'gapHw(2)', 1);
+    const gap = await engine.symbolAt('src/layout.ts', line, character, typed);
+    assert.deepStrictEqual([gap?.resolution, gap?.definitions[0]?.declLine, gap?.definitions[0]?.declaration], ['defines', 2, 'function gapHw(n: number, fill = " "): string {']);
   });
 });

@@ -161,6 +161,8 @@ export class Chunker {
       const limits: SizeLimits = { maxLines: options.maxChunkLines, maxChars: options.maxChunkChars };
       const found = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], content, lines, deadline);
       if (Date.now() > deadline) return 'timeout'; // the query was cut short: its captures are partial
+      // A buffer's hover reads this text's definitions next (symbols.ts fileDefinitions): the same extract.
+      if (options.incremental) this.trees.keepDefinitions(relPath, grammar.name, content, found.definitions);
       const { chunks, definitions } = layoutChunks(tree.rootNode, found.definitions, lines, limits);
       assignCalls(chunks, found.calls, options.maxCallsPerChunk);
       return { chunks, definitions, imports: dedupeImports(found.imports) };

@@ -4,6 +4,7 @@
 // parsed in full at most once and every later version is re-parsed from the previous one
 // (reparse.ts), whichever of the two asks first.
 import type { Tree } from 'web-tree-sitter';
+import type { FoundDefinition } from './extract';
 import type { LoadedGrammar } from './grammar';
 import { parseReusing } from './reparse';
 
@@ -12,6 +13,8 @@ interface Entry {
   grammar: string;
   text: string;
   tree: Tree;
+  /** The definitions the chunker extracted from this tree (its live update), for the hover's lookups of this text. */
+  definitions?: FoundDefinition[];
 }
 
 export class SyntaxTrees {
@@ -49,6 +52,17 @@ export class SyntaxTrees {
   /** The kept tree of exactly this text of `relPath`, if any (not parsed, not reordered; owned by the cache: use it before the next await). */
   kept(relPath: string, grammar: string, text: string): Tree | undefined {
     return this.entries.find((e) => e.relPath === relPath && e.grammar === grammar && e.text === text)?.tree;
+  }
+
+  /** Records the definitions extracted from the kept tree of exactly this text (the chunker's, once per text). */
+  keepDefinitions(relPath: string, grammar: string, text: string, definitions: FoundDefinition[]): void {
+    const e = this.entries.find((x) => x.relPath === relPath && x.grammar === grammar && x.text === text);
+    if (e) e.definitions = definitions;
+  }
+
+  /** The definitions extracted from the kept tree of exactly this text, if the chunker has read them (valid while the tree is kept: use before the next await). */
+  definitions(relPath: string, grammar: string, text: string): FoundDefinition[] | undefined {
+    return this.entries.find((e) => e.relPath === relPath && e.grammar === grammar && e.text === text)?.definitions;
   }
 
   /** Files whose trees are kept, most recent first (tests). */

@@ -10,19 +10,18 @@
 // a comment.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { Chunker } from '../chunk';
-import { extract, type FoundDefinition } from '../chunk/extract';
+import type { FoundDefinition } from '../chunk/extract';
 import type { LoadedGrammar } from '../chunk/grammar';
-import { GRAMMARS, type GrammarName } from '../chunk/languages';
-import { LineIndex } from '../chunk/lines';
-import { parseReusing } from '../chunk/reparse';
+import type { GrammarName } from '../chunk/languages';
 import { lexicalTerms } from '../lexical/tokenize';
 import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
 import { codeLines } from '../util/codeLines';
 import { nextTurn } from '../util/breathe';
 import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest, type Occurrence } from './relations';
+import { FileDefinitions } from './fileDefinitions';
 import { RecentMap } from '../util/recentMap';
-import { cleanDoc, copyNote, insideFunction, wordPattern, declarationText, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
+import { insideFunction, wordPattern, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
@@ -38,7 +37,6 @@ export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = 
 export const MIN_NAME = 2;
 const MAX_PARSE_CHARS = 1_000_000;
 const PARSE_TIMEOUT_MS = 250;
-const DEFS_CACHE = 256;
 /** Imported modules a file's warm-up summarises (each parsed once per text). */
 const PREPARED_IMPORTS = 24;
 const MAX_DEFINITIONS = 8;
@@ -130,11 +128,16 @@ interface ParsedFile {
   loaded: LoadedGrammar;
 }
 
+/** The text a name is being looked up in (the hovered buffer's), which stands for its file meanwhile. */
+interface OwnText { file: string; text: string }
+const textIn = (file: string, src: SymbolSource, own?: OwnText): string | undefined => (own?.file === file ? own.text : src.textOf(file));
+
 export class SymbolLookup {
-  private readonly defsCache = new Map<string, FoundDefinitionLite[]>();
+  private readonly defs: FileDefinitions;
   private readonly resolver: Resolver | undefined;
 
   constructor(private readonly src: SymbolSource, opts: SymbolLookupOptions = {}) {
+    this.defs = new FileDefinitions(src.chunker);
     this.resolver = opts.resolve === false ? undefined : new Resolver({
       textOf: (f) => src.textOf(f),
       hasFile: (f) => src.hasFile(f),
@@ -167,11 +170,13 @@ export class SymbolLookup {
     const r = resolved ? await resolved : undefined;
     if (r?.kind === 'local') return null;
     const resolution: SymbolResolution = r ? (r.kind === 'defines' ? 'defines' : r.kind) : 'name';
-    const definitions = r?.kind === 'defines' ? [await this.describe(r.def)] : r?.kind === 'external' ? [] : await this.definitionsOf(name);
+    // The hovered file is read as the text hovered (a buffer typed in since its live update), not as the index holds it.
+    const own: OwnText = { file: relPath, text };
+    const definitions = r?.kind === 'defines' ? [await this.describe(r.def, own)] : r?.kind === 'external' ? [] : await this.definitionsOf(name, own);
     const usedInFiles = this.usedIn(name, relPath);
     if (!definitions.length && !usedInFiles.length) return null;
     if (r?.kind !== 'defines') return { ...at, definitions, resolution, ...(r?.kind === 'external' && r.via ? { resolvedVia: r.via } : {}), usedInFiles };
-    const copies = await this.copiesOf(name, definitions[0]);
+    const copies = await this.copiesOf(name, definitions[0], own);
     return { ...at, definitions, resolution, ...(r.via ? { resolvedVia: r.via } : {}), ...(copies ? { copies } : {}), usedInFiles };
   }
 
@@ -179,18 +184,20 @@ export class SymbolLookup {
   async prepare(relPath: string, text: string, pause: () => Promise<void> = nextTurn): Promise<void> {
     const parsed = text.length <= MAX_PARSE_CHARS ? await this.parse(relPath, text) : undefined;
     const imported = parsed ? this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded) ?? [] : [];
+    // The file's own definitions (a hover on a name it defines describes it), unless its live update read them.
+    if (parsed) await pause().then(() => this.defs.of(relPath, text));
     // Then the modules it imports, one a `pause`: a hover on an imported name reads their summaries and definitions.
     for (const file of imported.slice(0, PREPARED_IMPORTS)) await pause().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */
-  private async copiesOf(name: string, d: SymbolDefinition): Promise<number> {
-    const key = d.bodyKey ?? this.bodyKeyOf(d.file, d.startLine, d.endLine);
-    return (await this.definitionsOf(name)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.bodyKey === key).length;
+  private async copiesOf(name: string, d: SymbolDefinition, own?: OwnText): Promise<number> {
+    const key = d.bodyKey ?? this.bodyKeyOf(d.file, d.startLine, d.endLine, own);
+    return (await this.definitionsOf(name, own)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.bodyKey === key).length;
   }
 
-  private bodyKeyOf(file: string, startLine: number, endLine: number): string {
-    const text = this.src.textOf(file);
+  private bodyKeyOf(file: string, startLine: number, endLine: number, own?: OwnText): string {
+    const text = textIn(file, this.src, own);
     const body = text === undefined ? '' : codeLines(sliceLines(text, startLine, endLine)).join('\n');
     return `${body.length}:${quickHash(body)}`;
   }
@@ -309,10 +316,10 @@ export class SymbolLookup {
   }
 
   /** A resolved definition with its declaration and doc: the chunker's definition at that line, else the line itself. */
-  private async describe(def: ResolvedDef): Promise<SymbolDefinition> {
-    const found = (await this.fileDefinitions(def.file)).find((d) => d.name === def.name && d.startLine <= def.line && def.line <= d.endLine && d.declLine >= def.declLine);
+  private async describe(def: ResolvedDef, own?: OwnText): Promise<SymbolDefinition> {
+    const found = (await this.fileDefinitions(def.file, own)).find((d) => d.name === def.name && d.startLine <= def.line && def.line <= d.endLine && d.declLine >= def.declLine);
     if (found) return { file: def.file, startLine: found.startLine, endLine: found.endLine, declLine: found.declLine, kind: found.role, declaration: found.declaration, doc: found.doc, ...(found.copyOf ? { copyOf: found.copyOf } : {}) };
-    const lines = this.src.textOf(def.file)?.split('\n') ?? [];
+    const lines = textIn(def.file, this.src, own)?.split('\n') ?? [];
     const declaration = def.role === 'module' ? def.file : lines.slice(def.declLine, Math.min(def.endLine, def.declLine + 2) + 1).map((l) => l.trimEnd()).join('\n').trim();
     return { file: def.file, startLine: def.startLine, endLine: def.endLine, declLine: def.declLine, kind: def.role, declaration };
   }
@@ -327,12 +334,12 @@ export class SymbolLookup {
   }
 
   /** Definitions of `name` in the index, each with its declaration and doc read from its file. */
-  private async definitionsOf(name: string): Promise<SymbolDefinition[]> {
+  private async definitionsOf(name: string, own?: OwnText): Promise<SymbolDefinition[]> {
     const out: SymbolDefinition[] = [];
     const seen = new Set<string>();
     for (const ref of this.src.definitionsOf(name)) {
       if (out.length >= MAX_DEFINITIONS) break;
-      const found = (await this.fileDefinitions(ref.file)).filter((d) => d.name === name);
+      const found = (await this.fileDefinitions(ref.file, own)).filter((d) => d.name === name);
       if (!found.length) continue;
       const range = ref.chunkId >= 0 ? this.src.chunkRange(ref.chunkId) : undefined;
       // The chunk holding the definition names it; several definitions of one name in a file are told apart by it.
@@ -340,37 +347,14 @@ export class SymbolLookup {
       const key = `${ref.file}:${d.declLine}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc, ...(d.copyOf ? { copyOf: d.copyOf } : {}), bodyKey: this.bodyKeyOf(ref.file, d.startLine, d.endLine) });
+      out.push({ file: ref.file, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine, kind: d.role, declaration: d.declaration, doc: d.doc, ...(d.copyOf ? { copyOf: d.copyOf } : {}), bodyKey: this.bodyKeyOf(ref.file, d.startLine, d.endLine, own) });
     }
     return out;
   }
 
-  private async fileDefinitions(file: string): Promise<FoundDefinitionLite[]> {
-    const text = this.src.textOf(file);
-    if (text === undefined || text.length > MAX_PARSE_CHARS) return [];
-    const key = `${file}\0${text.length}\0${quickHash(text)}`;
-    const cached = this.defsCache.get(key);
-    if (cached) return cached;
-    const grammar = await this.src.chunker.grammarFor(file, text);
-    if (!grammar) return [];
-    const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const kept = this.src.chunker.trees.kept(file, grammar.name, text); // the file hovered or typed in: parsed already
-    const tree = kept ?? parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
-    if (!tree) return [];
-    let defs: FoundDefinitionLite[];
-    try {
-      const lines = new LineIndex(text);
-      defs = extract(tree.rootNode, grammar.query, GRAMMARS[grammar.name], text, lines, deadline).definitions.map((d) => ({
-        name: d.name, role: d.role, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine,
-        declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc), copyOf: copyNote(lines.lines, d.startLine, d.declLine),
-      }));
-    } finally {
-      if (!kept) tree.delete();
-    }
-    for (const k of this.defsCache.keys()) if (k.startsWith(`${file}\0`)) this.defsCache.delete(k);
-    if (this.defsCache.size >= DEFS_CACHE) this.defsCache.delete(this.defsCache.keys().next().value!);
-    this.defsCache.set(key, defs);
-    return defs;
+  private fileDefinitions(file: string, own?: OwnText): Promise<FoundDefinitionLite[]> {
+    const text = textIn(file, this.src, own);
+    return text === undefined ? Promise.resolve([]) : this.defs.of(file, text);
   }
 
   /** Files other than `relPath` whose chunks mention `name` as a whole word. */
@@ -393,7 +377,7 @@ export class SymbolLookup {
   }
 
   dispose(): void {
-    this.defsCache.clear();
+    this.defs.clear();
     this.resolver?.dispose();
   }
 }

@@ -66,6 +66,26 @@ describe('built-in completion: a name the user swapped in the lines before the c
     assert.strictEqual(r?.text, '# define UV__ECONNREFUSED UV__ERR(ECONNREFUSED)', JSON.stringify(r));
   });
 
+  it('drops a word the user dropped from a name (Java, `LocalTime` where the copy has `LocalDateTime`)', () => {
+    const prefix = [
+      '  private static TypeAdapter<OffsetDateTime> offsetDateTime(Gson gson) {',
+      '    TypeAdapter<LocalDateTime> localDateTimeAdapter = gson.getAdapter(LocalDateTime.class);',
+      '    TypeAdapter<ZoneOffset> zoneOffsetAdapter = gson.getAdapter(ZoneOffset.class);',
+      '    return new TypeAdapter<OffsetDateTime>() {',
+      '      @Override',
+      '      public void write(JsonWriter out, OffsetDateTime value) throws IOException {}',
+      '    };',
+      '  }',
+      '',
+      '  private static TypeAdapter<OffsetTime> offsetTime(Gson gson) {',
+      '    TypeAdapter<LocalTime> localTimeAdapter = gson.getAdapter(LocalTime.class);',
+      '    TypeAdapter<ZoneOffset> zoneOffsetAdapter = gson.getAdapter(ZoneOffset.class);',
+      '',
+    ];
+    const r = complete('src/main/JavaTimeTypeAdapters.java', 'java', prefix, ['', '      @Override']);
+    assert.strictEqual(r?.text.split('\n')[0], '    return new TypeAdapter<OffsetTime>() {', JSON.stringify(r));
+  });
+
   it('splits names into words at humps, capitals and underscores', () => {
     assert.deepStrictEqual(differingWords('beginArray', 'beginObject'), ['Array', 'Object']);
     assert.deepStrictEqual(differingWords('EACCES', 'ECONNREFUSED'), ['EACCES', 'ECONNREFUSED']);
@@ -75,5 +95,6 @@ describe('built-in completion: a name the user swapped in the lines before the c
     // Not a word of the name: `Arrays` is one hump.
     assert.strictEqual(replaceWords('toArrays', 'Array', 'Object'), undefined);
     assert.strictEqual(replaceWords('beginArrayList', 'Array', 'Object'), 'beginObjectList');
+    assert.strictEqual(replaceWords('OffsetDateTime', 'Date', ''), 'OffsetTime');
   });
 });

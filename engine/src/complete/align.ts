@@ -304,7 +304,7 @@ export function replaceWords(name: string, from: string, to: string): string | u
  * Names of the copy that the user's matched lines replace by another name (the copy's
  * `From<PathRejection>` where the user wrote `From<JsonRejection>`, `beginArray()` where the user
  * wrote `beginObject()`): the continuation is the user's variant, so its uses of them, whole or as
- * the words of a longer name (`endArray`, also for a renamed local), are adapted. Not when either
+ * the words of a longer name (`endArray`; `OffsetDateTime` where `LocalDateTime` became `LocalTime`; also for a renamed local), are adapted. Not when either
  * side writes both names.
  */
 function swapNames(al: Aligner, swapped: [string, string][], userCompared: string[], copyCompared: string[], continuation: string[]): void {
@@ -315,10 +315,10 @@ function swapNames(al: Aligner, swapped: [string, string][], userCompared: strin
     if (userToks.has(c) || copyToks.has(u)) continue;
     if (al.map.get(c) !== u && (al.map.has(c) || al.maps(u) || !al.pair(c, u))) continue;
     const [from, to] = differingWords(c, u);
-    if (from.length < MIN_SWAPPED_WORD || !to || !/[A-Za-z]/.test(from)) continue;
+    if (from.length < MIN_SWAPPED_WORD || !/[A-Za-z]/.test(from)) continue;
     for (const name of new Set(continuation.flatMap(tokensOf))) {
       const renamed = isName(name) && !al.map.has(name) ? replaceWords(name, from, to) : undefined;
-      if (renamed && !copyToks.has(renamed) && !al.maps(renamed)) al.pair(name, renamed);
+      if (renamed && isName(renamed) && !copyToks.has(renamed) && !al.maps(renamed)) al.pair(name, renamed);
     }
   }
 }

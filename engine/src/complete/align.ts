@@ -40,6 +40,11 @@ class Aligner {
   /** `copyBound` is asked for only when two names differ (most candidates never need it). */
   constructor(private readonly userBound: Set<string>, private readonly copyBound: () => Set<string>, private readonly idf: (t: string) => number) {}
 
+  /** Whether the user's name `u` already stands for one of the copy's names. */
+  maps(u: string): boolean {
+    return this.inverse.has(u);
+  }
+
   /** Does the copy's token `c` match the user's `u`? Records a new correspondence. */
   token(u: string, c: string): boolean {
     if (u === c) {
@@ -126,12 +131,14 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
   const lastTrim = user.lines[user.lines.length - 1].trim();
   let q = 0;
   /** Aligns the user's context lines from `depth` up with the copy's lines before `nb[q]`; the depth reached. */
-  const alignDeeper = (al: Aligner, depth: number): number => {
+  const alignDeeper = (al: Aligner, depth: number, swapped: [string, string][]): number => {
     while (depth < user.tokens.length && q - 1 - depth >= 0) {
       const u = user.tokens[user.tokens.length - 1 - depth], c = toks(nb[q - 1 - depth]);
       if (!al.line(u, c)) {
-        // The first line that differs may still say which of the copy's names the user renamed.
-        if (u.some((t) => user.bound.has(t) && !c.includes(t)) && similarity(u, c, tokenWeight(idf)) >= MIN_RENAMING_SIMILARITY) for (const [cn, un] of substitutions(u, c)) if (user.bound.has(un)) al.pair(cn, un);
+        // The first line that differs may still say which of the copy's names the user renamed, or swapped for another.
+        if (similarity(u, c, tokenWeight(idf)) >= MIN_RENAMING_SIMILARITY) {
+          noteSubstitutions(al, u, c, u.some((t) => user.bound.has(t) && !c.includes(t)) ? user.bound : undefined, swapped);
+        }
         break;
       }
       depth++;
@@ -148,7 +155,8 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
     // Names the copy binds near the match (its parameters and locals).
     const copyBound = () => bindings(lines.slice(Math.max(0, src.from - MAX_DEPTH * 3, at - 60), Math.min(lines.length, at + MAX_LINES)).join('\n'));
     let al = shaped ? new Aligner(user.bound, copyBound, idf) : undefined;
-    let depth = al ? alignDeeper(al, 0) : 0;
+    const swapped: [string, string][] = [];
+    let depth = al ? alignDeeper(al, 0, swapped) : 0;
     let sim = 1;
     const exact = depth > 0;
     if (!exact) {
@@ -161,8 +169,8 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
       if (sim < MIN_SIMILARITY) continue;
       al = new Aligner(user.bound, copyBound, idf);
       al.evidence = sharedEvidence(last, prev, idf) * sim;
-      for (const [c, u] of substitutions(last, prev)) if (user.bound.has(u)) al.pair(c, u);
-      depth = alignDeeper(al, 1);
+      noteSubstitutions(al, last, prev, user.bound, swapped);
+      depth = alignDeeper(al, 1, swapped);
     }
     if (depth === 0 || !al) continue;
     // What is typed on the cursor's line must begin the continuation.
@@ -180,6 +188,8 @@ export function matchSource(src: CompletionSource, user: UserContext, idf: (t: s
     }
     if (!ok || al.evidence < minEvidence) continue;
     if (ut.length === first.length && !partial) continue; // nothing left to offer on this line
+    const compared = Math.min(depth + 1, user.tokens.length, q); // lines compared on each side: those matched, the first that differs
+    swapNames(al, swapped, user.tokens.slice(-compared).flat(), nb.slice(q - compared, q).flatMap(toks), lines.slice(at, at + MAX_LINES));
     out.push({
       src, at, evidence: al.evidence, depth, map: al.map, typedTokens: partial ? ut.length - 1 : ut.length, partial,
       userPrev: user.lines[user.lines.length - 1], copyPrev: prevLine, ...(exact ? {} : { similar: sim }),
@@ -235,6 +245,14 @@ export function substitutions(user: string[], copy: string[]): [string, string][
   return out;
 }
 
+/** Notes the names `copy` has where `user` has others (`swapped`), and pairs those whose user's name is in `bound`. */
+function noteSubstitutions(al: Aligner, user: string[], copy: string[], bound: Set<string> | undefined, swapped: [string, string][]): void {
+  for (const [c, u] of substitutions(user, copy)) {
+    if (bound?.has(u)) al.pair(c, u);
+    swapped.push([c, u]);
+  }
+}
+
 /** Summed IDF of the user's tokens that the copy's line also has (each occurrence once). */
 function sharedEvidence(user: string[], copy: string[], idf: (t: string) => number): number {
   const left = new Map<string, number>();
@@ -254,4 +272,53 @@ function sameShape(a: string[], b: string[]): boolean {
     if (!isName(a[k]) || !isName(b[k])) return false;
   }
   return true;
+}
+
+/** Words of a name: camel-case humps, runs of capitals, digits, and the underscores between them. */
+const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[_$]+/g;
+/** A swapped word shorter than this is too common to follow into longer names (`Is`, `On`). */
+const MIN_SWAPPED_WORD = 3;
+
+/** The words two names differ by, after their common leading and trailing words (`beginArray`, `beginObject` → `Array`, `Object`). */
+export function differingWords(c: string, u: string): [string, string] {
+  const cw = c.match(WORD) ?? [], uw = u.match(WORD) ?? [];
+  let head = 0, tail = 0;
+  while (head < cw.length && head < uw.length && cw[head] === uw[head]) head++;
+  while (tail < cw.length - head && tail < uw.length - head && cw[cw.length - 1 - tail] === uw[uw.length - 1 - tail]) tail++;
+  return [cw.slice(head, cw.length - tail).join(''), uw.slice(head, uw.length - tail).join('')];
+}
+
+/** `name` with the words `from` replaced by `to`, or undefined when `from` is not a run of its words. */
+export function replaceWords(name: string, from: string, to: string): string | undefined {
+  const words = name.match(WORD) ?? [];
+  if (words.join('') !== name) return undefined; // a name of other characters: no word boundaries to trust
+  for (let i = 0, off = 0; i < words.length; off += words[i].length, i++) {
+    let end = i, joined = '';
+    while (end < words.length && joined.length < from.length) joined += words[end++];
+    if (joined === from) return name.slice(0, off) + to + name.slice(off + from.length);
+  }
+  return undefined;
+}
+
+/**
+ * Names of the copy that the user's matched lines replace by another name (the copy's
+ * `From<PathRejection>` where the user wrote `From<JsonRejection>`, `beginArray()` where the user
+ * wrote `beginObject()`): the continuation is the user's variant, so its uses of them, whole or as
+ * the words of a longer name (`endArray`; `OffsetDateTime` where `LocalDateTime` became `LocalTime`; also for a renamed local), are adapted. Not when either
+ * side writes both names.
+ */
+function swapNames(al: Aligner, swapped: [string, string][], userCompared: string[], copyCompared: string[], continuation: string[]): void {
+  if (!swapped.length && !al.map.size) return;
+  const userToks = new Set(userCompared), copyToks = new Set(copyCompared);
+  // The names the aligned lines renamed, then those they swapped.
+  for (const [c, u] of [...al.map, ...swapped]) {
+    if (userToks.has(c) || copyToks.has(u)) continue;
+    if (al.map.get(c) !== u && (al.map.has(c) || al.maps(u) || !al.pair(c, u))) continue;
+    const [from, to] = differingWords(c, u);
+    if (from.length < MIN_SWAPPED_WORD || !/[A-Za-z]/.test(from)) continue;
+    for (const name of new Set(continuation.flatMap(tokensOf))) {
+      const renamed = isName(name) && !al.map.has(name) ? replaceWords(name, from, to) : undefined;
+      if (renamed && isName(renamed) && !copyToks.has(renamed) && !al.maps(renamed)) al.pair(name, renamed);
+    }
+  }
 }

@@ -7,6 +7,7 @@ import { extract, type FoundDefinition } from '../chunk/extract';
 import { GRAMMARS } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
+import { RecentMap } from '../util/recentMap';
 import { cleanDoc, copyNote, declarationText, quickHash, type FoundDefinitionLite } from './symbolSyntax';
 
 const MAX_PARSE_CHARS = 1_000_000;
@@ -15,7 +16,7 @@ const PARSE_TIMEOUT_MS = 250;
 const KEPT = 256;
 
 export class FileDefinitions {
-  private readonly kept = new Map<string, FoundDefinitionLite[]>();
+  private readonly kept = new RecentMap<string, FoundDefinitionLite[]>(KEPT);
 
   constructor(private readonly chunker: Chunker) {}
 
@@ -43,8 +44,7 @@ export class FileDefinitions {
       name: d.name, role: d.role, startLine: d.startLine, endLine: d.endLine, declLine: d.declLine,
       declaration: declarationText(d, lines.lines), doc: cleanDoc(d.doc), copyOf: copyNote(lines.lines, d.startLine, d.declLine),
     }));
-    for (const k of this.kept.keys()) if (k.startsWith(`${file}\0`)) this.kept.delete(k);
-    if (this.kept.size >= KEPT) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.deleteWhere((_, k) => k.startsWith(`${file}\0`)); // one text per file
     this.kept.set(key, defs);
     return defs;
   }

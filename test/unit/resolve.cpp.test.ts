@@ -59,6 +59,25 @@ const FILES: Record<string, string> = {
     'template <typename Specs> int generic(Specs& s) { return s.width; }', // 15
     '',
   ].join('\n'),
+  // Declarations wrapped in macros the parser cannot read (cppmacros.ts), as fmt's and nlohmann_json's are.
+  'include/m/core.h': [
+    '#define M_BEGIN_NAMESPACE \\', // 1
+    '  namespace m {           \\', // 2
+    '  inline namespace v1 {', // 3
+    '#define M_END_NAMESPACE \\', // 4
+    '  }                     \\', // 5
+    '  }', // 6
+    '#define M_CONSTEXPR constexpr', // 7
+    '#define M_API __attribute__((visibility("default")))', // 8
+    'M_BEGIN_NAMESPACE', // 9
+    'class M_API sink {', // 10
+    ' public:', // 11
+    '  M_CONSTEXPR auto flush() -> int { return 0; }', // 12
+    '};', // 13
+    'M_END_NAMESPACE', // 14
+    '',
+  ].join('\n'),
+  'src/m.cc': '#include "m/core.h"\nint go(m::sink& s) { return s.flush(); }\n',
   // The same spellings in a file lib.cc does not include: the lookup decides, not the spelling.
   'other/other.h': 'namespace other {\nstruct specs { int width; };\nvoid report(const char* message);\nclass counter { public: void bump(); };\n}\n',
 };
@@ -96,6 +115,11 @@ describe('Engine.symbolAt resolves C++ names by namespaces, classes and declared
     await defines(lib, 'high +', base, 19);
     await defines(lib, 'counter c', base, 26);
     await defines(lib, 'width_of({}', lib, 7);
+  });
+
+  it('through macros that open namespaces and mark declarations', async () => {
+    await defines('src/m.cc', 'sink&', 'include/m/core.h', 10);
+    await defines('src/m.cc', 'flush()', 'include/m/core.h', 12);
   });
 
   it('overloads, a template parameter\'s members and std:: names stay unresolved', async () => {

@@ -167,7 +167,7 @@ export class IncludeResolver {
     if (hit?.text === text) return hit.macros;
     const seen = new Set([file]);
     const defs: Array<Map<string, string>> = [];
-    for (let level = [file]; level.length && seen.size <= MAX_FILES; ) {
+    for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
       const next: string[] = [];
       for (const f of level) {
         const t = this.src.textOf(f);
@@ -187,7 +187,7 @@ export class IncludeResolver {
   private async cppTops(file: string): Promise<CppTop[]> {
     const out: CppTop[] = [];
     const seen = new Set([file]);
-    for (let level = [file]; level.length && seen.size <= MAX_FILES; ) {
+    for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
       const next: string[] = [];
       for (const f of level) {
         const top = await this.top(f);

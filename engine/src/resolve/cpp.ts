@@ -10,7 +10,7 @@
 //   defines: external.
 import type { Node } from 'web-tree-sitter';
 import type { CppEntity, CppTop } from './cppdecls';
-import { declaredName, typePath } from './cppdecls';
+import { declaredName, openClasses, typePath } from './cppdecls';
 import type { Binding } from './scopes';
 import type { Resolution } from './types';
 
@@ -219,6 +219,8 @@ export function contextOf(node: Node): string[] {
     } else if (/^(class|struct|union)_specifier$/.test(p.type) && p.childForFieldName('body')?.id === child.id) {
       const name = p.childForFieldName('name');
       if (name?.type === 'type_identifier') out.unshift([name.text]);
+    } else if (p.type === 'ERROR') {
+      out.unshift(openClasses(p, child));
     } else if (p.type === 'function_definition' && child.id !== p.childForFieldName('declarator')?.id) {
       const q = declaredName(p.childForFieldName('declarator')).qualifier;
       if (q) out.unshift(q);

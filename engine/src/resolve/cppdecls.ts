@@ -34,6 +34,8 @@ export interface CppTop {
 const SPECIFIER = /^(class|struct|union)_specifier$/;
 const BRANCH = /^preproc_(if|ifdef|elif|elifdef|else)$/;
 const MACRO = /^[A-Z][A-Z0-9_]+$/;
+/** A base the parser did not read: no class has this name, so lookups through it stay unsure. */
+export const UNREAD = '\0';
 const DECLARATOR = /^(pointer|array|function|parenthesized|reference|init)_declarator$/;
 
 export function collectCpp(file: string, root: Node): CppTop {
@@ -80,33 +82,79 @@ export function collectCpp(file: string, root: Node): CppTop {
     }
   };
   const walk = (block: Node, scope: string[]): void => {
-    for (const child of block.namedChildren) {
+    // In an ERROR the parser leaves `class X : … {` as loose tokens, its members after them: they are X's until its `}`.
+    const open: string[] = [];
+    const kids = block.type === 'ERROR' ? block.children : block.namedChildren;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i];
       if (!child) continue;
-      let item = child;
-      const outer = child;
-      if (item.type === 'template_declaration') item = item.namedChildren.find((c) => c && c.type !== 'template_parameter_list') ?? item;
-      if (BRANCH.test(item.type) || item.type === 'linkage_specification') walk(item.childForFieldName('body') ?? item, scope);
-      else if (item.type === 'declaration_list' || item.type === 'ERROR') walk(item, scope);
-      else if (item.type === 'namespace_definition') {
-        const name = item.childForFieldName('name');
-        const body = item.childForFieldName('body');
-        if (body) walk(body, name ? [...scope, ...name.text.split('::').map((s) => s.trim())] : scope);
-      } else if (SPECIFIER.test(item.type) || item.type === 'enum_specifier') specifier(item, scope, outer);
-      else if (item.type === 'function_definition') {
-        const d = item.childForFieldName('declarator');
-        const fn = d && functionDeclarator(d);
-        const { name, qualifier } = declaredName(d);
-        add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, { sig: fn ? signature(fn) : '' });
-      } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer);
-      else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, { type: typePath(item.childForFieldName('type')?.childForFieldName('type') ?? null) });
-      else if (item.type === 'using_declaration' && item.children.some((c) => c?.type === 'namespace')) {
-        const ns = typePath(item.namedChildren[0] ?? null);
-        if (ns) top.usings.push({ scope, ns });
+      if (block.type === 'ERROR') {
+        const opened = classOpening(kids, i);
+        if (opened) {
+          add(opened.name, [...scope, ...open], 'class', opened.name, { bases: opened.based ? [[UNREAD]] : [] });
+          open.push(opened.name.text);
+          i = opened.brace;
+          continue;
+        }
+        if (child.type === '}' && open.length) open.pop();
+        if (!child.isNamed) continue;
       }
+      one(child, [...scope, ...open]);
+    }
+  };
+  const one = (child: Node, scope: string[]): void => {
+    let item = child;
+    const outer = child;
+    if (item.type === 'template_declaration') item = item.namedChildren.find((c) => c && c.type !== 'template_parameter_list') ?? item;
+    if (BRANCH.test(item.type) || item.type === 'linkage_specification') walk(item.childForFieldName('body') ?? item, scope);
+    else if (item.type === 'declaration_list' || item.type === 'ERROR') walk(item, scope);
+    else if (item.type === 'namespace_definition') {
+      const name = item.childForFieldName('name');
+      const body = item.childForFieldName('body');
+      if (body) walk(body, name ? [...scope, ...name.text.split('::').map((s) => s.trim())] : scope);
+    } else if (SPECIFIER.test(item.type) || item.type === 'enum_specifier') specifier(item, scope, outer);
+    else if (item.type === 'function_definition') {
+      const d = item.childForFieldName('declarator');
+      const fn = d && functionDeclarator(d);
+      const { name, qualifier } = declaredName(d);
+      add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, { sig: fn ? signature(fn) : '' });
+    } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer);
+    else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, { type: typePath(item.childForFieldName('type')?.childForFieldName('type') ?? null) });
+    else if (item.type === 'using_declaration' && item.children.some((c) => c?.type === 'namespace')) {
+      const ns = typePath(item.namedChildren[0] ?? null);
+      if (ns) top.usings.push({ scope, ns });
     }
   };
   walk(root, []);
   return top;
+}
+
+/** The classes an ERROR's loose `class X {` tokens hold open where its child `at` starts (as collectCpp reads them). */
+export function openClasses(error: Node, at: Node): string[] {
+  const open: string[] = [];
+  const kids = error.children;
+  for (let i = 0; i < kids.length && kids[i]!.startIndex < at.startIndex; i++) {
+    const opened = classOpening(kids, i);
+    if (opened) {
+      open.push(opened.name.text);
+      i = opened.brace;
+    } else if (kids[i]?.type === '}' && open.length) open.pop();
+  }
+  return open;
+}
+
+/** `class X … {` as an ERROR's loose tokens from `i`: the name, the index of its `{`, and whether bases (`:`) come before it. */
+function classOpening(kids: ReadonlyArray<Node | null>, i: number): { name: Node; brace: number; based: boolean } | undefined {
+  const name = kids[i + 1];
+  if (!/^(class|struct|union)$/.test(kids[i]?.type ?? '') || name?.type !== 'type_identifier') return undefined;
+  let based = false;
+  for (let j = i + 2; j < kids.length && j < i + 40; j++) {
+    const t = kids[j]?.type;
+    if (t === '{') return { name, brace: j, based };
+    if (t === ';' || t === '}' || t === ')') return undefined;
+    if (t === ':' || t === 'base_class_clause') based = true;
+  }
+  return undefined;
 }
 
 /** The path a type or scope node names, template arguments left out (`detail::buffer<T>` → detail, buffer); undefined for builtins and `auto`. */

@@ -65,22 +65,6 @@ export function collectCpp(file: string, root: Node): CppTop {
     add(name, scope, 'class', outer, { full: !!body, bases });
     if (body) walk(body, [...scope, name.text]);
   };
-  const declarators = (item: Node, scope: string[], outer: Node): void => {
-    const type = item.childForFieldName('type');
-    if (type && (SPECIFIER.test(type.type) || type.type === 'enum_specifier')) specifier(type, scope, outer);
-    const alias = item.type === 'type_definition';
-    // A macro the parser read as the type (`NLOHMANN_JSON_NAMESPACE_BEGIN` then `class basic_json;`), or a declaration it could not read whole: no names from it.
-    if ((type?.type === 'type_identifier' && MACRO.test(type.text)) || item.hasError) return;
-    for (const d of item.childrenForFieldName('declarator')) {
-      if (!d) continue;
-      const fn = functionDeclarator(d);
-      const { name, qualifier } = declaredName(d);
-      const at = qualifier ? [...scope, ...qualifier] : scope;
-      if (alias) add(name, at, 'alias', outer, { type: typePath(type) });
-      else if (fn) add(name, at, 'function', outer, { full: false, sig: signature(fn) });
-      else add(name, at, 'variable', outer, { type: typePath(type) });
-    }
-  };
   const walk = (block: Node, scope: string[]): void => {
     // In an ERROR the parser leaves `class X : … {` as loose tokens, its members after them: they are X's until its `}`.
     const open: string[] = [];
@@ -118,7 +102,7 @@ export function collectCpp(file: string, root: Node): CppTop {
       const fn = d && functionDeclarator(d);
       const { name, qualifier } = declaredName(d);
       add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, { sig: fn ? signature(fn) : '' });
-    } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer);
+    } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer, add, specifier);
     else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, { type: typePath(item.childForFieldName('type')?.childForFieldName('type') ?? null) });
     else if (item.type === 'using_declaration' && item.children.some((c) => c?.type === 'namespace')) {
       const ns = typePath(item.namedChildren[0] ?? null);
@@ -127,6 +111,26 @@ export function collectCpp(file: string, root: Node): CppTop {
   };
   walk(root, []);
   return top;
+}
+
+type Add = (name: Node | null | undefined, scope: string[], kind: CppKind, outer: Node, extra?: Partial<CppEntity>) => void;
+
+/** The names a declaration, a field or a typedef declares (and the class or enum its type defines). */
+function declarators(item: Node, scope: string[], outer: Node, add: Add, specifier: (spec: Node, scope: string[], outer: Node) => void): void {
+  const type = item.childForFieldName('type');
+  if (type && (SPECIFIER.test(type.type) || type.type === 'enum_specifier')) specifier(type, scope, outer);
+  const alias = item.type === 'type_definition';
+  // A macro the parser read as the type (`NLOHMANN_JSON_NAMESPACE_BEGIN` then `class basic_json;`), or a declaration it could not read whole: no names from it.
+  if ((type?.type === 'type_identifier' && MACRO.test(type.text)) || item.hasError) return;
+  for (const d of item.childrenForFieldName('declarator')) {
+    if (!d) continue;
+    const fn = functionDeclarator(d);
+    const { name, qualifier } = declaredName(d);
+    const at = qualifier ? [...scope, ...qualifier] : scope;
+    if (alias) add(name, at, 'alias', outer, { type: typePath(type) });
+    else if (fn) add(name, at, 'function', outer, { full: false, sig: signature(fn) });
+    else add(name, at, 'variable', outer, { type: typePath(type) });
+  }
 }
 
 /** The classes an ERROR's loose `class X {` tokens hold open where its child `at` starts (as collectCpp reads them). */

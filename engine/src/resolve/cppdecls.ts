@@ -75,7 +75,7 @@ export function collectCpp(file: string, root: Node): CppTop {
       if (block.type === 'ERROR') {
         const opened = classOpening(kids, i);
         if (opened) {
-          add(opened.name, [...scope, ...open], 'class', opened.name, { bases: opened.based ? [[UNREAD]] : [] });
+          add(opened.name, [...scope, ...open], 'class', opened.name, { bases: opened.bases });
           open.push(opened.name.text);
           i = opened.brace;
           continue;
@@ -148,15 +148,20 @@ export function openClasses(error: Node, at: Node): string[] {
 }
 
 /** `class X … {` as an ERROR's loose tokens from `i`: the name, the index of its `{`, and whether bases (`:`) come before it. */
-function classOpening(kids: ReadonlyArray<Node | null>, i: number): { name: Node; brace: number; based: boolean } | undefined {
+function classOpening(kids: ReadonlyArray<Node | null>, i: number): { name: Node; brace: number; bases: string[][] } | undefined {
   const name = kids[i + 1];
   if (!/^(class|struct|union)$/.test(kids[i]?.type ?? '') || name?.type !== 'type_identifier') return undefined;
   let based = false;
+  const bases: string[][] = [];
   for (let j = i + 2; j < kids.length && j < i + 40; j++) {
-    const t = kids[j]?.type;
-    if (t === '{') return { name, brace: j, based };
-    if (t === ';' || t === '}' || t === ')') return undefined;
-    if (t === ':' || t === 'base_class_clause') based = true;
+    const k = kids[j];
+    if (k?.type === '{') return { name, brace: j, bases: based && !bases.length ? [[UNREAD]] : bases };
+    if (k?.type === ';' || k?.type === '}' || k?.type === ')') return undefined;
+    if (k?.type === ':' || k?.type === 'base_class_clause') based = true;
+    // A base the tokens name (`: public buffer<T>`); anything else between `:` and `{` is a base not read.
+    const path = based && k?.isNamed && k.type !== 'access_specifier' ? (k.type === 'base_class_clause' ? undefined : typePath(k)) : undefined;
+    if (path) bases.push(path);
+    else if (based && k?.isNamed && k.type !== 'access_specifier') bases.push(...(k.type === 'base_class_clause' ? k.namedChildren.map((b) => typePath(b) ?? [UNREAD]) : [[UNREAD]]));
   }
   return undefined;
 }

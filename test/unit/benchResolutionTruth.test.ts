@@ -6,7 +6,7 @@ import { Chunker } from '../../engine/src/chunk';
 import { loadRepo } from '../../test/bench/split';
 import { candidates, type Occurrence } from '../../test/bench/resolution/sample';
 import { classify, type Truth } from '../../test/bench/resolution/truth';
-import { clangTruth } from '../../test/bench/resolution/truthClang';
+import { clangTruth, spelledTruth } from '../../test/bench/resolution/truthClang';
 import { typescriptTruth } from '../../test/bench/resolution/truthTs';
 import * as path from 'path';
 
@@ -67,5 +67,15 @@ describe('bench protocol R: clangd and JavaScript truth', () => {
     assert.strictEqual(classify(find(truth, 'index.mjs', 'side')), 'local');
     assert.strictEqual(classify(find(truth, 'index.mjs', 'area', 'call')), 'repo');
     assert.strictEqual(classify(find(truth, 'index.mjs', 'log', 'member')), 'external');
+  });
+
+  it('a clangd location naming another name (error recovery, a macro\'s expansion site) is no truth for the name asked about', () => {
+    const repo = loadRepo(SPLIT, 'c-tiny', 'c');
+    const occurrence: Occurrence = { file: 'src/main.c', line: 5, column: 21, name: 'util_add', syntax: 'call' };
+    // `main` (line 4) encloses the call: what clangd answers in a file it cannot compile.
+    const recovered = spelledTruth(repo, { occurrence, defs: [{ file: 'src/main.c', line: 3, column: 4, scope: 'module' }], external: false });
+    assert.strictEqual(classify(recovered), 'no-truth');
+    const spelled = { occurrence, defs: [{ file: 'src/main.c', line: 5, column: 14, scope: 'module' as const }], external: false };
+    assert.deepStrictEqual(spelledTruth(repo, { ...spelled, occurrence: { ...occurrence, column: 14 } }).defs, spelled.defs);
   });
 });

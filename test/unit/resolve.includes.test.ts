@@ -17,7 +17,7 @@ const FILES: Record<string, string> = {
   // Same spellings outside main.c's include graph: the graph decides, not the name.
   'tools/caps.h': '#define CAP_READ 9\n',
   'tools/inspect.c': '#include "caps.h"\nint limit(void) { return CAP_READ; }\n',
-  // C++ keeps candidates: namespaces, overloads and templates are beyond an include graph.
+  // C++: namespaces and the include graph decide (cpp.ts).
   'tools/probe.cpp': '#include "../include/caps.h"\n#include "fmt.h"\nnamespace tools {\nint limit() { return CAP_READ; }\n}\nint probe() { return tools::limit() + CAP_WRITE; }\ntemplate <typename Char> FMT_CONSTEXPR Char same(Char c) { return c; }\n',
   // C++ macros resolve: the preprocessor replaces them before any C++ lookup.
   'tools/fmt.h': '#ifdef _WIN32\n#define FMT_CONSTEXPR\n#else\n#define FMT_CONSTEXPR constexpr\n#endif\n',
@@ -67,12 +67,14 @@ describe('Engine.symbolAt resolves C names through #include', function () {
     assert.strictEqual(await at('tools/probe.cpp', 'Char c'), null);
   });
 
-  it('a library call and a local give no "defines"; C++ names keep their candidates', async () => {
+  it('a library call and a local give no "defines"', async () => {
     assert.strictEqual(await at('src/main.c', 'printf'), null);
     assert.strictEqual(await at('src/main.c', 'box,'), null);
-    for (const needle of ['limit() +', 'CAP_WRITE', 'CAP_READ;']) {
-      const s = await at('tools/probe.cpp', needle);
-      assert.strictEqual(s?.resolution, 'candidates', `${needle}: ${JSON.stringify(s)}`);
-    }
+  });
+
+  it('C++ names resolve by namespace and the include graph (cpp.ts), not by spelling', async () => {
+    await defines('tools/probe.cpp', 'limit() +', 'tools/probe.cpp', 4);
+    await defines('tools/probe.cpp', 'CAP_WRITE', 'include/caps.h', 1);
+    await defines('tools/probe.cpp', 'CAP_READ;', 'include/caps.h', 1);
   });
 });

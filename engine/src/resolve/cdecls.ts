@@ -4,6 +4,7 @@
 // compiler on this platform reads (cpreproc.ts).
 import type { Node } from 'web-tree-sitter';
 import { liveBranches } from './cpreproc';
+import type { CppTop } from './cppdecls';
 import { makeDef } from './def';
 import type { ResolvedDef } from './types';
 
@@ -38,6 +39,8 @@ export interface FileTop {
   includes: string[];
   /** Text ranges of `#if` branches the platform rules out. */
   dead: Array<[number, number]>;
+  /** A C++ file's declarations with their namespaces and classes (cppdecls.ts). */
+  cpp?: CppTop;
 }
 
 const BLOCKS = /^(ERROR|linkage_specification|declaration_list|namespace_definition|template_declaration)$/;

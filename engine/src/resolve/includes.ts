@@ -8,11 +8,15 @@
 // include graph is the repository's when it has exactly one definition there; anything else stays
 // candidates. `a->b.c`: the field of the struct the receiver's declared type names (cfields.ts).
 import * as path from 'path';
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { parseReusing } from '../chunk/reparse';
 import { RecentMap } from '../util/recentMap';
 import { collect, macroField, type CDef, type CType, type Field, type Fields, type FileTop } from './cdecls';
+import { resolveCpp } from './cpp';
+import { collectCpp, type CppTop } from './cppdecls';
+import { blankings, blankMacros, objectMacros } from './cppmacros';
+import { LocalScopes } from './scopes';
 import { receiverPlan, type Receiver } from './cfields';
 import { platformMacros } from './cpreproc';
 import type { Binding } from './scopes';
@@ -53,14 +57,31 @@ export const resolvesIncludes = (grammar: string): boolean => RESOLVED.has(gramm
 export class IncludeResolver {
   private readonly tops = new RecentMap<string, { text: string; top: FileTop | undefined }>(CACHE);
   private readonly macros: Map<string, number | undefined>;
+  /** C++ (cpp.ts): per file, the macro uses replaced before its parse (cppmacros.ts), and each file's object-like macros. */
+  private readonly blanks = new RecentMap<string, { text: string; macros: Map<string, string> }>(CACHE);
+  private readonly defines = new RecentMap<string, { text: string; defs: Map<string, string> }>(CACHE);
+  private asked: { file: string; text: string; tree: Tree; scopes: LocalScopes } | undefined;
 
-  constructor(private readonly src: IncludeSource, platform: string = process.platform) {
+  /** `cpp`: read C++ declarations too (the resolver; the completion check's names need only C's). */
+  constructor(private readonly src: IncludeSource, platform: string = process.platform, private readonly cpp = false) {
     this.macros = platformMacros(platform);
   }
 
   /** What the free name `node` of `file` refers to: a definition, external, or candidates; `bindingOf` reads the file's scopes. */
   async resolve(file: string, node: Node, bindingOf: (n: Node) => Binding | undefined, cpp = false): Promise<Resolution> {
-    if (cpp) return this.cppMacro(file, node);
+    if (cpp) {
+      const macro = await this.cppMacro(file, node);
+      if (macro.kind === 'defines' || !this.cpp) return macro;
+      // The same name in the file parsed with its macros replaced (positions are kept), if it is there.
+      const own = await this.askedTree(file);
+      const at = own?.tree.rootNode.descendantForPosition(node.startPosition, node.endPosition);
+      const same = at && at.text === node.text && at.type === node.type;
+      return resolveCpp(file, same ? at : node, same ? (n) => own!.scopes.bindingOf(n) : bindingOf, {
+        tops: (f) => this.cppTops(f),
+        defined: (n) => this.src.definitionsOf(n).length > 0,
+        definitionsIn: (n) => this.src.definitionsOf(n).reduce((m, d) => m.set(d.file, (m.get(d.file) ?? 0) + 1), new Map<string, number>()),
+      });
+    }
     if (node.type === 'field_identifier') {
       const recv = node.parent?.type === 'field_expression' ? receiverPlan(file, node.parent.childForFieldName('argument'), bindingOf) : undefined;
       return recv ? this.field(file, recv, node.text) : CANDIDATES;
@@ -123,6 +144,59 @@ export class IncludeResolver {
       level = next;
     }
     return { k: 'none', unread, ...(forward ? { forward } : {}) };
+  }
+
+  /** `file` parsed with its macros replaced, and its scopes (the last file asked about). */
+  private async askedTree(file: string): Promise<{ tree: Tree; scopes: LocalScopes } | undefined> {
+    const text = this.src.textOf(file);
+    if (text === undefined || text.length > MAX_PARSE_CHARS) return undefined;
+    if (this.asked?.file === file && this.asked.text === text) return this.asked;
+    const grammar = await this.src.grammarFor(file, text);
+    if (grammar?.name !== 'cpp' || !grammar.locals) return undefined;
+    const deadline = Date.now() + PARSE_TIMEOUT_MS;
+    const tree = parseReusing(grammar.parser, blankMacros(text, this.macrosFor(file, text)), undefined, () => Date.now() > deadline);
+    if (!tree) return undefined;
+    this.asked?.tree.delete();
+    this.asked = { file, text, tree, scopes: new LocalScopes(tree, grammar.locals, false) };
+    return this.asked;
+  }
+
+  /** The macro uses replaced before a C++ parse of `file`, from the definitions its include graph holds (read as text). */
+  private macrosFor(file: string, text: string): Map<string, string> {
+    const hit = this.blanks.get(file);
+    if (hit?.text === text) return hit.macros;
+    const seen = new Set([file]);
+    const defs: Array<Map<string, string>> = [];
+    for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
+      const next: string[] = [];
+      for (const f of level) {
+        const t = this.src.textOf(f);
+        if (t === undefined || t.length > MAX_PARSE_CHARS) continue;
+        const d = this.defines.get(f);
+        defs.push(d?.text === t ? d.defs : ((x) => (this.defines.set(f, { text: t, defs: x }), x))(objectMacros(t)));
+        next.push(...this.unseenIncludes(f, [...t.matchAll(INCLUDE)].map((m) => m[1].trim()), seen));
+      }
+      level = next;
+    }
+    const macros = blankings(defs);
+    this.blanks.set(file, { text, macros });
+    return macros;
+  }
+
+  /** The C++ declarations of `file` and of the headers its include graph reaches, breadth first. */
+  private async cppTops(file: string): Promise<CppTop[]> {
+    const out: CppTop[] = [];
+    const seen = new Set([file]);
+    for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
+      const next: string[] = [];
+      for (const f of level) {
+        const top = await this.top(f);
+        if (top?.cpp) out.push(top.cpp);
+        if (top) next.push(...this.unseenIncludes(f, top.includes, seen));
+      }
+      level = next;
+    }
+    return out;
   }
 
   /** The field `name` of what `recv` is, through the declared types of its parts. */
@@ -251,11 +325,13 @@ export class IncludeResolver {
     let top: FileTop | undefined;
     if (grammar && C_GRAMMARS.has(grammar.name)) {
       const deadline = Date.now() + PARSE_TIMEOUT_MS;
-      const tree = parseReusing(grammar.parser, text, undefined, () => Date.now() > deadline);
+      const cpp = this.cpp && grammar.name === 'cpp';
+      const tree = parseReusing(grammar.parser, cpp ? blankMacros(text, this.macrosFor(file, text)) : text, undefined, () => Date.now() > deadline);
       if (tree) {
         try {
           top = { defs: new Map(), includes: [], dead: [] };
           collect(file, tree.rootNode, top, this.macros);
+          if (this.cpp) top.cpp = collectCpp(file, tree.rootNode); // a C header a C++ file includes too
           // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
           const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);
           top.includes = [...text.matchAll(INCLUDE)].filter((m) => live(m.index)).map((m) => m[1].trim());
@@ -270,6 +346,10 @@ export class IncludeResolver {
 
   dispose(): void {
     this.tops.clear();
+    this.blanks.clear();
+    this.defines.clear();
+    this.asked?.tree.delete();
+    this.asked = undefined;
   }
 }
 

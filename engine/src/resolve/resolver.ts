@@ -53,7 +53,7 @@ export class Resolver {
   private readonly includes: IncludeResolver;
   constructor(private readonly src: ResolverSource) {
     this.projects = new ProjectPaths(src);
-    this.includes = new IncludeResolver(src);
+    this.includes = new IncludeResolver(src, process.platform, true);
     this.summaries = new ModuleSummaries(src, (g) => resolves(g.name));
   }
 

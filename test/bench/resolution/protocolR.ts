@@ -18,7 +18,7 @@ import { candidates, stratifiedSample, SYNTAX_KINDS, type Occurrence } from './s
 import { classify, type Truth, type TruthClass } from './truth';
 import { typescriptTruth } from './truthTs';
 import { pythonTruth } from './truthPython';
-import { clangTruth } from './truthClang';
+import { clangTruth, spelledTruth } from './truthClang';
 
 export const R_SYSTEMS = ['resolver', 'name-only'] as const;
 /** Languages with a language service for truth here (Go, Rust and Java have none offline: test/bench/README.md). */
@@ -89,14 +89,15 @@ async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cach
   const version = repo.language === 'c' ? '.clangd2' : repo.language === 'cpp' ? '.clangd3' : '';
   const key = `${repo.name}.${SEED}.${PER_KIND}.${sample.length}.${hash(JSON.stringify(sample))}${version}.json`;
   const file = path.join(cacheDir, key);
-  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Truth[];
+  const read = (ts: Truth[]): Truth[] => (repo.language === 'cpp' ? ts.map((t) => spelledTruth(repo, t)) : ts);
+  if (fs.existsSync(file)) return read(JSON.parse(fs.readFileSync(file, 'utf8')) as Truth[]);
   const t0 = performance.now();
   const truth = repo.language === 'python' ? await pythonTruth(repo, sample, chunker)
     : repo.language === 'c' || repo.language === 'cpp' ? await clangTruth(repo, sample, chunker) : typescriptTruth(repo, sample);
   console.log(`  ${repo.name}: truth for ${sample.length} occurrences in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   fs.mkdirSync(cacheDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(truth));
-  return truth;
+  return read(truth);
 }
 
 export async function runProtocolR(split: string, repoNames: string[], cacheDir: string): Promise<Record<string, Record<string, unknown>>> {

@@ -27,6 +27,8 @@ export interface Truth {
   unanswered?: boolean;
   /** clangd: error diagnostics in the occurrence's file under the bench's flags (-1: none published). */
   compileErrors?: number;
+  /** C++: every location clangd gave names another name (truthClang.ts spelledTruth): no ground truth. */
+  respelled?: boolean;
 }
 
 export type TruthClass = 'repo' | 'local' | 'external' | 'self' | 'no-truth';

@@ -176,3 +176,21 @@ export function scopeOfName(name: Node): TruthDef['scope'] {
   }
   return 'module';
 }
+
+/**
+ * C++ answers that do not name the name asked about: a location whose token is another name is
+ * clangd's error recovery in a file that does not compile (nlohmann_json: the enclosing
+ * `class basic_json` or `namespace detail` for any member) or a macro's expansion site (gtest's
+ * `TEST(suite, name)` line for `suite`). Such a location is not a definition of the name; a sample
+ * left with none has no ground truth. Read on load, so the cached answers stay as clangd gave them.
+ */
+export function spelledTruth(repo: Repo, t: Truth): Truth {
+  if (t.unanswered || !t.defs.length) return t;
+  const o = t.occurrence;
+  const defs = t.defs.filter((d) => {
+    const line = repo.byPath.get(d.file)?.lines[d.line] ?? '';
+    return /^~?(\w+)/.exec(line.slice(d.column))?.[0].replace(/^~/, '') === o.name;
+  });
+  if (defs.length === t.defs.length) return t;
+  return defs.length || t.external ? { ...t, defs } : { ...t, defs, unanswered: true, respelled: true };
+}

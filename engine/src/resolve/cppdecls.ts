@@ -1,0 +1,242 @@
+// A C++ file's declarations as a compiler names them (cpp.ts): each with the namespaces and classes
+// it is declared in (`fmt::detail::buffer`), out-of-line definitions (`void buffer<T>::f() {}`) in
+// their class, functions with their parameter types (overloads apart), variables, fields and aliases
+// with the type they name, classes with their bases, enumerators in their enum (and around it when
+// unscoped), and the `using namespace` directives of each namespace. Every `#if` branch is read:
+// two branches defining one name leave it ambiguous, which cpp.ts answers with candidates.
+import type { Node } from 'web-tree-sitter';
+import { makeDef } from './def';
+import type { DefRole, ResolvedDef } from './types';
+
+export type CppKind = 'class' | 'alias' | 'function' | 'variable' | 'enumerator';
+
+export interface CppEntity {
+  def: ResolvedDef;
+  /** The namespaces and classes around it, outermost first. */
+  scope: string[];
+  kind: CppKind;
+  /** A function's or class's body, not a prototype or a forward declaration. */
+  full: boolean;
+  /** A function's parameter types, as written: overloads differ here. */
+  sig?: string;
+  /** The type a variable, field or alias names (`detail::buffer<T>&` → detail, buffer). */
+  type?: string[];
+  /** A class's bases, as paths. */
+  bases?: string[][];
+}
+
+export interface CppTop {
+  byName: Map<string, CppEntity[]>;
+  /** `using namespace ns;` in `scope`. */
+  usings: Array<{ scope: string[]; ns: string[] }>;
+}
+
+const SPECIFIER = /^(class|struct|union)_specifier$/;
+const BRANCH = /^preproc_(if|ifdef|elif|elifdef|else)$/;
+const MACRO = /^[A-Z][A-Z0-9_]+$/;
+/** A base the parser did not read: no class has this name, so lookups through it stay unsure. */
+export const UNREAD = '\0';
+const DECLARATOR = /^(pointer|array|function|parenthesized|reference|init)_declarator$/;
+
+export function collectCpp(file: string, root: Node): CppTop {
+  const top: CppTop = { byName: new Map(), usings: [] };
+  const add = (name: Node | null | undefined, scope: string[], kind: CppKind, outer: Node, extra: Partial<CppEntity> = {}): void => {
+    if (!name || !/^(identifier|type_identifier|field_identifier)$/.test(name.type)) return;
+    const role: DefRole = kind === 'class' ? 'class' : kind === 'alias' ? 'type' : kind === 'function' ? 'function' : 'variable';
+    const xs = top.byName.get(name.text) ?? [];
+    xs.push({ def: makeDef(file, name, role, outer), scope, kind, full: true, ...extra });
+    top.byName.set(name.text, xs);
+  };
+  const specifier = (spec: Node, scope: string[], outer: Node): void => {
+    const name = spec.childForFieldName('name');
+    const body = spec.childForFieldName('body');
+    if (spec.type === 'enum_specifier') {
+      add(name, scope, 'class', outer, { full: !!body });
+      const scoped = spec.children.some((c) => c?.type === 'class' || c?.type === 'struct');
+      for (const e of body?.namedChildren ?? []) {
+        if (e?.type !== 'enumerator') continue;
+        if (name) add(e.childForFieldName('name'), [...scope, name.text], 'enumerator', e);
+        if (!scoped) add(e.childForFieldName('name'), scope, 'enumerator', e);
+      }
+      return;
+    }
+    if (!name || name.type !== 'type_identifier') return; // anonymous or `struct a::b` (no new name here)
+    const bases = spec.namedChildren.filter((c) => c?.type === 'base_class_clause').flatMap((c) => c!.namedChildren.map((b) => typePath(b)).filter((p): p is string[] => !!p));
+    add(name, scope, 'class', outer, { full: !!body, bases });
+    if (body) walk(body, [...scope, name.text]);
+  };
+  const walk = (block: Node, scope: string[]): void => {
+    // In an ERROR the parser leaves `class X : … {` as loose tokens, its members after them: they are X's until its `}`.
+    const open: string[] = [];
+    const kids = block.type === 'ERROR' ? block.children : block.namedChildren;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i];
+      if (!child) continue;
+      if (block.type === 'ERROR') {
+        const opened = classOpening(kids, i);
+        if (opened) {
+          add(opened.name, [...scope, ...open], 'class', opened.name, { bases: opened.bases });
+          open.push(opened.name.text);
+          i = opened.brace;
+          continue;
+        }
+        if (child.type === '}' && open.length) open.pop();
+        if (!child.isNamed) continue;
+      }
+      one(child, [...scope, ...open]);
+    }
+  };
+  const one = (child: Node, scope: string[]): void => {
+    let item = child;
+    const outer = child;
+    if (item.type === 'template_declaration') item = item.namedChildren.find((c) => c && c.type !== 'template_parameter_list') ?? item;
+    if (BRANCH.test(item.type) || item.type === 'linkage_specification') walk(item.childForFieldName('body') ?? item, scope);
+    else if (item.type === 'declaration_list' || item.type === 'ERROR') walk(item, scope);
+    else if (item.type === 'namespace_definition') {
+      const name = item.childForFieldName('name');
+      const body = item.childForFieldName('body');
+      if (body) walk(body, name ? [...scope, ...name.text.split('::').map((s) => s.trim())] : scope);
+    } else if (SPECIFIER.test(item.type) || item.type === 'enum_specifier') specifier(item, scope, outer);
+    else if (item.type === 'function_definition') {
+      const d = item.childForFieldName('declarator');
+      const fn = d && functionDeclarator(d);
+      const { name, qualifier } = declaredName(d);
+      add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, { sig: fn ? signature(fn) : '' });
+    } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer, add, specifier);
+    else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, { type: typePath(item.childForFieldName('type')?.childForFieldName('type') ?? null) });
+    else if (item.type === 'using_declaration' && item.children.some((c) => c?.type === 'namespace')) {
+      const ns = typePath(item.namedChildren[0] ?? null);
+      if (ns) top.usings.push({ scope, ns });
+    }
+  };
+  walk(root, []);
+  return top;
+}
+
+type Add = (name: Node | null | undefined, scope: string[], kind: CppKind, outer: Node, extra?: Partial<CppEntity>) => void;
+
+/** The names a declaration, a field or a typedef declares (and the class or enum its type defines). */
+function declarators(item: Node, scope: string[], outer: Node, add: Add, specifier: (spec: Node, scope: string[], outer: Node) => void): void {
+  const type = item.childForFieldName('type');
+  if (type && (SPECIFIER.test(type.type) || type.type === 'enum_specifier')) specifier(type, scope, outer);
+  const alias = item.type === 'type_definition';
+  // A macro the parser read as the type (`NLOHMANN_JSON_NAMESPACE_BEGIN` then `class basic_json;`), or a declaration it could not read whole: no names from it.
+  if ((type?.type === 'type_identifier' && MACRO.test(type.text)) || item.hasError) return;
+  for (const d of item.childrenForFieldName('declarator')) {
+    if (!d) continue;
+    const fn = functionDeclarator(d);
+    const { name, qualifier } = declaredName(d);
+    const at = qualifier ? [...scope, ...qualifier] : scope;
+    if (alias) add(name, at, 'alias', outer, { type: typePath(type) });
+    else if (fn) add(name, at, 'function', outer, { full: false, sig: signature(fn) });
+    else add(name, at, 'variable', outer, { type: typePath(type) });
+  }
+}
+
+/** The classes an ERROR's loose `class X {` tokens hold open where its child `at` starts (as collectCpp reads them). */
+export function openClasses(error: Node, at: Node): string[] {
+  const open: string[] = [];
+  const kids = error.children;
+  for (let i = 0; i < kids.length && kids[i]!.startIndex < at.startIndex; i++) {
+    const opened = classOpening(kids, i);
+    if (opened) {
+      open.push(opened.name.text);
+      i = opened.brace;
+    } else if (kids[i]?.type === '}' && open.length) open.pop();
+  }
+  return open;
+}
+
+/** `class X … {` as an ERROR's loose tokens from `i`: the name, the index of its `{`, and whether bases (`:`) come before it. */
+function classOpening(kids: ReadonlyArray<Node | null>, i: number): { name: Node; brace: number; bases: string[][] } | undefined {
+  const name = kids[i + 1];
+  if (!/^(class|struct|union)$/.test(kids[i]?.type ?? '') || name?.type !== 'type_identifier') return undefined;
+  let based = false;
+  const bases: string[][] = [];
+  for (let j = i + 2; j < kids.length && j < i + 40; j++) {
+    const k = kids[j];
+    if (k?.type === '{') return { name, brace: j, bases: based && !bases.length ? [[UNREAD]] : bases };
+    if (k?.type === ';' || k?.type === '}' || k?.type === ')') return undefined;
+    if (k?.type === ':' || k?.type === 'base_class_clause') based = true;
+    // A base the tokens name (`: public buffer<T>`); anything else between `:` and `{` is a base not read.
+    const path = based && k?.isNamed && k.type !== 'access_specifier' ? (k.type === 'base_class_clause' ? undefined : typePath(k)) : undefined;
+    if (path) bases.push(path);
+    else if (based && k?.isNamed && k.type !== 'access_specifier') bases.push(...(k.type === 'base_class_clause' ? k.namedChildren.map((b) => typePath(b) ?? [UNREAD]) : [[UNREAD]]));
+  }
+  return undefined;
+}
+
+/** The path a type or scope node names, template arguments left out (`detail::buffer<T>` → detail, buffer); undefined for builtins and `auto`. */
+export function typePath(t: Node | null): string[] | undefined {
+  if (!t) return undefined;
+  switch (t.type) {
+    case 'type_identifier':
+    case 'namespace_identifier':
+    case 'identifier':
+      return [t.text];
+    case 'template_type':
+    case 'template_function':
+      return typePath(t.childForFieldName('name'));
+    case 'qualified_identifier': {
+      const scope = t.childForFieldName('scope');
+      const head = scope ? typePath(scope) : [];
+      const rest = typePath(t.childForFieldName('name'));
+      return head && rest ? [...head, ...rest] : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The name a declarator declares and, for `A::b`, the classes or namespaces it is qualified by. */
+export function declaredName(d: Node | null): { name: Node | null; qualifier?: string[] } {
+  let cur = d;
+  while (cur && DECLARATOR.test(cur.type)) cur = inner(cur);
+  if (cur?.type !== 'qualified_identifier') return { name: cur };
+  const path: string[] = [];
+  while (cur?.type === 'qualified_identifier') {
+    const scope = typePath(cur.childForFieldName('scope'));
+    if (!scope) return { name: null };
+    path.push(...scope);
+    cur = cur.childForFieldName('name');
+  }
+  return { name: cur, qualifier: path };
+}
+
+/** The declarator inside one (`&x`: the grammar gives a reference's no field name). */
+const inner = (d: Node): Node | null => d.childForFieldName('declarator') ?? (d.type === 'reference_declarator' ? d.namedChildren.at(-1) ?? null : null);
+
+/** The function declarator a declarator is (`f(int)`, `*f(int)`), not a pointer to a function. */
+function functionDeclarator(d: Node): Node | undefined {
+  let cur: Node | null = d;
+  while (cur && (cur.type === 'pointer_declarator' || cur.type === 'reference_declarator')) cur = inner(cur);
+  return cur?.type === 'function_declarator' && cur.childForFieldName('declarator')?.type !== 'parenthesized_declarator' ? cur : undefined;
+}
+
+/** A function's parameter types, names and defaults left out: `(int, const Char&)`. */
+function signature(fn: Node): string {
+  const params = fn.childForFieldName('parameters')?.namedChildren ?? [];
+  // Template parameters by position: `void f(const T&)` in the class is `void buffer<Char>::f(const Char&)` outside.
+  const names = templateParams(fn);
+  const generic = (t: string): string => (names.length ? t.replace(new RegExp(`\\b(${names.join('|')})\\b`, 'g'), '$') : t);
+  return generic(params.map((p) => {
+    if (!p) return '';
+    const type = p.childForFieldName('type')?.text ?? p.text;
+    let shape = '';
+    for (let d = p.childForFieldName('declarator'); d && DECLARATOR.test(d.type); d = inner(d)) if (d.type !== 'init_declarator') shape += d.type[0];
+    return `${p.children.filter((c) => c?.type === 'type_qualifier').map((c) => c!.text).join(' ')} ${type}${shape}`;
+  }).join(','));
+}
+
+/** The names of the template parameters around a declaration (its own and its class's). */
+function templateParams(n: Node): string[] {
+  const out: string[] = [];
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type !== 'template_declaration') continue;
+    for (const param of p.childForFieldName('parameters')?.namedChildren ?? []) {
+      const id = param?.namedChildren.find((c) => c?.type === 'type_identifier' || c?.type === 'identifier') ?? param?.childForFieldName('name');
+      if (id && /^\w+$/.test(id.text)) out.push(id.text);
+    }
+  }
+  return out;
+}

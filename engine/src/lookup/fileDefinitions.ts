@@ -8,10 +8,8 @@ import { GRAMMARS } from '../chunk/languages';
 import { LineIndex } from '../chunk/lines';
 import { parseReusing } from '../chunk/reparse';
 import { RecentMap } from '../util/recentMap';
-import { cleanDoc, copyNote, declarationText, quickHash, type FoundDefinitionLite } from './symbolSyntax';
+import { cleanDoc, copyNote, declarationText, MAX_PARSE_CHARS, PARSE_TIMEOUT_MS, quickHash, type FoundDefinitionLite } from './symbolSyntax';
 
-const MAX_PARSE_CHARS = 1_000_000;
-const PARSE_TIMEOUT_MS = 250;
 /** Files' definitions kept (one text each). */
 const KEPT = 256;
 

@@ -8,6 +8,10 @@ const MAX_DOC_LINES = 6;
 export type SymbolRole = 'call' | 'definition' | 'reference';
 
 /** Node types that are names in the chunker's grammars (anonymous nodes are keywords and punctuation). */
+/** The hover's lookups parse files up to this size, within this time (symbols.ts, fileDefinitions.ts). */
+export const MAX_PARSE_CHARS = 1_000_000;
+export const PARSE_TIMEOUT_MS = 250;
+
 export const NAME_TYPES = new Set([
   'identifier', 'type_identifier', 'property_identifier', 'field_identifier', 'shorthand_property_identifier',
   'shorthand_property_identifier_pattern', 'private_property_identifier', 'namespace_identifier', 'package_identifier',

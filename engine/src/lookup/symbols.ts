@@ -21,7 +21,7 @@ import type { ChunkRelation } from '../types';
 import { occurrencesIn, strongest, type Occurrence } from './relations';
 import { FileDefinitions } from './fileDefinitions';
 import { RecentMap } from '../util/recentMap';
-import { insideFunction, wordPattern, NAME_TYPES, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
+import { insideFunction, wordPattern, MAX_PARSE_CHARS, NAME_TYPES, PARSE_TIMEOUT_MS, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
@@ -35,8 +35,6 @@ export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = 
 };
 /** Shortest name worth a lookup (`i`, `x` say nothing). */
 export const MIN_NAME = 2;
-const MAX_PARSE_CHARS = 1_000_000;
-const PARSE_TIMEOUT_MS = 250;
 /** Imported modules a file's warm-up summarises (each parsed once per text). */
 const PREPARED_IMPORTS = 24;
 const MAX_DEFINITIONS = 8;

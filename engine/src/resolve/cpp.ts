@@ -136,18 +136,20 @@ class Lookup {
     if (e.type === 'identifier') {
       const b = this.bindingOf(e);
       if (b) return b.scope.parent !== null ? this.declaredClass(b.node, ctx) : undefined;
-      const f = this.free(e.text, ctx);
-      const v = Array.isArray(f) && f.length === 1 && f[0].kind === 'variable' ? f[0] : undefined;
-      return v?.type ? this.lookupType(v.type, v.scope, depth + 1) : undefined;
+      return this.typeOfVariable(this.free(e.text, ctx), depth);
     }
     if (e.type === 'field_expression') {
       const owner = this.typeOfExpr(e.childForFieldName('argument'), ctx, depth + 1);
       const field = e.childForFieldName('field');
-      const f = owner && field ? this.inScope(field.text, owner, 0) : undefined;
-      const v = Array.isArray(f) && f.length === 1 && f[0].kind === 'variable' ? f[0] : undefined;
-      return v?.type ? this.lookupType(v.type, v.scope, depth + 1) : undefined;
+      return this.typeOfVariable(owner && field ? this.inScope(field.text, owner, 0) : undefined, depth);
     }
     return undefined;
+  }
+
+  /** The class the declared type of `found` names when it is one variable (a global, a field). */
+  private typeOfVariable(found: Found, depth: number): string[] | undefined {
+    const v = Array.isArray(found) && found.length === 1 && found[0].kind === 'variable' ? found[0] : undefined;
+    return v?.type ? this.lookupType(v.type, v.scope, depth + 1) : undefined;
   }
 
   /** The class a local's or parameter's declaration names as its type (not a template parameter, not `auto`). */

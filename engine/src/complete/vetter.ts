@@ -17,7 +17,7 @@ export interface VetterDeps {
   trees: SyntaxTrees;
   /** Whether the repository defines a name (the definition table). */
   defined: (name: string) => boolean;
-  /** C and C++: the names the editor's text's includes define (resolve/includes.ts), undefined when not read by `deadline`. */
+  /** C and C++: the names the editor's text's includes define (resolve/includedNames.ts), undefined when not read by `deadline`. */
   includedNames?: (text: string, deadline: number) => Promise<ReadonlySet<string> | undefined>;
 }
 

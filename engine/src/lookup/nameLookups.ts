@@ -14,7 +14,8 @@ import type { HybridIndex } from '../retrieve/hybrid';
 import { packDefinitions } from '../context/definitionContext';
 import { siblingsOf } from './siblings';
 import { SymbolLookup, type DefinitionAt, type SymbolInfo } from './symbols';
-import { IncludedNames, type IncludeSource } from '../resolve/includes';
+import { IncludedNames } from '../resolve/includedNames';
+import type { IncludeSource } from '../resolve/includes';
 
 /** Lines before the cursor whose names' definitions the completion context may carry, and how many names are resolved. */
 const DEFINITION_LINES = 60;
@@ -85,7 +86,7 @@ export class NameLookups {
     return packDefinitions(uses, (f) => this.src.linesOf(f), { budgetChars, file: state.file, windowStart, cursorLine: state.line, seen });
   }
 
-  /** The names a C or C++ file's includes define (resolve/includes.ts), for the completion's names check; undefined: not all read by `deadline`. */
+  /** The names a C or C++ file's includes define (resolve/includedNames.ts), for the completion's names check; undefined: not all read by `deadline`. */
   includedNames(file: string, text: string, deadline: number): Promise<ReadonlySet<string> | undefined> {
     return (this.included ??= new IncludedNames(this.includeSource())).of(file, text, deadline);
   }

@@ -43,6 +43,9 @@ const RESOLVED = new Set(['c']);
 export const resolvesCppMacros = (grammar: string): boolean => grammar === 'cpp';
 const SOURCE = /\.(c|cc|cpp|cxx)$/;
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm;
+
+/** The paths `text`'s `#include` lines name, in order; `live`: only those at an offset it accepts. */
+export const includeSpecs = (text: string, live: (at: number) => boolean = () => true): string[] => [...text.matchAll(INCLUDE)].filter((m) => live(m.index)).map((m) => m[1].trim());
 /** Headers read per resolution at most (a graph of thousands of headers is a platform SDK, not the repository). */
 const MAX_FILES = 400;
 const PARSE_TIMEOUT_MS = 2000;
@@ -172,15 +175,23 @@ export class IncludeResolver {
       for (const f of level) {
         const t = this.src.textOf(f);
         if (t === undefined || t.length > MAX_PARSE_CHARS) continue;
-        const d = this.defines.get(f);
-        defs.push(d?.text === t ? d.defs : ((x) => (this.defines.set(f, { text: t, defs: x }), x))(objectMacros(t)));
-        next.push(...this.unseenIncludes(f, [...t.matchAll(INCLUDE)].map((m) => m[1].trim()), seen));
+        defs.push(this.objectMacrosOf(f, t));
+        next.push(...this.unseenIncludes(f, includeSpecs(t), seen));
       }
       level = next;
     }
     const macros = blankings(defs);
     this.blanks.set(file, { text, macros });
     return macros;
+  }
+
+  /** `file`'s object-like macros (its text `text`), kept per text. */
+  private objectMacrosOf(file: string, text: string): Map<string, string> {
+    const hit = this.defines.get(file);
+    if (hit?.text === text) return hit.defs;
+    const defs = objectMacros(text);
+    this.defines.set(file, { text, defs });
+    return defs;
   }
 
   /** The C++ declarations of `file` and of the headers its include graph reaches, breadth first. */
@@ -260,7 +271,7 @@ export class IncludeResolver {
   async includedNames(file: string, text: string, deadline: number): Promise<{ names: Set<string>; files: Set<string> } | undefined> {
     const names = new Set<string>();
     const seen = new Set([file]);
-    let level = this.unseenIncludes(file, [...text.matchAll(INCLUDE)].map((m) => m[1].trim()), seen);
+    let level = this.unseenIncludes(file, includeSpecs(text), seen);
     while (level.length) {
       const next: string[] = [];
       for (const f of level) {
@@ -334,7 +345,7 @@ export class IncludeResolver {
           if (this.cpp) top.cpp = collectCpp(file, tree.rootNode); // a C header a C++ file includes too
           // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
           const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);
-          top.includes = [...text.matchAll(INCLUDE)].filter((m) => live(m.index)).map((m) => m[1].trim());
+          top.includes = includeSpecs(text, live);
         } finally {
           tree.delete();
         }
@@ -355,42 +366,3 @@ export class IncludeResolver {
 
 /** The full definition among a file's definitions of a name, else its first declaration. */
 const pick = (ds: CDef[]): CDef => ds.find((d) => d.full) ?? ds[0];
-
-/** Files whose included names are kept (the few being typed in). */
-const INCLUDED_CACHE = 32;
-
-/**
- * The completion check's view of C and C++ includes (complete/vetter.ts): per file, the names its
- * include graph defines, worked out once per set of `#include` lines and dropped when a file of that
- * graph changes, so a keystroke costs a lookup.
- */
-export class IncludedNames {
-  private readonly resolver: IncludeResolver;
-  private readonly cache = new RecentMap<string, { includes: string; names: ReadonlySet<string>; files: Set<string> }>(INCLUDED_CACHE);
-
-  constructor(src: IncludeSource) {
-    this.resolver = new IncludeResolver(src);
-  }
-
-  /** The names `file`'s includes define, or undefined when they could not all be read by `deadline`. */
-  async of(file: string, text: string, deadline: number): Promise<ReadonlySet<string> | undefined> {
-    const includes = [...text.matchAll(INCLUDE)].map((m) => m[1].trim()).join('\n');
-    const hit = this.cache.get(file);
-    if (hit?.includes === includes) return hit.names;
-    const found = await this.resolver.includedNames(file, text, deadline);
-    if (!found) return undefined;
-    this.cache.set(file, { includes, names: found.names, files: found.files });
-    return found.names;
-  }
-
-  /** A file or folder changed or left ('': anything may have): the graphs that read it are read again. */
-  changed(file: string): void {
-    const under = file + '/';
-    this.cache.deleteWhere((e) => !file || e.files.has(file) || [...e.files].some((f) => f.startsWith(under)));
-  }
-
-  dispose(): void {
-    this.cache.clear();
-    this.resolver.dispose();
-  }
-}

@@ -1,6 +1,7 @@
 // Matching the lines before the cursor against a source, token by token: names the code binds may
 // differ if they correspond one to one (the copy's name is then adapted to the user's); evidence is
 // the summed IDF of the tokens that matched exactly.
+import { SUBTOKEN } from '../lexical/tokenize';
 import type { EditorState } from '../types';
 import { bindings, edgeKey, isBlank, isName, MAX_LINES, tokensOf, type CompletionSource } from './lines';
 
@@ -275,7 +276,7 @@ function sameShape(a: string[], b: string[]): boolean {
 }
 
 /** Words of a name: camel-case humps, runs of capitals, digits, and the underscores between them. */
-const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[_$]+/g;
+const WORD = new RegExp(`${SUBTOKEN.source}|[_$]+`, 'g'); // the lexical index's sub-tokens, separators kept
 /** A swapped word shorter than this is too common to follow into longer names (`Is`, `On`). */
 const MIN_SWAPPED_WORD = 3;
 

@@ -4,7 +4,7 @@
 
 const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*|\d+(?:\.\d+)?/g;
 /** Sub-token boundaries: `fooBar`, `FOOBar`, `foo_bar`, `foo2bar`. */
-const SUBTOKEN = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g;
+export const SUBTOKEN = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g;
 
 /** Sub-tokens shorter than this are dropped (they carry no meaning: `x`, `i`). */
 const MIN_SUBTOKEN = 2;

@@ -10,13 +10,16 @@
 //   defines: external.
 import type { Node } from 'web-tree-sitter';
 import type { CppEntity, CppTop } from './cppdecls';
-import { declaredName, openClasses, typePath } from './cppdecls';
+import { declaredName, openClasses, scopeName, typePath } from './cppdecls';
 import type { Binding } from './scopes';
 import type { Resolution } from './types';
 
 const CANDIDATES: Resolution = { kind: 'candidates' };
 const EXTERNAL: Resolution = { kind: 'external' };
 const MAX_DEPTH = 6;
+const TYPES = new Set(['class', 'alias', 'using']);
+/** Standard containers whose first template argument is what a range-for over them gives. */
+const CONTAINERS = new Set(['vector', 'array', 'deque', 'list', 'forward_list', 'set', 'multiset', 'unordered_set', 'unordered_multiset', 'span', 'initializer_list']);
 const DECLARATIONS = /^(parameter_declaration|optional_parameter_declaration|declaration|field_declaration|for_range_loop)$/;
 
 type Found = CppEntity[] | 'unsure' | undefined;
@@ -39,6 +42,8 @@ export async function resolveCpp(file: string, node: Node, bindingOf: (n: Node) 
 class Lookup {
   private readonly usings: Array<{ scope: string[]; ns: string[] }>;
   private typesOnly = false;
+  /** The asked name is called with this many arguments (`f(a, b)`, `x.f(a)`): overloads taking another number are not it. */
+  private argc: number | undefined;
   constructor(private readonly tops: CppTop[], private readonly bindingOf: (n: Node) => Binding | undefined, private readonly graph: CppGraph) {
     this.usings = tops.flatMap((t) => t.usings);
   }
@@ -47,6 +52,7 @@ class Lookup {
     const ctx = contextOf(node);
     // A type position names a class, an enum or an alias (`struct stat s;` is not the function `stat`).
     this.typesOnly = node.type === 'type_identifier';
+    this.argc = argumentCount(node);
     const name = node.text;
     const parent = node.parent;
     if (node.type === 'field_identifier') {
@@ -95,8 +101,10 @@ class Lookup {
 
   /** Declarations of `name` in the namespace or class `scope`; in a class, its bases' when it has none itself. */
   private inScope(name: string, scope: string[], depth: number): Found {
-    const own = this.entities(name).filter((e) => same(e.scope, scope));
-    if (own.length || depth > MAX_DEPTH) return own.length ? own : undefined;
+    // In a type position a class's constructors are not its name (`X(X&& other)`): look for types.
+    const here = this.entities(name).filter((e) => same(e.scope, scope) && (!this.typesOnly || TYPES.has(e.kind)));
+    const own = here.some((e) => e.kind === 'using') ? this.throughUsings(here, name, depth) : here;
+    if (own === 'unsure' || own.length || depth > MAX_DEPTH) return own === 'unsure' || own.length ? own : undefined;
     const classes = this.classesAt(scope);
     const bases = classes.flatMap((c) => c.bases ?? []);
     let found: CppEntity[] = [];
@@ -110,6 +118,29 @@ class Lookup {
     return found.length ? found : undefined;
   }
 
+  /** `using a::b;` declarations replaced by what `a::b` names from where they stand. */
+  private throughUsings(here: CppEntity[], name: string, depth: number): CppEntity[] | 'unsure' {
+    const out: CppEntity[] = [];
+    for (const e of here) {
+      if (e.kind !== 'using') out.push(e);
+      else {
+        const found = depth < MAX_DEPTH && e.type ? this.qualifiedFound(name, e.type.slice(0, -1), e.scope, depth + 1) : undefined;
+        if (!Array.isArray(found)) return 'unsure';
+        out.push(...found);
+      }
+    }
+    return out;
+  }
+
+  /** `q::name` from `ctx`: the namespace or class `q` names from each enclosing scope outwards. */
+  private qualifiedFound(name: string, q: string[], ctx: string[], depth: number): Found {
+    for (let k = ctx.length; k >= 0; k--) {
+      const found = this.inScope(name, [...ctx.slice(0, k), ...q], depth);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
   /** The class a type path names from `ctx` (aliases followed), as its full path. */
   private lookupType(path: string[], ctx: string[], depth: number): string[] | undefined {
     if (depth > MAX_DEPTH || path[0] === 'std') return undefined;
@@ -118,11 +149,13 @@ class Lookup {
     const used = this.usings.filter((u) => startsWith(ctx, u.scope)).map((u) => u.ns);
     for (const at of [...outward, ...used]) {
       const scope = [...at, ...path.slice(0, -1)];
-      const here = this.entities(last).filter((e) => (e.kind === 'class' || e.kind === 'alias') && same(e.scope, scope));
+      const here = this.entities(last).filter((e) => TYPES.has(e.kind) && same(e.scope, scope));
       if (!here.length) continue;
       if (here.every((e) => e.kind === 'class')) return [...scope, last];
-      const alias = here.filter((e) => e.kind === 'alias');
-      return alias.length === 1 && alias[0].type ? this.lookupType(alias[0].type, alias[0].scope, depth + 1) : undefined;
+      const alias = here.filter((e) => e.kind !== 'class');
+      if (alias.length !== 1 || !alias[0].type) return undefined;
+      // `using fmt::file;` names fmt::file as written where it stands; an alias's type is looked up from its scope.
+      return this.lookupType(alias[0].type, alias[0].scope, depth + 1);
     }
     return undefined;
   }
@@ -135,7 +168,7 @@ class Lookup {
     if (e.type === 'pointer_expression' && e.child(0)?.type === '*') return this.typeOfExpr(e.childForFieldName('argument'), ctx, depth + 1);
     if (e.type === 'identifier') {
       const b = this.bindingOf(e);
-      if (b) return b.scope.parent !== null ? this.declaredClass(b.node, ctx) : undefined;
+      if (b) return b.scope.parent !== null ? this.declaredClass(b.node, ctx, depth + 1) : undefined;
       return this.typeOfVariable(this.free(e.text, ctx), depth);
     }
     if (e.type === 'field_expression') {
@@ -143,7 +176,55 @@ class Lookup {
       const field = e.childForFieldName('field');
       return this.typeOfVariable(owner && field ? this.inScope(field.text, owner, 0) : undefined, depth);
     }
+    // `new T(…)`, `T{…}`: a T.
+    if (e.type === 'new_expression' || e.type === 'compound_literal_expression') return this.typeNamed(e.childForFieldName('type'), ctx, depth);
+    if (e.type === 'call_expression') return this.typeOfCall(e, ctx, depth);
     return undefined;
+  }
+
+  /** What a call gives: `T(…)` a T, `f(…)` and `x.f(…)` the declared return type of the one `f` (or of all overloads taking that many arguments). */
+  private typeOfCall(call: Node, ctx: string[], depth: number): string[] | undefined {
+    const fn = call.childForFieldName('function');
+    const argc = argsOf(call);
+    if (!fn) return undefined;
+    if (fn.type === 'field_expression') {
+      const owner = this.typeOfExpr(fn.childForFieldName('argument'), ctx, depth + 1);
+      const field = fn.childForFieldName('field');
+      return owner && field ? this.returnType(this.inScope(field.text, owner, 0), argc, depth) : undefined;
+    }
+    const head = fn.type === 'template_function' ? fn.childForFieldName('name') : fn;
+    if (head?.type === 'identifier' && this.bindingOf(head)) return undefined; // a local: a lambda, a function pointer
+    const cls = this.typeNamed(fn, ctx, depth);
+    if (cls) return cls;
+    const name = head?.type === 'qualified_identifier' ? declaredName(head).name : head;
+    if (name?.type !== 'identifier') return undefined;
+    const q = qualifierOf(name);
+    if (q?.path[0] === 'std') return undefined;
+    const found = q ? (q.global ? this.inScope(name.text, q.path, 0) : this.qualifiedFound(name.text, q.path, ctx, 0)) : this.free(name.text, ctx);
+    return this.returnType(found, argc, depth);
+  }
+
+  /** The class a type node names from `ctx` (not a template parameter). */
+  private typeNamed(type: Node | null, ctx: string[], depth: number): string[] | undefined {
+    const path = typePath(type);
+    const head = type?.type === 'template_type' || type?.type === 'template_function' ? type.childForFieldName('name') : type;
+    if (!path || (head && /^(type_)?identifier$/.test(head.type) && this.bindingOf(head))) return undefined;
+    const saved = this.typesOnly;
+    this.typesOnly = true;
+    try {
+      return this.lookupType(path, ctx, depth + 1);
+    } finally {
+      this.typesOnly = saved;
+    }
+  }
+
+  /** The class the functions found return when they agree (those taking `argc` arguments). */
+  private returnType(found: Found, argc: number | undefined, depth: number): string[] | undefined {
+    if (!Array.isArray(found) || !found.every((e) => e.kind === 'function')) return undefined;
+    const fit = argc === undefined ? found : found.filter((e) => !e.arity || (e.arity[0] <= argc && argc <= e.arity[1]));
+    const types = fit.map((e) => (e.ret ? this.lookupType(e.ret, e.scope, depth + 1) : undefined));
+    if (!types.length || types.some((t) => !t)) return undefined;
+    return new Set(types.map((t) => t!.join('::'))).size === 1 ? types[0] : undefined;
   }
 
   /** The class the declared type of `found` names when it is one variable (a global, a field). */
@@ -152,16 +233,45 @@ class Lookup {
     return v?.type ? this.lookupType(v.type, v.scope, depth + 1) : undefined;
   }
 
-  /** The class a local's or parameter's declaration names as its type (not a template parameter, not `auto`). */
-  private declaredClass(id: Node, ctx: string[]): string[] | undefined {
+  /** The class a local's or parameter's declaration names as its type (not a template parameter); `auto x = e`: e's. */
+  private declaredClass(id: Node, ctx: string[], depth: number): string[] | undefined {
     let decl: Node | null = id.parent;
     while (decl && !DECLARATIONS.test(decl.type)) decl = decl.parent;
     const type = decl?.childForFieldName('type');
-    const path = typePath(type ?? null);
-    if (!type || !path || !decl!.childrenForFieldName('declarator').some((d) => declaredName(d).name?.id === id.id)) return undefined;
+    const declarator = decl?.childrenForFieldName('declarator').find((d) => declaredName(d).name?.id === id.id);
+    if (!type || !declarator || depth > MAX_DEPTH) return undefined;
+    if (type.type === 'placeholder_type_specifier' && decl!.type === 'declaration') return this.typeOfInitializer(declarator, ctx, depth);
+    if (type.type === 'placeholder_type_specifier' && decl!.type === 'for_range_loop') return this.elementClass(decl!.childForFieldName('right'), ctx, depth);
+    const path = typePath(type);
+    if (!path) return undefined;
     const head = type.type === 'qualified_identifier' ? undefined : type.type === 'template_type' ? type.childForFieldName('name') : type;
     if (head && this.bindingOf(head)) return undefined; // `T value`: a template parameter
     return this.lookupType(path, ctx, 0);
+  }
+
+  /** `for (auto& x : xs)`: the element class of a local `std::vector<T> xs` (a standard container of T) or `T xs[N]`. */
+  private elementClass(range: Node | null, ctx: string[], depth: number): string[] | undefined {
+    const b = range?.type === 'identifier' ? this.bindingOf(range) : undefined;
+    let decl: Node | null = b?.node.parent ?? null;
+    while (decl && !DECLARATIONS.test(decl.type)) decl = decl.parent;
+    const type = decl?.childForFieldName('type');
+    const declarator = decl?.childrenForFieldName('declarator').find((d) => declaredName(d).name?.id === b!.node.id);
+    if (!type || !declarator || !b || b.scope.parent === null) return undefined;
+    if (/^array_declarator$/.test((declarator.type === 'init_declarator' ? declarator.childForFieldName('declarator') : declarator)?.type ?? '')) return this.typeNamed(type, ctx, depth);
+    const container = typePath(type);
+    if (type.type !== 'qualified_identifier' || container?.length !== 2 || container[0] !== 'std' || !CONTAINERS.has(container[1])) return undefined;
+    const element = type.childForFieldName('name')?.childForFieldName('arguments')?.namedChildren[0];
+    return element?.type === 'type_descriptor' ? this.typeNamed(element.childForFieldName('type'), ctx, depth) : undefined;
+  }
+
+  /** `auto x = e;`, `auto& x = e;`, `auto* x = e;`: the class of `e` (`auto x{e}`, `auto x(e)` too). */
+  private typeOfInitializer(declarator: Node, ctx: string[], depth: number): string[] | undefined {
+    let d: Node | null = declarator;
+    while (d && d.type !== 'init_declarator' && /^(pointer|reference)_declarator$/.test(d.type)) d = d.childForFieldName('declarator') ?? d.namedChildren.at(-1) ?? null;
+    if (d?.type !== 'init_declarator') return undefined;
+    let value = d.childForFieldName('value');
+    if (value && /^(initializer_list|argument_list)$/.test(value.type) && value.namedChildren.length === 1) value = value.namedChildren[0];
+    return this.typeOfExpr(value, ctx, depth + 1);
   }
 
   /** Declarations of one entity: one class body, one function signature, one variable; else not sure. */
@@ -175,6 +285,11 @@ class Lookup {
     if (kinds.size !== 1) return CANDIDATES;
     const kind = unique[0].kind;
     let pick: CppEntity | undefined;
+    if (kind === 'function' && this.argc !== undefined && new Set(unique.map((e) => e.sig)).size > 1) {
+      const argc = this.argc;
+      const fit = unique.filter((e) => e.arity && e.arity[0] <= argc && argc <= e.arity[1]);
+      if (fit.length) unique.splice(0, unique.length, ...fit);
+    }
     if (kind === 'class') {
       const full = unique.filter((e) => e.full);
       // Declared ahead only (`class basic_json;`): its body is where the parser lost it (a macro before the name), or elsewhere.
@@ -189,10 +304,15 @@ class Lookup {
 
   /** Whether the repository's definitions of `name` in these declarations' files outnumber them: an overload the parser lost to a macro. */
   private lostOverload(found: CppEntity[], name: string): boolean {
-    const ours = new Map<string, number>();
-    for (const e of found) ours.set(e.def.file, (ours.get(e.def.file) ?? 0) + 1);
+    // The declarations of the name read from those files in other classes and namespaces (`size` of buffer and of
+    // string_view in one header) account for the rest, but not one in an enclosing scope: there a parse that lost
+    // its namespace may have put an overload.
+    const files = new Set(found.map((e) => e.def.file));
+    const read = new Map<string, Set<string>>();
+    const misplaced = (e: CppEntity): boolean => found.some((f) => e.scope.length < f.scope.length && startsWith(f.scope, e.scope));
+    for (const e of this.entities(name)) if (files.has(e.def.file) && !misplaced(e)) read.set(e.def.file, (read.get(e.def.file) ?? new Set()).add(`${e.def.line}:${e.def.column}`));
     const theirs = this.graph.definitionsIn(name);
-    return [...ours].some(([file, n]) => (theirs.get(file) ?? 0) > n);
+    return [...files].some((file) => (theirs.get(file) ?? 0) > (read.get(file)?.size ?? 0));
   }
 
   private entities(name: string): CppEntity[] {
@@ -220,7 +340,7 @@ export function contextOf(node: Node): string[] {
       if (name) out.unshift(name.text.split('::').map((s) => s.trim()));
     } else if (/^(class|struct|union)_specifier$/.test(p.type) && p.childForFieldName('body')?.id === child.id) {
       const name = p.childForFieldName('name');
-      if (name?.type === 'type_identifier') out.unshift([name.text]);
+      if (name?.type === 'type_identifier' || name?.type === 'template_type') out.unshift([scopeName(name)]);
     } else if (p.type === 'ERROR') {
       out.unshift(openClasses(p, child));
     } else if (p.type === 'function_definition' && child.id !== p.childForFieldName('declarator')?.id) {
@@ -229,6 +349,20 @@ export function contextOf(node: Node): string[] {
     }
   }
   return out.flat();
+}
+
+/** How many arguments the name is called with, when it is a call's function (`f(…)`, `a::f<T>(…)`, `x.f(…)`). */
+function argumentCount(node: Node): number | undefined {
+  let n = node;
+  while (n.parent && /^(qualified_identifier|template_function|field_expression)$/.test(n.parent.type) && n.parent.childForFieldName(n.parent.type === 'field_expression' ? 'field' : 'name')?.id === n.id) n = n.parent;
+  const call = n.parent?.type === 'call_expression' && n.parent.childForFieldName('function')?.id === n.id ? n.parent : undefined;
+  return call ? argsOf(call) : undefined;
+}
+
+/** A call's argument count; none when a pack expansion (`args...`) may be any number. */
+function argsOf(call: Node): number | undefined {
+  const args = call.childForFieldName('arguments')?.namedChildren.filter((a) => a?.type !== 'comment') ?? [];
+  return args.some((a) => a?.type === 'parameter_pack_expansion') ? undefined : args.length;
 }
 
 /** For the name of `a::b::name` (or `a::b::name<T>`), the qualifier; `::name` is global. */

@@ -8,7 +8,8 @@ import type { Node } from 'web-tree-sitter';
 import { makeDef } from './def';
 import type { DefRole, ResolvedDef } from './types';
 
-export type CppKind = 'class' | 'alias' | 'function' | 'variable' | 'enumerator';
+/** `using`: a using-declaration (`using fmt::file;`), its target in `type`. */
+export type CppKind = 'class' | 'alias' | 'function' | 'variable' | 'enumerator' | 'using';
 
 export interface CppEntity {
   def: ResolvedDef;
@@ -23,6 +24,10 @@ export interface CppEntity {
   type?: string[];
   /** A class's bases, as paths. */
   bases?: string[][];
+  /** A function's declared return type (a trailing one after `auto`); none for `auto` alone or a template parameter. */
+  ret?: string[];
+  /** A function's fewest and most arguments (defaults, `...`). */
+  arity?: [number, number];
 }
 
 export interface CppTop {
@@ -41,11 +46,12 @@ const DECLARATOR = /^(pointer|array|function|parenthesized|reference|init)_decla
 export function collectCpp(file: string, root: Node): CppTop {
   const top: CppTop = { byName: new Map(), usings: [] };
   const add = (name: Node | null | undefined, scope: string[], kind: CppKind, outer: Node, extra: Partial<CppEntity> = {}): void => {
-    if (!name || !/^(identifier|type_identifier|field_identifier)$/.test(name.type)) return;
-    const role: DefRole = kind === 'class' ? 'class' : kind === 'alias' ? 'type' : kind === 'function' ? 'function' : 'variable';
-    const xs = top.byName.get(name.text) ?? [];
+    if (!name || !/^(identifier|type_identifier|field_identifier|template_type)$/.test(name.type)) return;
+    const role: DefRole = kind === 'class' ? 'class' : kind === 'alias' || kind === 'using' ? 'type' : kind === 'function' ? 'function' : 'variable';
+    const key = scopeName(name);
+    const xs = top.byName.get(key) ?? [];
     xs.push({ def: makeDef(file, name, role, outer), scope, kind, full: true, ...extra });
-    top.byName.set(name.text, xs);
+    top.byName.set(key, xs);
   };
   const specifier = (spec: Node, scope: string[], outer: Node): void => {
     const name = spec.childForFieldName('name');
@@ -60,10 +66,11 @@ export function collectCpp(file: string, root: Node): CppTop {
       }
       return;
     }
-    if (!name || name.type !== 'type_identifier') return; // anonymous or `struct a::b` (no new name here)
+    // A specialization (`struct formatter<int, Char>`) is a class of its own name, as contextOf names it.
+    if (!name || (name.type !== 'type_identifier' && name.type !== 'template_type')) return; // anonymous or `struct a::b` (no new name here)
     const bases = spec.namedChildren.filter((c) => c?.type === 'base_class_clause').flatMap((c) => c!.namedChildren.map((b) => typePath(b)).filter((p): p is string[] => !!p));
     add(name, scope, 'class', outer, { full: !!body, bases });
-    if (body) walk(body, [...scope, name.text]);
+    if (body) walk(body, [...scope, scopeName(name)]);
   };
   const walk = (block: Node, scope: string[]): void => {
     // In an ERROR the parser leaves `class X : … {` as loose tokens, its members after them: they are X's until its `}`.
@@ -101,12 +108,17 @@ export function collectCpp(file: string, root: Node): CppTop {
       const d = item.childForFieldName('declarator');
       const fn = d && functionDeclarator(d);
       const { name, qualifier } = declaredName(d);
-      add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, { sig: fn ? signature(fn) : '' });
+      add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, fn ? functionShape(fn, item.childForFieldName('type')) : { sig: '' });
     } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer, add, specifier);
     else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, { type: typePath(item.childForFieldName('type')?.childForFieldName('type') ?? null) });
     else if (item.type === 'using_declaration' && item.children.some((c) => c?.type === 'namespace')) {
       const ns = typePath(item.namedChildren[0] ?? null);
       if (ns) top.usings.push({ scope, ns });
+    } else if (item.type === 'using_declaration') {
+      // `using fmt::file;` names fmt::file here; `using Base::Base;` (inherited constructors) names no new type.
+      const target = typePath(item.namedChildren[0] ?? null);
+      const id = item.namedChildren[0]?.type === 'qualified_identifier' ? declaredName(item.namedChildren[0]).name : undefined;
+      if (target && target.length > 1 && target.at(-1) !== target.at(-2)) add(id, scope, 'using', outer, { type: target });
     }
   };
   walk(root, []);
@@ -119,6 +131,9 @@ type Add = (name: Node | null | undefined, scope: string[], kind: CppKind, outer
 function declarators(item: Node, scope: string[], outer: Node, add: Add, specifier: (spec: Node, scope: string[], outer: Node) => void): void {
   const type = item.childForFieldName('type');
   if (type && (SPECIFIER.test(type.type) || type.type === 'enum_specifier')) specifier(type, scope, outer);
+  // An anonymous union or struct declaring nothing (`union { int a; double b; };`): its members are the enclosing class's.
+  const body = type && SPECIFIER.test(type.type) && !type.childForFieldName('name') ? type.childForFieldName('body') : null;
+  if (body && !item.childrenForFieldName('declarator').length) for (const f of body.namedChildren) if (f?.type === 'field_declaration') declarators(f, scope, f, add, specifier);
   const alias = item.type === 'type_definition';
   // A macro the parser read as the type (`NLOHMANN_JSON_NAMESPACE_BEGIN` then `class basic_json;`), or a declaration it could not read whole: no names from it.
   if ((type?.type === 'type_identifier' && MACRO.test(type.text)) || item.hasError) return;
@@ -128,7 +143,7 @@ function declarators(item: Node, scope: string[], outer: Node, add: Add, specifi
     const { name, qualifier } = declaredName(d);
     const at = qualifier ? [...scope, ...qualifier] : scope;
     if (alias) add(name, at, 'alias', outer, { type: typePath(type) });
-    else if (fn) add(name, at, 'function', outer, { full: false, sig: signature(fn) });
+    else if (fn) add(name, at, 'function', outer, { full: false, ...functionShape(fn, type) });
     else add(name, at, 'variable', outer, { type: typePath(type) });
   }
 }
@@ -211,6 +226,24 @@ function functionDeclarator(d: Node): Node | undefined {
   let cur: Node | null = d;
   while (cur && (cur.type === 'pointer_declarator' || cur.type === 'reference_declarator')) cur = inner(cur);
   return cur?.type === 'function_declarator' && cur.childForFieldName('declarator')?.type !== 'parenthesized_declarator' ? cur : undefined;
+}
+
+/** The name a class or a specialization is a scope by: `formatter<int,Char>`, spaces dropped. */
+export const scopeName = (name: Node): string => (name.type === 'template_type' ? name.text.replace(/\s+/g, '') : name.text);
+
+/** A function's signature, return type and arity, from its declarator and its declaration's type. */
+function functionShape(fn: Node, type: Node | null): Partial<CppEntity> {
+  const params = fn.childForFieldName('parameters')?.namedChildren.filter((p) => p && p.type !== 'comment') ?? [];
+  const variadic = params.some((p) => p?.type === 'variadic_parameter_declaration' || p?.type === '...');
+  const fixed = params.filter((p) => p?.type === 'parameter_declaration' || p?.type === 'optional_parameter_declaration');
+  const min = fixed.filter((p) => p?.type === 'parameter_declaration').length;
+  // `void f(void)` takes none.
+  const none = fixed.length === 1 && fixed[0]!.text.trim() === 'void';
+  const trailing = fn.namedChildren.find((c) => c?.type === 'trailing_return_type')?.namedChildren[0]?.childForFieldName('type') ?? null;
+  const declared = type?.type === 'placeholder_type_specifier' ? trailing : type;
+  const ret = typePath(declared ?? null);
+  const generic = ret && templateParams(fn).includes(ret[0]);
+  return { sig: signature(fn), arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
 }
 
 /** A function's parameter types, names and defaults left out: `(int, const Char&)`. */

@@ -5,29 +5,46 @@
 // than its name (so every position stays): an attribute-like macro (empty, keywords, `__attribute__`,
 // `__declspec`, `[[…]]`, other such macros) by spaces, a namespace opener by its named namespaces
 // (inline namespaces are transparent to lookup), a closer by as many braces as those openers open.
+// A function-like macro that expands to attributes or pragmas (`FMT_PRAGMA_CLANG(…)`,
+// `class FMT_SO_VISIBILITY("default") format_error`) is replaced with its arguments by spaces.
 const DEFINE = /^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])((?:[^\n\\]|\\\n|\\)*)/gm;
+const DEFINE_FUNCTION = /^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)\n]*)\)((?:[^\n\\]|\\\n|\\)*)/gm;
+/** Function-like macros are keyed by their name and `(`. */
+const CALL = '(';
+/** Between a function-like macro's definitions in one file. */
+const ALTERNATIVE = '\u0001';
+/** How far a blanked macro's argument list may run. */
+const MAX_ARGS_CHARS = 2000;
 const ATTRIBUTE_WORDS = new Set(['constexpr', 'consteval', 'constinit', 'inline', 'static', 'noexcept', 'explicit', 'virtual', 'extern', 'const', 'volatile', 'thread_local', 'friend', '__forceinline', '__inline', '__cdecl', '__stdcall', '__restrict', 'nodiscard']);
 const ATTRIBUTE_CALL = /(__attribute__|__declspec|alignas|_Pragma|__pragma)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[[^\]]*\]\]/g;
 
-/** Object-like macro definitions in `text`: name → replacement text, comments and continuations removed. */
+/** Macro definitions in `text`: name → replacement text, comments and continuations removed; function-like ones as `NAME(`, their parameters blanked in the text. */
 export function objectMacros(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of text.matchAll(DEFINE)) {
-    const value = m[2].replace(/\\\n/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/, '').trim();
-    if (!out.has(m[1])) out.set(m[1], value);
+  const clean = (v: string): string => v.replace(/\\\n/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/, '').trim();
+  for (const m of text.matchAll(DEFINE)) if (!out.has(m[1])) out.set(m[1], clean(m[2]));
+  for (const m of text.matchAll(DEFINE_FUNCTION)) {
+    const params = m[2].split(',').map((p) => p.trim()).filter((p) => /^\w+$/.test(p));
+    const value = params.length ? clean(m[3]).replace(new RegExp(`#*\\b(${params.join('|')})\\b`, 'g'), ' ') : clean(m[3]);
+    // Every definition (`#ifdef FMT_DOC` may define one empty): each must be an attribute's for its uses to go.
+    const key = m[1] + CALL;
+    out.set(key, (out.has(key) ? out.get(key)! + ALTERNATIVE : '') + value.replace(/__VA_ARGS__/g, ' '));
   }
   return out;
 }
 
+/** `text` less the calls of the function-like macros `attribute` holds (`NAME(`). */
+const withoutCalls = (text: string, attribute: ReadonlySet<string>): string => text.replace(/\b(\w+)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)/g, (m, name: string) => (attribute.has(name + CALL) ? ' ' : m));
+
 /** What each macro's use is replaced by (by name), from the definitions the include graph holds. */
 export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string, string> {
   const all = new Map<string, string[]>();
-  for (const d of defs) for (const [k, v] of d) all.set(k, [...(all.get(k) ?? []), v]);
+  for (const d of defs) for (const [k, v] of d) all.set(k, [...(all.get(k) ?? []), ...v.split(ALTERNATIVE)]);
   const attribute = new Set<string>();
   // An attribute-like macro may be built of others (`FMT_INLINE` → `FMT_ALWAYS_INLINE`): a few rounds.
   for (let round = 0; round < 3; round++) {
     for (const [name, values] of all) {
-      if (values.every((v) => v.replace(ATTRIBUTE_CALL, ' ').split(/\s+/).every((w) => !w || ATTRIBUTE_WORDS.has(w) || attribute.has(w)))) attribute.add(name);
+      if (values.every((v) => withoutCalls(v.replace(ATTRIBUTE_CALL, ' '), attribute).split(/\s+/).every((w) => !w || ATTRIBUTE_WORDS.has(w) || attribute.has(w)))) attribute.add(name);
     }
   }
   const out = new Map<string, string>();
@@ -35,14 +52,14 @@ export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string,
   for (const [name, values] of all) {
     if (attribute.has(name)) out.set(name, '');
     const v = values[0];
-    if (values.length !== 1 || !/^(inline\s+)?namespace\b/.test(v) || v.includes(';')) continue;
+    if (name.endsWith(CALL) || values.length !== 1 || !/^(inline\s+)?namespace\b/.test(v) || v.includes(';')) continue;
     const named = [...v.matchAll(/(?<!inline\s+)namespace\s+(\w+)\s*\{/g)].map((m) => `namespace ${m[1]} {`).join(' ');
     inlineOpened = Math.max(inlineOpened, (v.match(/inline\s+namespace/g) ?? []).length);
     if (named && named.length <= name.length) out.set(name, named);
   }
   for (const [name, values] of all) {
     const v = values[0];
-    if (values.length === 1 && /^[\s}]+$/.test(v)) out.set(name, '}'.repeat(Math.max(0, (v.match(/\}/g) ?? []).length - inlineOpened)));
+    if (!name.endsWith(CALL) && values.length === 1 && /^[\s}]+$/.test(v)) out.set(name, '}'.repeat(Math.max(0, (v.match(/\}/g) ?? []).length - inlineOpened)));
   }
   return out;
 }
@@ -51,10 +68,33 @@ export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string,
 export function blankMacros(text: string, macros: ReadonlyMap<string, string>): string {
   if (!macros.size) return text;
   let directive = false;
-  return text.split('\n').map((line) => {
+  const out = text.split('\n').map((line) => {
     const inDirective = directive || /^[ \t]*#/.test(line);
     directive = inDirective && /\\\s*$/.test(line); // continued on the next line
     if (inDirective) return line;
     return line.replace(/\b[A-Z_][A-Z0-9_]{2,}\b/g, (m) => ((r) => (r === undefined ? m : r.padEnd(m.length, ' ')))(macros.get(m)));
   }).join('\n');
+  return [...macros.keys()].some((k) => k.endsWith(CALL)) ? blankCalls(out, macros) : out;
+}
+
+/** The calls of function-like attribute macros (outside `#` lines) blanked with their arguments, line breaks kept. */
+function blankCalls(text: string, macros: ReadonlyMap<string, string>): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of text.matchAll(/\b([A-Z_][A-Z0-9_]{2,})[ \t]*\(/g)) {
+    if (m.index < from || !macros.has(m[1] + CALL) || /^[ \t]*#/.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index))) continue;
+    let depth = 0;
+    let end = -1;
+    for (let i = m.index + m[0].length - 1; i < text.length && i < m.index + MAX_ARGS_CHARS; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')' && --depth === 0) {
+        end = i + 1;
+        break;
+      }
+    }
+    if (end < 0) continue;
+    parts.push(text.slice(from, m.index), text.slice(m.index, end).replace(/[^\n]/g, ' '));
+    from = end;
+  }
+  return parts.length ? parts.join('') + text.slice(from) : text;
 }

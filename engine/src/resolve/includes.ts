@@ -73,10 +73,11 @@ export class IncludeResolver {
   /** What the free name `node` of `file` refers to: a definition, external, or candidates; `bindingOf` reads the file's scopes. */
   async resolve(file: string, node: Node, bindingOf: (n: Node) => Binding | undefined, cpp = false): Promise<Resolution> {
     if (cpp) {
+      // The file parsed with its macros replaced, first: its own declarations are read from this tree too (`top`).
+      const own = this.cpp ? await this.askedTree(file) : undefined;
       const macro = await this.cppMacro(file, node);
       if (macro.kind === 'defines' || !this.cpp) return macro;
-      // The same name in the file parsed with its macros replaced (positions are kept), if it is there.
-      const own = await this.askedTree(file);
+      // The same name in that tree (positions are kept), if it is there.
       const at = own?.tree.rootNode.descendantForPosition(node.startPosition, node.endPosition);
       const same = at && at.text === node.text && at.type === node.type;
       return resolveCpp(file, same ? at : node, same ? (n) => own!.scopes.bindingOf(n) : bindingOf, {
@@ -164,6 +165,12 @@ export class IncludeResolver {
     return this.asked;
   }
 
+  /** `file`'s text as cpp.ts parses it: its macro uses replaced, positions kept (the benchmark's truth reads members by it). */
+  cppText(file: string): string | undefined {
+    const text = this.src.textOf(file);
+    return text === undefined ? undefined : blankMacros(text, this.macrosFor(file, text));
+  }
+
   /** The macro uses replaced before a C++ parse of `file`, from the definitions its include graph holds (read as text). */
   private macrosFor(file: string, text: string): Map<string, string> {
     const hit = this.blanks.get(file);
@@ -201,7 +208,7 @@ export class IncludeResolver {
     for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
       const next: string[] = [];
       for (const f of level) {
-        const top = await this.top(f);
+        const top = await this.top(f, true);
         if (top?.cpp) out.push(top.cpp);
         if (top) next.push(...this.unseenIncludes(f, top.includes, seen));
       }
@@ -327,27 +334,33 @@ export class IncludeResolver {
     return tries.map((t) => path.posix.normalize(t)).find((t) => !t.startsWith('..') && this.src.hasFile(t));
   }
 
-  private async top(file: string): Promise<FileTop | undefined> {
+  /**
+   * `file`'s declarations, from one parse per version; `cpp`: with its C++ declarations, which a C++
+   * file's are always read with and a C header's only once a C++ file's lookup walks into it.
+   */
+  private async top(file: string, cpp = false): Promise<FileTop | undefined> {
     const text = this.src.textOf(file);
     if (text === undefined || text.length > MAX_PARSE_CHARS) return undefined;
     const hit = this.tops.get(file);
-    if (hit?.text === text) return hit.top;
+    if (hit?.text === text && (!cpp || !this.cpp || !hit.top || hit.top.cpp)) return hit.top;
     const grammar = await this.src.grammarFor(file, text);
     let top: FileTop | undefined;
     if (grammar && C_GRAMMARS.has(grammar.name)) {
       const deadline = Date.now() + PARSE_TIMEOUT_MS;
-      const cpp = this.cpp && grammar.name === 'cpp';
-      const tree = parseReusing(grammar.parser, cpp ? blankMacros(text, this.macrosFor(file, text)) : text, undefined, () => Date.now() > deadline);
+      const blanked = this.cpp && grammar.name === 'cpp';
+      // The file a C++ lookup is asked about was parsed just before (askedTree): its tree serves here too.
+      const asked = blanked && this.asked?.file === file && this.asked.text === text ? this.asked.tree : undefined;
+      const tree = asked ?? parseReusing(grammar.parser, blanked ? blankMacros(text, this.macrosFor(file, text)) : text, undefined, () => Date.now() > deadline);
       if (tree) {
         try {
           top = { defs: new Map(), includes: [], dead: [] };
           collect(file, tree.rootNode, top, this.macros);
-          if (this.cpp) top.cpp = collectCpp(file, tree.rootNode); // a C header a C++ file includes too
+          if (this.cpp && (cpp || grammar.name === 'cpp')) top.cpp = collectCpp(file, tree.rootNode);
           // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
           const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);
           top.includes = includeSpecs(text, live);
         } finally {
-          tree.delete();
+          if (tree !== asked) tree.delete();
         }
       }
     }

@@ -15,10 +15,11 @@ import { Chunker } from '../../../engine/src/chunk';
 import { SymbolLookup, type SymbolDefinition, type SymbolInfo } from '../../../engine/src/lookup/symbols';
 import { loadRepo, type LanguageFamily, type Repo } from '../split';
 import { candidates, stratifiedSample, SYNTAX_KINDS, type Occurrence } from './sample';
-import { classify, type Truth, type TruthClass } from './truth';
+import { classify, type Truth, type TruthClass, type TruthDef } from './truth';
 import { typescriptTruth } from './truthTs';
 import { pythonTruth } from './truthPython';
-import { clangTruth, spelledTruth } from './truthClang';
+import { clangTruth, scopeOfName, spelledTruth } from './truthClang';
+import { IncludeResolver } from '../../../engine/src/resolve/includes';
 
 export const R_SYSTEMS = ['resolver', 'name-only'] as const;
 /** Languages with a language service for truth here (Go, Rust and Java have none offline: test/bench/README.md). */
@@ -89,7 +90,7 @@ async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cach
   const version = repo.language === 'c' ? '.clangd2' : repo.language === 'cpp' ? '.clangd3' : '';
   const key = `${repo.name}.${SEED}.${PER_KIND}.${sample.length}.${hash(JSON.stringify(sample))}${version}.json`;
   const file = path.join(cacheDir, key);
-  const read = (ts: Truth[]): Truth[] => (repo.language === 'cpp' ? ts.map((t) => spelledTruth(repo, t)) : ts);
+  const read = (ts: Truth[]): Promise<Truth[]> => (repo.language === 'cpp' ? memberScopes(repo, chunker, ts.map((t) => spelledTruth(repo, t))) : Promise.resolve(ts));
   if (fs.existsSync(file)) return read(JSON.parse(fs.readFileSync(file, 'utf8')) as Truth[]);
   const t0 = performance.now();
   const truth = repo.language === 'python' ? await pythonTruth(repo, sample, chunker)
@@ -98,6 +99,39 @@ async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cach
   fs.mkdirSync(cacheDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(truth));
   return read(truth);
+}
+
+/**
+ * C++: where a definition sits (member, local, module) read from its file with its macros replaced as
+ * the resolver reads it: `class FMT_API file {` parses as an error, and its methods looked local.
+ */
+async function memberScopes(repo: Repo, chunker: Chunker, ts: Truth[]): Promise<Truth[]> {
+  const src = { textOf: (f: string) => repo.byPath.get(f)?.content, hasFile: (f: string) => repo.byPath.has(f), grammarFor: (f: string, t: string) => chunker.grammarFor(f, t), definitionsOf: () => [] };
+  const includes = new IncludeResolver(src, 'linux', true);
+  const texts = new Map<string, string | undefined>();
+  const textOf = (f: string): string | undefined => (texts.has(f) ? texts.get(f) : texts.set(f, includes.cppText(f)).get(f));
+  const scopeIn = async (d: TruthDef): Promise<TruthDef['scope']> => {
+    const text = textOf(d.file);
+    const tree = text === undefined ? undefined : (await chunker.grammarFor(d.file, text))?.parser.parse(text);
+    if (!tree) return d.scope;
+    try {
+      const name = tree.rootNode.descendantForPosition({ row: d.line, column: d.column });
+      return name ? scopeOfName(name) : d.scope;
+    } finally {
+      tree.delete();
+    }
+  };
+  try {
+    const out: Truth[] = [];
+    for (const t of ts) {
+      const defs = [];
+      for (const d of t.defs) defs.push(d.scope === 'import' ? d : { ...d, scope: await scopeIn(d) });
+      out.push({ ...t, defs });
+    }
+    return out;
+  } finally {
+    includes.dispose();
+  }
 }
 
 export async function runProtocolR(split: string, repoNames: string[], cacheDir: string): Promise<Record<string, Record<string, unknown>>> {

@@ -7,10 +7,16 @@ import type { ChunkRelation } from '../types';
 import { RecentMap } from '../util/recentMap';
 import { occurrencesIn, strongest, type Occurrence } from './relations';
 import { sliceLines, wordPattern } from './symbolSyntax';
-import type { SymbolInfo } from './symbols';
 
 /** Chunks' occurrences of a name (grammar, name, first line, text). */
 const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024);
+
+/** The name labelled and, when resolved (`defines`), its definition first (symbols.ts SymbolInfo). */
+export interface LabelledName {
+  name: string;
+  resolution: string;
+  definitions: ReadonlyArray<{ file: string; startLine: number; endLine: number }>;
+}
 
 export interface RelationSource {
   textOf(file: string): string | undefined;
@@ -20,7 +26,7 @@ export interface RelationSource {
 }
 
 /** Each chunk's relation to `symbol`'s name; none for a chunk that lacks the word. */
-export async function chunkRelations(symbol: SymbolInfo, chunks: ReadonlyArray<{ file: string; startLine: number; endLine: number }>, src: RelationSource): Promise<Array<ChunkRelation | undefined>> {
+export async function chunkRelations(symbol: LabelledName, chunks: ReadonlyArray<{ file: string; startLine: number; endLine: number }>, src: RelationSource): Promise<Array<ChunkRelation | undefined>> {
   const word = wordPattern(symbol.name);
   const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
   const out: Array<ChunkRelation | undefined> = [];

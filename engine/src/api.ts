@@ -210,6 +210,9 @@ export interface SymbolRelatedQuery {
   siblings?: number;
 }
 
+/** Where a symbolRelated request's engine time went (ms per stage), for bench:ui's hover records. */
+export type SymbolStages = Partial<Record<'parse' | 'resolve' | 'definitions' | 'copies' | 'usedIn' | 'retrieve' | 'relations', number>>;
+
 export interface CompletionAlternative {
   /** Text to insert at the cursor (may span lines, indented relative to the cursor's line). */
   text: string;

@@ -1,6 +1,6 @@
 // The engine: keeps a workspace's index on disk fresh and answers "what code does the next line
 // need?". Plain TypeScript (no `vscode`), used by the CLI, the benchmark and the extension's worker.
-import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions, SymbolRelatedQuery } from './api';
+import type { CompletionResult, EngineOptions, IndexProgress, IndexStats, RetrieveOptions, SymbolRelatedQuery, SymbolStages } from './api';
 import { Chunker } from './chunk';
 import { OnnxEmbedder, type OnnxRuntimeLoader } from './embed';
 import { lexicalTerms } from './lexical/tokenize';
@@ -293,7 +293,7 @@ export class Engine {
   }
 
   /** symbolAt, then for a known name what retrieve finds for it (the name, then `query.context`): one request for hover and Find Related Code. */
-  symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
+  symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[]; stages?: SymbolStages } | null> {
     return this.foreground.run(() => this.names.symbolRelated(relPath, line, character, query, content, signal));
   }
 

@@ -6,7 +6,7 @@ export { isAbortError } from './rpc/protocol';
 export { isSecretPath } from './scan/secrets';
 export { PARSED_LANGUAGES } from './chunk/languages';
 export { codeLines } from './util/codeLines';
-export type { IndexProgress, IndexStats, TeamIndexOptions, TeamState } from './api';
+export type { IndexProgress, IndexStats, SymbolStages, TeamIndexOptions, TeamState } from './api';
 export type { ChunkRelation, EditorState, RetrievedChunk } from './types';
 export type { DefinitionAt, SymbolDefinition, SymbolInfo } from './lookup/symbols';
 export type { AgentToolAnswer } from './agentTools';

@@ -30,6 +30,11 @@ const FILES: Record<string, string> = {
   'src/colors.ts': 'export function shadeHw(hex: string): string {\n  return hex.toLowerCase();\n}\n',
   'src/theme.ts': "import { shadeHw } from './colors';\n\nexport function accent(): string {\n  return shadeHw('#FFAA00');\n}\n",
   'src/layout.ts': 'function gapHw(n: number): string {\n  return " ".repeat(n);\n}\n\nexport function indent(text: string): string {\n  return gapHw(2) + text;\n}\n',
+  // clipHw: defined again elsewhere with another body (no copy); trimHw: copied verbatim into lib/.
+  'src/clip.ts': 'export function clipHw(text: string, n: number): string {\n  return text.slice(0, n);\n}\n\nexport function trimHw(text: string): string {\n  return text.replace(/^ +| +$/g, "");\n}\n',
+  'src/other/clip.ts': 'export function clipHw(text: string): string {\n  return text.trimEnd();\n}\n',
+  'lib/trim.ts': 'export function trimHw(text: string): string {\n  return text.replace(/^ +| +$/g, "");\n}\n',
+  'src/short.ts': "import { clipHw, trimHw } from './clip';\n\nexport function short(text: string): string {\n  return clipHw(trimHw(text), 4);\n}\n",
 };
 
 /**
@@ -183,5 +188,20 @@ describe('the hover request repeats no work', function () {
     const [line, character] = positionOf(typed, 'gapHw(2)', 1);
     const gap = await engine.symbolAt('src/layout.ts', line, character, typed);
     assert.deepStrictEqual([gap?.resolution, gap?.definitions[0]?.declLine, gap?.definitions[0]?.declaration], ['defines', 2, 'function gapHw(n: number, fill = " "): string {']);
+  });
+
+  it('counts a resolved definition\'s copies without parsing files whose same-named definitions cannot be copies', async () => {
+    await engine.prepareFile('src/short.ts');
+    const [line, character] = positionOf(FILES['src/short.ts'], 'clipHw(trimHw', 1);
+    let clip: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    const parses = await counting(await parserOf('src/other/clip.ts'), 'parse', (t) => typeof t === 'string' && t.includes('trimEnd()'), async () => {
+      clip = await engine.symbolAt('src/short.ts', line, character);
+    });
+    assert.deepStrictEqual([clip!.resolution, clip!.definitions[0]?.file, clip!.copies], ['defines', 'src/clip.ts', undefined]);
+    assert.strictEqual(parses, 0, 'src/other/clip.ts not parsed: its text lacks the body\'s words');
+    // A verbatim copy is still counted (its file is read as before).
+    const [l2, c2] = positionOf(FILES['src/short.ts'], 'trimHw(text)', 1);
+    const trim = await engine.symbolAt('src/short.ts', l2, c2);
+    assert.deepStrictEqual([trim?.resolution, trim?.definitions[0]?.file, trim?.copies], ['defines', 'src/clip.ts', 1]);
   });
 });

@@ -3,13 +3,14 @@
 // definition another source named (the language server) and its siblings (siblings.ts). The engine
 // delegates here so its facade stays one line per request.
 import * as path from 'path';
-import type { RetrieveOptions, SymbolRelatedQuery } from '../api';
+import type { RetrieveOptions, SymbolRelatedQuery, SymbolStages } from '../api';
 import type { Chunker } from '../chunk';
 import type { IndexTables } from '../index/tables';
 import { lexicalTerms } from '../lexical/tokenize';
 import type { RetrievedChunk } from '../types';
 import { normalizeLoneCR } from '../util/lines';
 import { readSourceText } from '../util/sourceText';
+import { stageClock } from '../util/stageClock';
 import type { HybridIndex } from '../retrieve/hybrid';
 import { packDefinitions } from '../context/definitionContext';
 import { siblingsOf } from './siblings';
@@ -42,9 +43,9 @@ export class NameLookups {
   constructor(private readonly src: NameLookupSource) {}
 
   /** The name at a position and what the index knows of it, or null: not a name, or unknown to the index. */
-  symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
+  symbolAt(relPath: string, line: number, character: number, content?: string, stages?: SymbolStages): Promise<SymbolInfo | null> {
     const text = (content === undefined ? undefined : normalizeLoneCR(content)) ?? this.src.buffers().overlay(relPath) ?? (this.src.tables().files.has(relPath) ? undefined : readText(path.join(this.src.root, relPath)));
-    return this.symbols().symbolAt(relPath, line, character, text);
+    return this.symbols().symbolAt(relPath, line, character, text, stages);
   }
 
   /** Readies a file's hover lookups for this text (its tree, scopes and summary), before a hover there asks. */
@@ -54,16 +55,20 @@ export class NameLookups {
   }
 
   /** symbolAt, then what retrieval finds for the name (then `query.context`), each row with its relation; siblings of a resolved definition added. */
-  async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
-    const symbol = await this.symbolAt(relPath, line, character, content);
+  async symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[]; stages: SymbolStages } | null> {
+    const stages: SymbolStages = {};
+    const symbol = await this.symbolAt(relPath, line, character, content, stages);
     if (!symbol) return null;
     signal?.throwIfAborted();
+    const lap = stageClock(stages);
     const found = await this.src.retrieve(query.context ? `${symbol.name}\n${query.context}` : symbol.name, { ...query.options, signal });
+    lap('retrieve');
     const relations = await this.symbols().relations(symbol, found);
+    lap('relations');
     const chunks = found.map((c, i) => (relations[i] ? { ...c, relation: relations[i] } : c));
     const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
     if (def && query.siblings) addSiblings(chunks, this.siblings(def.file, symbol.name, def, query.siblings));
-    return { symbol, chunks };
+    return { symbol, chunks, stages };
   }
 
   /** What is at a definition's location another source named (the language server), with up to `siblings` of its siblings. */

@@ -2,7 +2,7 @@
 // from the text around it: a declaration of the name defines it (never "calls it"), a call
 // expression calls it, an import statement imports it, an occurrence only in a string or comment
 // merely mentions it. Hover and Find Related Code label their rows with it.
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { parseReusing } from '../chunk/reparse';
 
@@ -26,6 +26,9 @@ const DECLARATION_PARENT = /definition|declaration|declarator|signature|method|c
 const CALL = /call|invocation|new_expression/;
 const MEMBER = /member_expression|attribute|field_expression|selector_expression|scoped_identifier|field_access/;
 const PARSE_TIMEOUT_MS = 50;
+/** Chunk trees kept for the next names looked up (a few MB of parser memory at most), and the longest chunk kept. */
+const KEPT_TREES = 48;
+const KEPT_TREE_CHARS = 64_000;
 
 /** Whether `node` is the name its parent declares (`def f`, `function f`, `class C`, a method's name). */
 function isDeclaredName(node: Node): boolean {
@@ -49,12 +52,15 @@ function isCalled(node: Node): boolean {
 
 /** The relation of one occurrence of the name, from its node and ancestors. */
 export function occurrenceKind(node: Node): RelationKind {
-  for (let p = node.parent; p; p = p.parent) {
-    if (INTERPOLATION.test(p.type)) break;
-    if (NOT_CODE.test(p.type)) return 'mentions';
+  // The ancestors' types, read once: each `parent` is a search from the root in tree-sitter.
+  const above: string[] = [];
+  for (let p = node.parent; p; p = p.parent) above.push(p.type);
+  for (const t of above) {
+    if (INTERPOLATION.test(t)) break;
+    if (NOT_CODE.test(t)) return 'mentions';
   }
-  for (let p = node.parent; p; p = p.parent) if (IMPORT.test(p.type)) return 'imports';
-  if (node.parent?.type === 'export_specifier' || node.parent?.type === 'import_specifier') return 'imports';
+  if (above.some((t) => IMPORT.test(t))) return 'imports';
+  if (above[0] === 'export_specifier' || above[0] === 'import_specifier') return 'imports';
   if (isDeclaredName(node)) return 'defines';
   return isCalled(node) ? 'calls' : 'uses';
 }
@@ -80,38 +86,88 @@ export interface Occurrence {
  */
 export function occurrencesIn(grammar: LoadedGrammar, text: string, startLine: number, name: string): Occurrence[] | undefined {
   const source = dedent(text);
-  // Rows where the name is written: only subtrees spanning one are walked (a chunk's tree is
-  // thousands of nodes; reading each as a Node costs more than the parse).
+  // Rows where the name is written: only they are searched (a chunk's tree is thousands of nodes;
+  // reading each as a Node costs more than the parse).
   const rows = rowsWith(source, name);
   if (!rows.length) return [];
-  const deadline = Date.now() + PARSE_TIMEOUT_MS;
-  const tree = parseReusing(grammar.parser, source, undefined, () => Date.now() > deadline);
-  if (!tree) return undefined;
+  const parsed = CHUNK_TREES.parse(grammar, source);
+  if (!parsed) return undefined;
   try {
     const out: Occurrence[] = [];
-    const cursor = tree.walk();
-    const spansRow = (from: number, to: number): boolean => rows.some((r) => r >= from && r <= to);
-    const visit = (): void => {
-      if (!spansRow(cursor.startPosition.row, cursor.endPosition.row)) return;
-      if (cursor.nodeIsNamed && NAME_TYPES.test(cursor.nodeType) && cursor.nodeText === name) {
-        const n = cursor.currentNode;
+    const types = nameTypes(grammar);
+    for (const [from, to] of rowRuns(rows)) {
+      // tree-sitter's own search, in document order (as a walk of the tree would meet them).
+      for (const n of parsed.tree.rootNode.descendantsOfType(types, { row: from, column: 0 }, { row: to + 1, column: 0 })) {
+        if (!n?.isNamed || n.text !== name) continue;
         const kind = occurrenceKind(n);
         out.push({ kind, line: startLine + n.startPosition.row, ...(kind === 'defines' && /method|function_definition/.test(n.parent?.type ?? '') ? { method: true } : {}) });
       }
-      if (cursor.gotoFirstChild()) {
-        do visit(); while (cursor.gotoNextSibling());
-        cursor.gotoParent();
-      }
-    };
-    visit();
-    cursor.delete();
+    }
     return out;
   } finally {
-    tree.delete();
+    if (!parsed.kept) parsed.tree.delete();
   }
 }
 
-/** The 0-based rows of `text` where `name` appears (as a substring: the walk checks the nodes). */
+/** Consecutive rows as [first, last] runs. */
+function rowRuns(rows: readonly number[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const r of rows) {
+    const last = runs.at(-1);
+    if (last && last[1] + 1 === r) last[1] = r;
+    else runs.push([r, r]);
+  }
+  return runs;
+}
+
+/** The grammar's node types that are names (NAME_TYPES), for tree-sitter's search. */
+const NAME_TYPE_LISTS = new WeakMap<LoadedGrammar, string[]>();
+function nameTypes(grammar: LoadedGrammar): string[] {
+  let types = NAME_TYPE_LISTS.get(grammar);
+  if (!types) NAME_TYPE_LISTS.set(grammar, (types = [...new Set(grammar.parser.language!.types.filter((t) => t && NAME_TYPES.test(t)))]));
+  return types;
+}
+
+/**
+ * The last chunks' trees, by grammar and text: the hover looks up several names near one place,
+ * whose retrievals find many of the same chunks, and each is parsed once for all of them.
+ */
+class ChunkTrees {
+  private readonly trees = new Map<string, { grammar: LoadedGrammar; tree: Tree }>();
+
+  constructor(private readonly capacity: number, private readonly maxChars: number) {}
+
+  /** The tree of `source` in `grammar`, kept or parsed; `kept`: the caller must not delete it. Undefined: not parsed in time. */
+  parse(grammar: LoadedGrammar, source: string): { tree: Tree; kept: boolean } | undefined {
+    const key = `${grammar.name}\0${source}`;
+    const found = this.trees.get(key);
+    if (found?.grammar === grammar) {
+      this.trees.delete(key);
+      this.trees.set(key, found);
+      return { tree: found.tree, kept: true };
+    }
+    const deadline = Date.now() + PARSE_TIMEOUT_MS;
+    const tree = parseReusing(grammar.parser, source, undefined, () => Date.now() > deadline);
+    if (!tree) return undefined;
+    if (source.length > this.maxChars) return { tree, kept: false };
+    this.drop(key);
+    this.trees.set(key, { grammar, tree });
+    while (this.trees.size > this.capacity) this.drop(this.trees.keys().next().value!);
+    return { tree, kept: true };
+  }
+
+  private drop(key: string): void {
+    const entry = this.trees.get(key);
+    this.trees.delete(key);
+    try {
+      entry?.tree.delete();
+    } catch {
+      // A tree of a parser module reloaded since (after a wasm trap): gone with it.
+    }
+  }
+}
+
+/** The 0-based rows of `text` where `name` appears (as a substring: the search checks the nodes). */
 function rowsWith(text: string, name: string): number[] {
   const rows: number[] = [];
   let row = 0;
@@ -132,3 +188,6 @@ export function strongest(occurrences: readonly Occurrence[]): Occurrence | unde
   for (const o of occurrences) if (!best || RANK[o.kind] < RANK[best.kind]) best = o;
   return best;
 }
+
+/** The chunk trees the lookups share (one parser per language: one set of trees). */
+export const CHUNK_TREES = new ChunkTrees(KEPT_TREES, KEPT_TREE_CHARS);

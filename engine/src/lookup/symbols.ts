@@ -15,13 +15,14 @@ import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
 import { lexicalTerms } from '../lexical/tokenize';
 import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
-import { codeLines } from '../util/codeLines';
 import { nextTurn } from '../util/breathe';
+import type { SymbolStages } from '../api';
 import type { ChunkRelation } from '../types';
-import { occurrencesIn, strongest, type Occurrence } from './relations';
+import { chunkRelations } from './chunkRelations';
 import { FileDefinitions } from './fileDefinitions';
-import { RecentMap } from '../util/recentMap';
-import { insideFunction, wordPattern, MAX_PARSE_CHARS, NAME_TYPES, PARSE_TIMEOUT_MS, nameNodeAt, quickHash, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
+import { bodyKey, copyTest, MAX_COPY_SCAN } from './bodyKeys';
+import { stageClock } from '../util/stageClock';
+import { insideFunction, wordPattern, MAX_PARSE_CHARS, NAME_TYPES, PARSE_TIMEOUT_MS, nameNodeAt, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
 
 /** Names that tree-sitter parses as identifiers but that are keywords to the reader. */
 export const KEYWORD_NAMES: Partial<Record<GrammarName, ReadonlySet<string>>> = {
@@ -39,7 +40,6 @@ export const MIN_NAME = 2;
 const PREPARED_IMPORTS = 24;
 const MAX_DEFINITIONS = 8;
 const MAX_USED_IN = 20;
-const OCCURRENCES = new RecentMap<string, Occurrence[]>(1024); // chunks' occurrences of a name (grammar, name, first line, text)
 
 export type { SymbolRole };
 /**
@@ -150,13 +150,15 @@ export class SymbolLookup {
    * when the position is not on a name (keyword, comment, string, number, punctuation), the file
    * has no grammar, the name is a local, or the index neither defines nor elsewhere uses the name.
    */
-  async symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
+  async symbolAt(relPath: string, line: number, character: number, content?: string, stages: SymbolStages = {}): Promise<SymbolInfo | null> {
     if (!Number.isInteger(line) || !Number.isInteger(character) || line < 0 || character < 0) {
       throw new RangeError(`symbolAt: line and character must be non-negative integers (got ${line}, ${character})`);
     }
     const text = content ?? this.src.textOf(relPath);
     if (text === undefined || text.length > MAX_PARSE_CHARS) return null;
+    const lap = stageClock(stages);
     const parsed = await this.parse(relPath, text);
+    lap('parse');
     if (!parsed) return null;
     const node = nameNodeAt(parsed.tree, line, character) ?? (character > 0 ? nameNodeAt(parsed.tree, line, character - 1) : undefined);
     if (!node) return null;
@@ -166,15 +168,19 @@ export class SymbolLookup {
     const at = { name, kind: node.type, role: roleOf(node), line: node.startPosition.row, startCharacter: node.startPosition.column, endCharacter: node.startPosition.column + name.length };
     const resolved = this.resolver?.resolve(relPath, text, parsed.tree, parsed.loaded, node);
     const r = resolved ? await resolved : undefined;
+    lap('resolve');
     if (r?.kind === 'local') return null;
     const resolution: SymbolResolution = r ? (r.kind === 'defines' ? 'defines' : r.kind) : 'name';
     // The hovered file is read as the text hovered (a buffer typed in since its live update), not as the index holds it.
     const own: OwnText = { file: relPath, text };
     const definitions = r?.kind === 'defines' ? [await this.describe(r.def, own)] : r?.kind === 'external' ? [] : await this.definitionsOf(name, own);
+    lap('definitions');
     const usedInFiles = this.usedIn(name, relPath);
+    lap('usedIn');
     if (!definitions.length && !usedInFiles.length) return null;
     if (r?.kind !== 'defines') return { ...at, definitions, resolution, ...(r?.kind === 'external' && r.via ? { resolvedVia: r.via } : {}), usedInFiles };
     const copies = await this.copiesOf(name, definitions[0], own);
+    lap('copies');
     return { ...at, definitions, resolution, ...(r.via ? { resolvedVia: r.via } : {}), ...(copies ? { copies } : {}), usedInFiles };
   }
 
@@ -191,13 +197,30 @@ export class SymbolLookup {
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */
   private async copiesOf(name: string, d: SymbolDefinition, own?: OwnText): Promise<number> {
     const key = d.bodyKey ?? this.bodyKeyOf(d.file, d.startLine, d.endLine, own);
+    if (await this.noCopyPossible(name, d, key, own)) return 0;
     return (await this.definitionsOf(name, own)).filter((x) => !(x.file === d.file && x.declLine === d.declLine) && x.bodyKey === key).length;
   }
 
+  /**
+   * Whether no definition of `name` can have `d`'s body (key `key`), told without parsing another
+   * file (definitionsOf parses up to 8): no other file the table lists for the name may hold it
+   * (bodyKeys.ts), and `d`'s own file has no other same-named definition with that key.
+   */
+  private async noCopyPossible(name: string, d: SymbolDefinition, key: string, own?: OwnText): Promise<boolean> {
+    const text = textIn(d.file, this.src, own);
+    const refs = this.src.definitionsOf(name);
+    const mayHold = text === undefined || refs.length > MAX_COPY_SCAN ? undefined : copyTest(text, d.startLine, d.endLine);
+    if (!mayHold) return false;
+    for (const ref of refs) {
+      const other = ref.file === d.file ? undefined : textIn(ref.file, this.src, own);
+      if (other !== undefined && mayHold(other)) return false;
+    }
+    const mine = (await this.fileDefinitions(d.file, own)).filter((x) => x.name === name && x.declLine !== d.declLine);
+    return mine.every((x) => this.bodyKeyOf(d.file, x.startLine, x.endLine, own) !== key);
+  }
+
   private bodyKeyOf(file: string, startLine: number, endLine: number, own?: OwnText): string {
-    const text = textIn(file, this.src, own);
-    const body = text === undefined ? '' : codeLines(sliceLines(text, startLine, endLine)).join('\n');
-    return `${body.length}:${quickHash(body)}`;
+    return bodyKey(textIn(file, this.src, own), startLine, endLine);
   }
 
   /**
@@ -233,38 +256,10 @@ export class SymbolLookup {
     return declaration ? { definition: { file: relPath, startLine: line, endLine: line, declLine: line, kind: 'variable', declaration } } : {};
   }
 
-  /** Each chunk's relation to the name, from the syntax of its occurrences (relations.ts); none for a chunk that lacks the word. */
-  async relations(symbol: SymbolInfo, chunks: ReadonlyArray<{ file: string; startLine: number; endLine: number }>): Promise<Array<ChunkRelation | undefined>> {
-    const word = wordPattern(symbol.name);
-    const def = symbol.resolution === 'defines' ? symbol.definitions[0] : undefined;
-    const out: Array<ChunkRelation | undefined> = [];
-    for (const c of chunks) {
-      const fileText = this.src.textOf(c.file);
-      const text = fileText === undefined ? undefined : sliceLines(fileText, c.startLine, c.endLine);
-      const grammar = fileText !== undefined && text && word.test(text) ? await this.src.chunker.grammarFor(c.file, fileText) : undefined;
-      // A chunk's occurrences depend on its text alone: kept, so the next hover that finds it parses nothing.
-      const key = grammar && text ? `${grammar.name}\0${symbol.name}\0${c.startLine}\0${text}` : '';
-      let found = key ? OCCURRENCES.get(key) : undefined;
-      if (grammar && text && !found) {
-        found = occurrencesIn(grammar, text, c.startLine, symbol.name);
-        if (found) OCCURRENCES.set(key, found);
-      }
-      const best = found ? strongest(found) : undefined;
-      if (!best) {
-        // The word is there but no name node is: it is text (a string's or comment's content).
-        const at = grammar && text ? text.split('\n').findIndex((l) => word.test(l)) : -1;
-        out.push(at >= 0 ? { kind: 'mentions', line: c.startLine + at } : undefined);
-        continue;
-      }
-      let kind: ChunkRelation['kind'] = best.kind;
-      // A method declared with the name overrides it when its class's bases resolve to the definition.
-      if (kind === 'defines' && best.method && def && this.resolver && !(def.file === c.file && def.startLine <= best.line && best.line <= def.endLine)) {
-        const o = await this.resolver.overridden(c.file, best.line, symbol.name);
-        if (o && o.file === def.file && def.startLine <= o.line && o.line <= def.endLine) kind = 'overrides';
-      }
-      out.push({ kind, line: best.line });
-    }
-    return out;
+  /** Each chunk's relation to the name, from the syntax of its occurrences (chunkRelations.ts); none for a chunk that lacks the word. */
+  relations(symbol: SymbolInfo, chunks: ReadonlyArray<{ file: string; startLine: number; endLine: number }>): Promise<Array<ChunkRelation | undefined>> {
+    const resolver = this.resolver;
+    return chunkRelations(symbol, chunks, { textOf: (f) => this.src.textOf(f), grammarFor: (f, t) => this.src.chunker.grammarFor(f, t), ...(resolver ? { overridden: (f, l, n) => resolver.overridden(f, l, n) } : {}) });
   }
 
   /**

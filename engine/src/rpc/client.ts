@@ -3,7 +3,7 @@
 // answering heartbeats. Free of `vscode` so it can be tested with plain mocha; the extension maps
 // CancellationTokens to AbortSignals before calling.
 import { spawnEngineHost, type EngineTransport } from './transport';
-import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
+import type { IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, SymbolStages, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { SymbolInfo } from '../lookup/symbols';
 import type { Vetted } from '../complete/scopeCheck';
@@ -117,7 +117,7 @@ export class EngineClient {
   }
 
   /** symbolAt, then (for a known name) what retrieve finds for it, in one round trip; null when not a known name. */
-  symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, opts: { content?: string; signal?: AbortSignal } = {}): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null> {
+  symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, opts: { content?: string; signal?: AbortSignal } = {}): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[]; stages?: SymbolStages } | null> {
     const args: EngineMethods['symbolRelated']['args'] = opts.content === undefined ? [relPath, line, character, query] : [relPath, line, character, query, opts.content];
     return this.call('symbolRelated', args, { signal: opts.signal });
   }

@@ -2,7 +2,7 @@
 // Everything here crosses a worker_threads MessagePort or a child process IPC channel (advanced
 // serialization), so it must be structured-clonable:
 // AbortSignals travel as `cancel` messages and errors as plain objects.
-import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, TeamState } from '../api';
+import type { EngineOptions, IndexProgress, IndexStats, RetrieveOptions, CompletionResult, SymbolRelatedQuery, SymbolStages, TeamState } from '../api';
 import type { EditorState, RetrievedChunk } from '../types';
 import type { DefinitionAt, SymbolInfo } from '../lookup/symbols';
 import type { AgentToolAnswer } from '../agentTools';
@@ -32,7 +32,7 @@ export interface EngineMethods {
   vet: { args: [state: EditorState, text: string]; result: Vetted };
   symbolAt: { args: [relPath: string, line: number, character: number, content?: string]; result: SymbolInfo | null };
   prepareFile: { args: [relPath: string, content?: string]; result: void };
-  symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[] } | null };
+  symbolRelated: { args: [relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string]; result: { symbol: SymbolInfo; chunks: RetrievedChunk[]; stages?: SymbolStages } | null };
   /** One of the agent tools (agentTools/: search_code, find_definition, ...) with its arguments as the model gave them. */
   agentTool: { args: [name: string, input: unknown]; result: AgentToolAnswer };
   definitionAt: { args: [relPath: string, line: number, character: number, siblings?: number]; result: DefinitionAt & { siblings?: RetrievedChunk[] } };

@@ -76,6 +76,7 @@ function phaseDetail(p: Partial<HoverPhases>, flowMs: number): Record<string, nu
   return {
     engineWaitMs: round(p.engineMs ?? flowMs), serverMs: p.serverMs === undefined ? -1 : round(p.serverMs),
     serverWaitMs: round(p.waitMs ?? 0), chooseMs: round(p.chooseMs ?? 0), flowMs: round(flowMs), server: p.server ?? 'not awaited',
+    ...Object.fromEntries(Object.entries(p.engineStages ?? {}).map(([stage, ms]) => [`engine_${stage}`, ms])),
   };
 }
 

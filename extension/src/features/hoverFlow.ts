@@ -5,12 +5,12 @@
 // answered yet is the engine's shown at once: waiting out the budget would show the same
 // definition later. A local shows nothing and waits for nothing. Each phase is timed for bench:ui
 // (the record's detail, timings.ts).
-import type { DefinitionAt, RetrievedChunk, SymbolInfo } from '../../../engine/src/public';
+import type { DefinitionAt, RetrievedChunk, SymbolInfo, SymbolStages } from '../../../engine/src/public';
 import { chooseDefinition, engineIsCertain, type DefinitionChoice, type ServerAnswer } from './definitionChoice';
 
 export interface HoverRequests {
   /** The engine's name at the position and the chunks found for it (null: no repository name there, or a local). */
-  engine: Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[] } | null>;
+  engine: Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[]; stages?: SymbolStages } | null>;
   /** The definition provider's answer, already asked, settled within its budget. */
   server: Promise<ServerAnswer>;
   relPathOf(uri: string): string | undefined;
@@ -31,10 +31,12 @@ export interface HoverPhases {
   chooseMs: number;
   /** What the provider gave: a location, nothing, nothing within its budget (late), or not awaited. */
   server: 'at' | 'none' | 'late' | 'not awaited';
+  /** The engine's own time by stage (symbolRelated's `stages`). */
+  engineStages?: SymbolStages;
 }
 
 export interface HoverFlowResult {
-  found: { symbol: SymbolInfo; chunks: RetrievedChunk[] };
+  found: { symbol: SymbolInfo; chunks: RetrievedChunk[]; stages?: SymbolStages };
   choice: DefinitionChoice;
 }
 
@@ -49,6 +51,7 @@ export async function hoverDefinition(req: HoverRequests, rel: string, phases: P
   const found = await req.engine;
   const engineDone = now() - t0;
   phases.engineMs = engineDone;
+  if (found?.stages) phases.engineStages = found.stages;
   phases.waitMs = 0;
   phases.chooseMs = 0;
   // A local or no repository name: nothing to show, whatever the provider says.

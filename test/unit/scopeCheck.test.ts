@@ -154,7 +154,7 @@ describe('scopeCheck (text rules)', () => {
     assert.strictEqual(vetSuggestion('1,\n    c=2,\n)', ctx(prefix, '\n)\n', true)).text, '1,\n    c=2,');
     assert.strictEqual(vetSuggestion('1,\n    c=2,\n)', ctx(prefix, '\n\nprint(x)\n', true)).text, '1,\n    c=2,\n)');
     // The `}` of the block being written, where the text below closes only the function around it.
-    assert.strictEqual(vetSuggestion('}', ctx('function f(x) {\n  if (x) {\n    run();\n', '\n  return x;\n}\n')).text, '}');
+    assert.strictEqual(vetSuggestion('  }', ctx('function f(x) {\n  if (x) {\n    run();\n', '\n  return x;\n}\n')).text, '  }');
     // A closer of the suggestion's own bracket is not the suffix's.
     assert.strictEqual(vetSuggestion('if (ok) {\n  run();\n}', ctx('function f() {\n  ', '\n}\n')).text, 'if (ok) {\n  run();\n}');
   });

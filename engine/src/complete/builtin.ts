@@ -17,7 +17,7 @@ import { render } from './render';
 import { guessCloser } from './closer';
 import { guessUsualLine, nextLines } from './shapes';
 import { guessRepeatedLine } from './repeated';
-import { fitSuffix, repeatsClosingLine, UNCONFIRMED_MIN_CONFIDENCE } from './suffixFit';
+import { fitSuffix, repeatsClosingLine, UNCONFIRMED_MIN_CONFIDENCE, untie } from './suffixFit';
 import type { Vetted } from './scopeCheck';
 
 export { MAX_LINES, type CompletionSource };
@@ -62,14 +62,17 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   const user = userContext(state);
   if (!user) return null;
   const before = state.prefix.split('\n').slice(0, -1);
-  // The checks of scopeCheck.ts, and no closing line the line below already is (suffixFit.ts).
-  const vet = (text: string) => {
-    const shown = opts.vet ? opts.vet(text).text : text;
-    return repeatsClosingLine(user.typed, shown, state.suffix) ? '' : shown;
-  };
-  const found = completeMatches(state, sources, opts, user);
+  const { result: found, declined } = completeMatches(state, sources, opts, user);
   if (found?.text.trim() && !repeatsClosingLine(user.typed, found.text, state.suffix)) return found;
   // Nothing copied fits: a closing line where the file's bracket structure calls for one (closer.ts).
+  // Each guess passes the checks of scopeCheck.ts, repeats no closing line the line below already is
+  // (suffixFit.ts), and is not the line the copies' ranking has just declined for the line below:
+  // the guesses do not read it, and it follows none of the places that continue with that line.
+  const vet = (text: string) => {
+    const shown = opts.vet ? opts.vet(text).text : text;
+    if (repeatsClosingLine(user.typed, shown, state.suffix)) return '';
+    return declined !== undefined && (user.typed + shown).split('\n')[0].trim() === declined ? '' : shown;
+  };
   const closer = guessCloser(before, user.typed, user.python);
   const closerText = closer && vet(closer.text);
   if (closer && closerText) return { text: closerText, confidence: Math.round(closer.rate * 1000) / 1000, evidence: 0 };
@@ -84,7 +87,21 @@ export function completeFromSources(state: EditorState, sources: CompletionSourc
   return found?.text.trim() ? { text: '', confidence: 0, abstained: 'the best continuation closes what the line below already closes' } : found;
 }
 
-function completeMatches(state: EditorState, sources: CompletionSource[], opts: CompleteOptions, user: UserContext): CompletionResult | null {
+/** Why the checks withdrew the best continuation, in words. */
+const WITHDRAWN: Record<NonNullable<Vetted['cut']>['reason'], (name?: string) => string> = {
+  unbound: (name) => `uses \`${name}\`, which nothing binds here`,
+  suffix: () => 'is already below the cursor',
+  closer: () => 'is already below the cursor',
+  block: () => 'ends a statement where the line below is indented inside a block',
+};
+
+/** The copies' answer, and the first line of the best continuation when the line below made it too unlikely to offer. */
+interface MatchesAnswer {
+  result: CompletionResult | null;
+  declined?: string;
+}
+
+function completeMatches(state: EditorState, sources: CompletionSource[], opts: CompleteOptions, user: UserContext): MatchesAnswer {
   const idf = opts.idf ?? defaultIdf;
   const minEvidence = opts.minEvidence ?? MIN_EVIDENCE;
   const prefixLines = state.prefix.split('\n');
@@ -95,7 +112,7 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
   // Every match is collected (a bare closer's too, with no evidence): they all count as places
   // that continue the same lines, so a continuation few of them agree on is recognised as such.
   for (const src of [...sources, inFile]) matchSource(src, user, idf, 0, matches);
-  if (!matches.length) return null;
+  if (!matches.length) return { result: null };
   let ranked = rankGroups(groupMatches(matches, user, idf, state.prefix));
   opts.explain?.(ranked);
   // The line after the cursor confirms a candidate (promoted, offered on less confidence) or none (more needed): suffixFit.ts.
@@ -112,8 +129,14 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
     const why = weak
       ? `the lines before the cursor share only common tokens with the code that continues them (evidence ${top.evidence.toFixed(1)} < ${minEvidence}${top.evidence < floor ? '' : `, and confidence ${top.confidence.toFixed(2)} < ${needed}`})`
       : `the ${ranked.reduce((s, g) => s + g.votes, 0)} places that continue ${top.resembling ? 'lines resembling these' : 'these lines'} do not make one continuation likely enough (confidence ${top.confidence.toFixed(2)} < ${needed})`;
-    return { text: '', confidence: 0, abstained: why };
+    // The line below confirms none of the places that continue with it: it speaks against this line.
+    const contradicted = fit && !fit.confirmed && top.confidence < needed;
+    return { result: { text: '', confidence: 0, abstained: why }, ...(contradicted ? { declined: top.first } : {}) };
   }
+  // Continuations tied with the best on everything read so far: the one not yet below the cursor, or none.
+  const untied = untie(ranked, state.suffix, fit?.confirmed === true);
+  if ('tied' in untied) return { result: { text: '', confidence: 0, abstained: `${untied.tied} continuations tie and nothing before or after the cursor tells them apart` } };
+  ranked = untied.ranked;
   // Alternatives (shown when the user cycles) need the evidence, not the agreement.
   let items: CompletionAlternative[] = ranked.slice(0, MAX_ALTERNATIVES).filter((g, i) => i === 0 || g.evidence >= minEvidence).map((g) => {
     // The most common rendering among the group's strongest members (their statements may end differently).
@@ -142,13 +165,13 @@ function completeMatches(state: EditorState, sources: CompletionSource[], opts: 
     const nextNeeded = fit?.confirmed ? Math.max(usual, UNCONFIRMED_MIN_CONFIDENCE) : needed;
     const next = vetted.findIndex((x, i) => i > 0 && x.text.trim() && x.confidence >= nextNeeded);
     if (next < 0) {
-      return withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${withdrawn.reason === 'unbound' ? `uses \`${withdrawn.name}\`, which nothing binds here` : 'is already below the cursor'}` } : null;
+      return { result: withdrawn ? { text: '', confidence: 0, abstained: `the best continuation ${WITHDRAWN[withdrawn.reason](withdrawn.name)}` } : null };
     }
     vetted.splice(0, next);
   }
   items = vetted.filter((x, i) => x.text.trim().length > 0 && vetted.findIndex((y) => y.text === x.text) === i);
   const [best, ...alternatives] = items;
-  return { ...best, ...(alternatives.length ? { alternatives } : {}) };
+  return { result: { ...best, ...(alternatives.length ? { alternatives } : {}) } };
 }
 
 /** Kept for callers with packed excerpts: each excerpt is read as its own source. */

@@ -1,7 +1,9 @@
 // The checks every multi-line suggestion passes before it is shown (the built-in source's and a
 // model's alike): it stops where the text after the cursor resumes, closes no bracket that text
-// already closes, and introduces no name unbound at the cursor. A suggestion is cut to its last safe
-// line before the first line that fails, or withdrawn when its first line does.
+// already closes, introduces no name unbound at the cursor, and leaves no line below it indented
+// inside a block it has closed. A suggestion is cut to its last safe line before the first line
+// that fails, or withdrawn when its first line does.
+import { indentCols } from './lines';
 
 /** Names bound at the cursor (scopes, imports, the module, the repository's definitions, builtins). */
 export interface NameScope {
@@ -25,7 +27,7 @@ export interface SuggestionContext {
 export interface Vetted {
   text: string;
   /** Why the suggestion was cut (absent when it is shown whole). */
-  cut?: { line: number; reason: 'suffix' | 'closer' | 'unbound'; name?: string };
+  cut?: { line: number; reason: 'suffix' | 'closer' | 'unbound' | 'block'; name?: string };
 }
 
 const CLOSE_OF: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
@@ -241,11 +243,53 @@ export function vetSuggestion(text: string, ctx: SuggestionContext): Vetted {
       if (name) { cutAt(i, 'unbound', name); break; }
     }
   }
-  if (!cut) return { text };
-  if (cut.line === 0 && cut.reason !== 'closer') return { text: '', cut };
-  const kept = lines.slice(0, cut.line);
-  if (trimmedLine && trimmedLine.line === cut.line - 1) kept[trimmedLine.line] = kept[trimmedLine.line].slice(0, trimmedLine.col).trimEnd();
-  return { text: lastSafe(kept, masked, ctx.python).join('\n').trimEnd(), cut };
+  let shown = text;
+  if (cut) {
+    if (cut.line === 0 && cut.reason !== 'closer') return { text: '', cut };
+    const kept = lines.slice(0, cut.line);
+    if (trimmedLine && trimmedLine.line === cut.line - 1) kept[trimmedLine.line] = kept[trimmedLine.line].slice(0, trimmedLine.col).trimEnd();
+    shown = lastSafe(kept, masked, ctx.python).join('\n').trimEnd();
+  }
+  // 4. The line below indented inside a block the suggestion does not leave open.
+  const block = around.inText ? undefined : blockLeftBehind(shown, ctx, around);
+  if (block) return block;
+  return cut ? { text: shown, cut } : { text };
+}
+
+/** A line below the cursor that begins with these continues the expression above it (`.then(…)`, `&& b`, `: c`). */
+const CONTINUES = /^(?:[.?:&|+\-*/%=<>^,)\]}]|->)/;
+
+/**
+ * Check 4: the first code line below the cursor is indented deeper than the suggestion's last line,
+ * which ends a statement (`;`, `}`; in Python any line outside brackets but a block's header): that
+ * line can only be inside a block the cursor's line opens. The suggestion keeps its first line
+ * where that line opens one (the text below is its body), or is withdrawn.
+ */
+function blockLeftBehind(shown: string, ctx: SuggestionContext, around: MaskedAround): Vetted | undefined {
+  if (!shown.trim()) return undefined;
+  // The first line below with code (not a comment's), read as written (a string element is code).
+  const at = around.suffix.split('\n').findIndex((l, i) => i > 0 && l.trim());
+  const below = at > 0 ? (ctx.suffix ?? '').split('\n')[at] : undefined;
+  if (below === undefined || CONTINUES.test(below.trim())) return undefined;
+  const typed = around.prefix.slice(around.prefix.lastIndexOf('\n') + 1);
+  const code = maskInContext(around.tail, shown, ctx.python).split('\n');
+  code[0] = typed + code[0];
+  const depthAtCursor = ctx.python ? openBrackets(around.prefix).length : 0;
+  const ends = (line: string, depth: number) => depth <= 0 && (ctx.python ? depthAtCursor + depth <= 0 && !/[:\\]$/.test(line.trimEnd()) : /[;}]$/.test(line.trimEnd()));
+  let depth = 0, firstDepth = 0, last = 0;
+  for (let i = 0; i < code.length; i++) {
+    for (const ch of code[i]) {
+      if (ch === '(' || ch === '[' || ch === '{') depth++;
+      else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    }
+    if (i === 0) firstDepth = depth;
+    if (code[i].trim()) last = i;
+  }
+  const indentBelow = indentCols(below);
+  if (!ends(code[last], depth) || indentBelow <= indentCols(code[last])) return undefined;
+  const opens = firstDepth > 0 || (ctx.python && /:$/.test(code[0].trimEnd()));
+  if (last > 0 && opens && indentCols(code[0]) < indentBelow) return { text: shown.split('\n')[0], cut: { line: 1, reason: 'block' } };
+  return { text: '', cut: { line: 0, reason: 'block' } };
 }
 
 /** The kept lines up to the last one that leaves no bracket of the suggestion's own open and, in Python, no header without its body. */

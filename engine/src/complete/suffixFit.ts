@@ -2,7 +2,8 @@
 // continuation is the line that follows the cursor, the copy fits both sides of the gap (as a
 // fill-in-the-middle model reads the suffix): it is offered even when the places before the cursor
 // disagree. Where the following line confirms none of the candidates, the best one needs more
-// confidence: a continuation whose own next line is not the one below is wrong more often.
+// confidence: a continuation whose own next line is not the one below is wrong more often. Of
+// continuations tied on all of that, one the file already writes below is not the one to write here.
 // Thresholds fitted on the DEV split (PARAMS.md, results/README.md).
 import type { Match } from './align';
 import { isBlank } from './lines';
@@ -71,4 +72,20 @@ export function repeatsClosingLine(typed: string, text: string, suffix: string |
   if (!first.trim() || /[\w$]/.test(first) || !suffix) return false;
   const below = suffix.split('\n').slice(1).find((l) => l.trim());
   return below !== undefined && below.trimEnd() === first;
+}
+
+/**
+ * The best continuation when others tie with it on everything the ranking and the line below read
+ * (the same score, confirmed alike), where the order of their text would choose: the one the file
+ * does not already have below the cursor, the sibling still to be written (`resultUsesScheduler()`
+ * below, so `responseUsesScheduler()`). `tied` (how many) when none or several remain: nothing tells them apart.
+ */
+export function untie(ranked: Group[], suffix: string | undefined, confirmed: boolean): { ranked: Group[] } | { tied: number } {
+  const top = ranked[0];
+  const following = confirmed ? followingLine(suffix) : undefined;
+  const tied = ranked.filter((g) => g.score === top.score && (following === undefined || confirmations(g, following) > 0));
+  if (tied.length < 2) return { ranked };
+  const below = new Set((suffix ?? '').split('\n').slice(1).map((l) => l.trim()));
+  const left = tied.filter((g) => !below.has(g.first));
+  return left.length === 1 ? { ranked: [left[0], ...ranked.filter((g) => g !== left[0])] } : { tied: tied.length };
 }

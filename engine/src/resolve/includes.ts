@@ -158,7 +158,7 @@ export class IncludeResolver {
     const grammar = await this.src.grammarFor(file, text);
     if (grammar?.name !== 'cpp' || !grammar.locals) return undefined;
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
-    const tree = parseReusing(grammar.parser, blankMacros(text, this.macrosFor(file, text)), undefined, () => Date.now() > deadline);
+    const tree = parseReusing(grammar.parser, this.macroReplaced(file, text), undefined, () => Date.now() > deadline);
     if (!tree) return undefined;
     this.asked?.tree.delete();
     this.asked = { file, text, tree, scopes: new LocalScopes(tree, grammar.locals, false) };
@@ -168,7 +168,12 @@ export class IncludeResolver {
   /** `file`'s text as cpp.ts parses it: its macro uses replaced, positions kept (the benchmark's truth reads members by it). */
   cppText(file: string): string | undefined {
     const text = this.src.textOf(file);
-    return text === undefined ? undefined : blankMacros(text, this.macrosFor(file, text));
+    return text === undefined ? undefined : this.macroReplaced(file, text);
+  }
+
+  /** `text` of `file` with the macro uses its include graph defines replaced (what every C++ parse here reads). */
+  private macroReplaced(file: string, text: string): string {
+    return blankMacros(text, this.macrosFor(file, text));
   }
 
   /** The macro uses replaced before a C++ parse of `file`, from the definitions its include graph holds (read as text). */
@@ -350,7 +355,7 @@ export class IncludeResolver {
       const blanked = this.cpp && grammar.name === 'cpp';
       // The file a C++ lookup is asked about was parsed just before (askedTree): its tree serves here too.
       const asked = blanked && this.asked?.file === file && this.asked.text === text ? this.asked.tree : undefined;
-      const tree = asked ?? parseReusing(grammar.parser, blanked ? blankMacros(text, this.macrosFor(file, text)) : text, undefined, () => Date.now() > deadline);
+      const tree = asked ?? parseReusing(grammar.parser, blanked ? this.macroReplaced(file, text) : text, undefined, () => Date.now() > deadline);
       if (tree) {
         try {
           top = { defs: new Map(), includes: [], dead: [] };

@@ -18,4 +18,20 @@ describe('RecentMap', () => {
     m.deleteWhere((v, k) => v % 2 === 1 && k !== 'c');
     assert.deepStrictEqual([m.get('a'), m.get('b'), m.get('c'), m.size], [undefined, 2, 3, 2]);
   });
+
+  it('hands each value that leaves to `dropped` once: evicted, replaced by another, deleted, cleared', () => {
+    const gone: number[] = [];
+    const m = new RecentMap<string, number>(2, (v) => gone.push(v));
+    m.set('a', 1);
+    m.set('b', 2);
+    m.set('b', 2); // the same value again: still held
+    m.set('c', 3); // evicts a
+    m.set('b', 20); // replaces 2
+    m.delete('c');
+    m.deleteWhere((v) => v === 20);
+    m.set('d', 4);
+    m.clear();
+    assert.deepStrictEqual(gone, [1, 2, 3, 20, 4]);
+    assert.strictEqual(m.size, 0);
+  });
 });

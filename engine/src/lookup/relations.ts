@@ -5,6 +5,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LoadedGrammar } from '../chunk/grammar';
 import { parseReusing } from '../chunk/reparse';
+import { RecentMap } from '../util/recentMap';
 
 /** Strongest first: a chunk's relation is its strongest occurrence's. */
 export type RelationKind = 'defines' | 'overrides' | 'calls' | 'uses' | 'imports' | 'mentions';
@@ -133,37 +134,29 @@ function nameTypes(grammar: LoadedGrammar): string[] {
  * whose retrievals find many of the same chunks, and each is parsed once for all of them.
  */
 class ChunkTrees {
-  private readonly trees = new Map<string, { grammar: LoadedGrammar; tree: Tree }>();
+  private readonly trees: RecentMap<string, { grammar: LoadedGrammar; tree: Tree }>;
 
-  constructor(private readonly capacity: number, private readonly maxChars: number) {}
+  constructor(capacity: number, private readonly maxChars: number) {
+    this.trees = new RecentMap(capacity, (entry) => {
+      try {
+        entry.tree.delete();
+      } catch {
+        // A tree of a parser module reloaded since (after a wasm trap): gone with it.
+      }
+    });
+  }
 
   /** The tree of `source` in `grammar`, kept or parsed; `kept`: the caller must not delete it. Undefined: not parsed in time. */
   parse(grammar: LoadedGrammar, source: string): { tree: Tree; kept: boolean } | undefined {
     const key = `${grammar.name}\0${source}`;
     const found = this.trees.get(key);
-    if (found?.grammar === grammar) {
-      this.trees.delete(key);
-      this.trees.set(key, found);
-      return { tree: found.tree, kept: true };
-    }
+    if (found?.grammar === grammar) return { tree: found.tree, kept: true };
     const deadline = Date.now() + PARSE_TIMEOUT_MS;
     const tree = parseReusing(grammar.parser, source, undefined, () => Date.now() > deadline);
     if (!tree) return undefined;
     if (source.length > this.maxChars) return { tree, kept: false };
-    this.drop(key);
     this.trees.set(key, { grammar, tree });
-    while (this.trees.size > this.capacity) this.drop(this.trees.keys().next().value!);
     return { tree, kept: true };
-  }
-
-  private drop(key: string): void {
-    const entry = this.trees.get(key);
-    this.trees.delete(key);
-    try {
-      entry?.tree.delete();
-    } catch {
-      // A tree of a parser module reloaded since (after a wasm trap): gone with it.
-    }
   }
 }
 

@@ -4,8 +4,11 @@
 export class RecentMap<K, V> {
   private readonly entries = new Map<K, V>();
 
-  /** @param capacity entries kept; the least recently used goes first */
-  constructor(private readonly capacity: number) {}
+  /**
+   * @param capacity entries kept; the least recently used goes first
+   * @param dropped called with each value that leaves (evicted, replaced by another, deleted, cleared): frees what it holds
+   */
+  constructor(private readonly capacity: number, private readonly dropped?: (value: V) => void) {}
 
   get(key: K): V | undefined {
     const v = this.entries.get(key);
@@ -17,14 +20,22 @@ export class RecentMap<K, V> {
   }
 
   set(key: K, value: V): void {
+    const old = this.entries.get(key);
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (old !== undefined && old !== value) this.dropped?.(old);
+    if (this.entries.size > this.capacity) this.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: K): void {
+    const v = this.entries.get(key);
+    this.entries.delete(key);
+    if (v !== undefined) this.dropped?.(v);
   }
 
   /** Drops every entry `drop` accepts. */
   deleteWhere(drop: (value: V, key: K) => boolean): void {
-    for (const [k, v] of this.entries) if (drop(v, k)) this.entries.delete(k);
+    for (const [k, v] of this.entries) if (drop(v, k)) this.delete(k);
   }
 
   get size(): number {
@@ -32,6 +43,8 @@ export class RecentMap<K, V> {
   }
 
   clear(): void {
+    const values = [...this.entries.values()];
     this.entries.clear();
+    if (this.dropped) for (const v of values) this.dropped(v);
   }
 }

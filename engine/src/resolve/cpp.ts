@@ -221,7 +221,7 @@ class Lookup {
   /** The class the functions found return when they agree (those taking `argc` arguments). */
   private returnType(found: Found, argc: number | undefined, depth: number): string[] | undefined {
     if (!Array.isArray(found) || !found.every((e) => e.kind === 'function')) return undefined;
-    const fit = argc === undefined ? found : found.filter((e) => !e.arity || (e.arity[0] <= argc && argc <= e.arity[1]));
+    const fit = argc === undefined ? found : found.filter((e) => !e.arity || takes(e, argc));
     const types = fit.map((e) => (e.ret ? this.lookupType(e.ret, e.scope, depth + 1) : undefined));
     if (!types.length || types.some((t) => !t)) return undefined;
     return new Set(types.map((t) => t!.join('::'))).size === 1 ? types[0] : undefined;
@@ -235,13 +235,11 @@ class Lookup {
 
   /** The class a local's or parameter's declaration names as its type (not a template parameter); `auto x = e`: e's. */
   private declaredClass(id: Node, ctx: string[], depth: number): string[] | undefined {
-    let decl: Node | null = id.parent;
-    while (decl && !DECLARATIONS.test(decl.type)) decl = decl.parent;
-    const type = decl?.childForFieldName('type');
-    const declarator = decl?.childrenForFieldName('declarator').find((d) => declaredName(d).name?.id === id.id);
-    if (!type || !declarator || depth > MAX_DEPTH) return undefined;
-    if (type.type === 'placeholder_type_specifier' && decl!.type === 'declaration') return this.typeOfInitializer(declarator, ctx, depth);
-    if (type.type === 'placeholder_type_specifier' && decl!.type === 'for_range_loop') return this.elementClass(decl!.childForFieldName('right'), ctx, depth);
+    const declared = declarationOf(id);
+    if (!declared || depth > MAX_DEPTH) return undefined;
+    const { decl, type, declarator } = declared;
+    if (type.type === 'placeholder_type_specifier' && decl.type === 'declaration') return this.typeOfInitializer(declarator, ctx, depth);
+    if (type.type === 'placeholder_type_specifier' && decl.type === 'for_range_loop') return this.elementClass(decl.childForFieldName('right'), ctx, depth);
     const path = typePath(type);
     if (!path) return undefined;
     const head = type.type === 'qualified_identifier' ? undefined : type.type === 'template_type' ? type.childForFieldName('name') : type;
@@ -252,11 +250,9 @@ class Lookup {
   /** `for (auto& x : xs)`: the element class of a local `std::vector<T> xs` (a standard container of T) or `T xs[N]`. */
   private elementClass(range: Node | null, ctx: string[], depth: number): string[] | undefined {
     const b = range?.type === 'identifier' ? this.bindingOf(range) : undefined;
-    let decl: Node | null = b?.node.parent ?? null;
-    while (decl && !DECLARATIONS.test(decl.type)) decl = decl.parent;
-    const type = decl?.childForFieldName('type');
-    const declarator = decl?.childrenForFieldName('declarator').find((d) => declaredName(d).name?.id === b!.node.id);
-    if (!type || !declarator || !b || b.scope.parent === null) return undefined;
+    const declared = b && b.scope.parent !== null ? declarationOf(b.node) : undefined;
+    if (!declared) return undefined;
+    const { type, declarator } = declared;
     if (/^array_declarator$/.test((declarator.type === 'init_declarator' ? declarator.childForFieldName('declarator') : declarator)?.type ?? '')) return this.typeNamed(type, ctx, depth);
     const container = typePath(type);
     if (type.type !== 'qualified_identifier' || container?.length !== 2 || container[0] !== 'std' || !CONTAINERS.has(container[1])) return undefined;
@@ -287,7 +283,7 @@ class Lookup {
     let pick: CppEntity | undefined;
     if (kind === 'function' && this.argc !== undefined && new Set(unique.map((e) => e.sig)).size > 1) {
       const argc = this.argc;
-      const fit = unique.filter((e) => e.arity && e.arity[0] <= argc && argc <= e.arity[1]);
+      const fit = unique.filter((e) => takes(e, argc));
       if (fit.length) unique.splice(0, unique.length, ...fit);
     }
     if (kind === 'class') {
@@ -329,6 +325,20 @@ class Lookup {
 function innermostClass(ctx: string[], l: Lookup): string[] | undefined {
   for (let k = ctx.length; k > 0; k--) if (l.classesAt(ctx.slice(0, k)).length) return ctx.slice(0, k);
   return undefined;
+}
+
+/** The declaration that declares `id` (a parameter, a local, a field, a range-for variable): the node, its type and `id`'s declarator. */
+function declarationOf(id: Node): { decl: Node; type: Node; declarator: Node } | undefined {
+  let decl: Node | null = id.parent;
+  while (decl && !DECLARATIONS.test(decl.type)) decl = decl.parent;
+  const type = decl?.childForFieldName('type');
+  const declarator = decl?.childrenForFieldName('declarator').find((d) => declaredName(d).name?.id === id.id);
+  return decl && type && declarator ? { decl, type, declarator } : undefined;
+}
+
+/** Whether a function declaration is known to take `argc` arguments (its arity recorded, `argc` within it). */
+function takes(e: CppEntity, argc: number): boolean {
+  return e.arity !== undefined && e.arity[0] <= argc && argc <= e.arity[1];
 }
 
 /** The namespaces and classes around a node, outermost first; in `void A::f() {}`, A too. */

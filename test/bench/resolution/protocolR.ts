@@ -11,6 +11,7 @@
 // the true definition's name.
 import * as fs from 'fs';
 import * as path from 'path';
+import type { Tree } from 'web-tree-sitter';
 import { Chunker } from '../../../engine/src/chunk';
 import { SymbolLookup, type SymbolDefinition, type SymbolInfo } from '../../../engine/src/lookup/symbols';
 import { loadRepo, type LanguageFamily, type Repo } from '../split';
@@ -108,18 +109,18 @@ async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cach
 async function memberScopes(repo: Repo, chunker: Chunker, ts: Truth[]): Promise<Truth[]> {
   const src = { textOf: (f: string) => repo.byPath.get(f)?.content, hasFile: (f: string) => repo.byPath.has(f), grammarFor: (f: string, t: string) => chunker.grammarFor(f, t), definitionsOf: () => [] };
   const includes = new IncludeResolver(src, 'linux', true);
-  const texts = new Map<string, string | undefined>();
-  const textOf = (f: string): string | undefined => (texts.has(f) ? texts.get(f) : texts.set(f, includes.cppText(f)).get(f));
+  // One parse per file, however many definitions it holds (fmt's format.h holds dozens of `write`s).
+  const trees = new Map<string, Tree | undefined>();
+  const treeOf = async (f: string): Promise<Tree | undefined> => {
+    if (trees.has(f)) return trees.get(f);
+    const text = includes.cppText(f);
+    const tree = text === undefined ? undefined : (await chunker.grammarFor(f, text))?.parser.parse(text) ?? undefined;
+    trees.set(f, tree);
+    return tree;
+  };
   const scopeIn = async (d: TruthDef): Promise<TruthDef['scope']> => {
-    const text = textOf(d.file);
-    const tree = text === undefined ? undefined : (await chunker.grammarFor(d.file, text))?.parser.parse(text);
-    if (!tree) return d.scope;
-    try {
-      const name = tree.rootNode.descendantForPosition({ row: d.line, column: d.column });
-      return name ? scopeOfName(name) : d.scope;
-    } finally {
-      tree.delete();
-    }
+    const name = (await treeOf(d.file))?.rootNode.descendantForPosition({ row: d.line, column: d.column });
+    return name ? scopeOfName(name) : d.scope;
   };
   try {
     const out: Truth[] = [];
@@ -130,6 +131,7 @@ async function memberScopes(repo: Repo, chunker: Chunker, ts: Truth[]): Promise<
     }
     return out;
   } finally {
+    for (const tree of trees.values()) tree?.delete();
     includes.dispose();
   }
 }

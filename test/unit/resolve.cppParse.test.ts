@@ -6,6 +6,7 @@
 // size, data, descriptor, run).
 import * as assert from 'assert';
 import { Chunker } from '../../engine/src/chunk';
+import { blankMacros, blankings, objectMacros } from '../../engine/src/resolve/cppmacros';
 import { IncludeResolver } from '../../engine/src/resolve/includes';
 import { symbolSuite } from './workspace.helpers';
 
@@ -118,4 +119,83 @@ describe('Engine.symbolAt reads C++ through fmt-style macros, smart pointers, lo
       assert.notStrictEqual(s?.resolution, 'defines', `${needle}: ${JSON.stringify(s)}`);
     });
   }
+});
+
+/** [why, definitions, code using them]: each parsed with an error before its macros or casts were replaced. */
+const PARSED_WHOLE: Array<[string, string, string]> = [
+  ['a defaulted template parameter macro', '#ifdef P_DOC\n#define P_ENABLE_IF(...)\n#else\n#define P_ENABLE_IF(...) p::enable_if_t<(__VA_ARGS__), int> = 0\n#endif', 'template <typename T, P_ENABLE_IF(sizeof(T) > 1)>\nint wide(T) { return 1; }'],
+  ['an extra-parameter macro', '#if P_B\n#define P_BUILTIN , monostate\n#else\n#define P_BUILTIN\n#endif', 'class value {\n public:\n  value(int x P_BUILTIN) : int_value(x) {}\n  int int_value;\n};'],
+  ['exception macros', '#if P_E\n#define P_TRY try\n#define P_CATCH(x) catch (x)\n#else\n#define P_TRY if (true)\n#define P_CATCH(x) if (false)\n#endif', 'void f() {\n  P_TRY { g(); }\n  P_CATCH(...) {}\n}'],
+  ['a functional cast to unsigned in a condition', '', 'int f(int id) {\n  if (unsigned(id) < 3) return 1;\n  return 0;\n}'],
+];
+
+describe('blankMacros leaves fmt-style macros and casts a whole parse, positions kept', function () {
+  this.timeout(60_000);
+  let chunker: Chunker;
+  before(async () => {
+    chunker = await Chunker.create();
+  });
+  after(() => chunker.dispose());
+
+  for (const [why, defs, code] of PARSED_WHOLE) {
+    it(`parses without errors: ${why}`, async () => {
+      const text = `${defs}\n${code}\n`;
+      const blanked = blankMacros(text, blankings([objectMacros(text)]));
+      assert.strictEqual(blanked.length, text.length);
+      assert.deepStrictEqual(blanked.split('\n').map((l) => l.length), text.split('\n').map((l) => l.length));
+      const tree = (await chunker.grammarFor('x.cc', blanked))!.parser.parse(blanked)!;
+      try {
+        assert.ok(!tree.rootNode.hasError, `${why}: ${JSON.stringify(blanked.slice(defs.length))} parses as ${tree.rootNode.toString()}`);
+      } finally {
+        tree.delete();
+      }
+    });
+  }
+});
+
+describe('IncludeResolver parses a C header once for C and C++ lookups', function () {
+  this.timeout(60_000);
+
+  it('a C header read for a C file is not parsed again when a C++ file includes it', async () => {
+    const files: Record<string, string> = {
+      'include/c/util.h': '#pragma once\nstruct point { int x; int y; };\nint util_count(void);\n',
+      'src/a.c': '#include "c/util.h"\nint a(void) { return util_count(); }\n',
+      'src/b.cc': '#include "c/util.h"\nint b() { point p; return p.x + util_count(); }\n',
+    };
+    const chunker = await Chunker.create();
+    const parsed = new Map<string, number>();
+    const src = {
+      textOf: (f: string) => files[f],
+      hasFile: (f: string) => f in files,
+      grammarFor: async (f: string, text: string) => {
+        const g = await chunker.grammarFor(f, text);
+        if (!g) return g;
+        // The real parser, counting the parses per file.
+        const parse = g.parser.parse.bind(g.parser);
+        const parser = Object.create(g.parser) as typeof g.parser;
+        parser.parse = ((input: string, ...rest: unknown[]) => {
+          parsed.set(f, (parsed.get(f) ?? 0) + 1);
+          return (parse as (...a: unknown[]) => ReturnType<typeof parse>)(input, ...rest);
+        }) as typeof parser.parse;
+        return { ...g, parser };
+      },
+      definitionsOf: (name: string) => (name === 'util_count' || name === 'point' ? [{ file: 'include/c/util.h' }] : []),
+    };
+    const includes = new IncludeResolver(src, 'linux', true);
+    try {
+      for (const [file, needle, cpp] of [['src/a.c', 'util_count()', false], ['src/b.cc', 'util_count()', true]] as const) {
+        const text = files[file];
+        const tree = (await chunker.grammarFor(file, text))!.parser.parse(text)!;
+        const at = text.split('\n').findIndex((l) => l.includes(needle));
+        const node = tree.rootNode.descendantForPosition({ row: at, column: text.split('\n')[at].indexOf(needle) })!;
+        const r = await includes.resolve(file, node, () => undefined, cpp);
+        tree.delete();
+        assert.strictEqual(r.kind, 'defines', `${file}: ${JSON.stringify(r)}`);
+      }
+      assert.strictEqual(parsed.get('include/c/util.h'), 1, `parses of the header: ${parsed.get('include/c/util.h')}`);
+    } finally {
+      includes.dispose();
+      await chunker.dispose();
+    }
+  });
 });

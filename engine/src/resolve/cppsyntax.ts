@@ -34,7 +34,6 @@ export function qualifierOf(node: Node): { path: string[]; global: boolean } | u
   return path.length || global ? { path, global } : undefined;
 }
 
-
 const SMART_POINTERS = new Set(['unique_ptr', 'shared_ptr']);
 
 /** `std::unique_ptr<T>` / `std::shared_ptr<T>`: T's type node (what `->` reaches). */

@@ -4,7 +4,7 @@
 //   the namespaces `using namespace` brings in; inside `void A::f() {}` the class A first;
 // - `a::b::name`: the namespace or class `a::b` names from each enclosing namespace outwards;
 // - `x.name` / `x->name` / `this->name`: a member of the class the receiver's declared type names
-//   (a parameter, a local, a field, a global; aliases followed), or of its bases;
+//   (a parameter, a local, a field, a global, a local class, `std::unique_ptr<T>`'s T; aliases followed), or of its bases; `f()` or `f() const` by the receiver's constness;
 // - overloads with different parameter types, two `#if` branches, a template parameter's members,
 //   an unresolved base, `auto`: not sure, so candidates; `std::` and names the repository never
 //   defines: external.

@@ -4,13 +4,14 @@
 //   the namespaces `using namespace` brings in; inside `void A::f() {}` the class A first;
 // - `a::b::name`: the namespace or class `a::b` names from each enclosing namespace outwards;
 // - `x.name` / `x->name` / `this->name`: a member of the class the receiver's declared type names
-//   (a parameter, a local, a field, a global; aliases followed), or of its bases;
+//   (a parameter, a local, a field, a global, a local class, `std::unique_ptr<T>`'s T; aliases followed), or of its bases; `f()` or `f() const` by the receiver's constness;
 // - overloads with different parameter types, two `#if` branches, a template parameter's members,
 //   an unresolved base, `auto`: not sure, so candidates; `std::` and names the repository never
 //   defines: external.
 import type { Node } from 'web-tree-sitter';
 import type { CppEntity, CppTop } from './cppdecls';
-import { declaredName, openClasses, scopeName, typePath } from './cppdecls';
+import { collectCpp, declaredName, openClasses, scopeName, typePath } from './cppdecls';
+import { argsOf, argumentCount, declaredConst, qualifierOf, smartPointee } from './cppsyntax';
 import type { Binding } from './scopes';
 import type { Resolution } from './types';
 
@@ -36,7 +37,7 @@ export interface CppGraph {
 export async function resolveCpp(file: string, node: Node, bindingOf: (n: Node) => Binding | undefined, graph: CppGraph): Promise<Resolution> {
   const tops = await graph.tops(file);
   if (!tops.length) return CANDIDATES;
-  return new Lookup(tops, bindingOf, graph).resolve(node);
+  return new Lookup(file, [...tops], bindingOf, graph).resolve(node);
 }
 
 class Lookup {
@@ -44,7 +45,11 @@ class Lookup {
   private typesOnly = false;
   /** The asked name is called with this many arguments (`f(a, b)`, `x.f(a)`): overloads taking another number are not it. */
   private argc: number | undefined;
-  constructor(private readonly tops: CppTop[], private readonly bindingOf: (n: Node) => Binding | undefined, private readonly graph: CppGraph) {
+  /** The asked member's receiver is evidently const (true) or not (false): `data()` or `data() const`. */
+  private receiverConst: boolean | undefined;
+  /** The local classes read into `tops` (by where they start). */
+  private readonly locals = new Set<number>();
+  constructor(private readonly file: string, private readonly tops: CppTop[], private readonly bindingOf: (n: Node) => Binding | undefined, private readonly graph: CppGraph) {
     this.usings = tops.flatMap((t) => t.usings);
   }
 
@@ -57,7 +62,10 @@ class Lookup {
     const parent = node.parent;
     if (node.type === 'field_identifier') {
       if (parent?.type === 'field_expression' && parent.childForFieldName('field')?.id === node.id) {
-        const cls = this.typeOfExpr(parent.childForFieldName('argument'), ctx, 0);
+        const receiver = parent.childForFieldName('argument');
+        const declared = receiver?.type === 'identifier' && this.bindingOf(receiver) ? declarationOf(this.bindingOf(receiver)!.node) : undefined;
+        this.receiverConst = declared ? declaredConst(declared.decl, declared.type, declared.declarator) : undefined;
+        const cls = this.typeOfExpr(receiver, ctx, 0, parent.children.some((c) => c?.type === '->'));
         return cls ? this.decide(this.inScope(name, cls, 0), name) : CANDIDATES;
       }
       if (parent?.type === 'field_initializer') return this.decide(this.inScope(name, innermostClass(ctx, this) ?? [], 0), name);
@@ -161,14 +169,15 @@ class Lookup {
   }
 
   /** The class an expression's value is of, from declared types: `this`, a local, a parameter, a field, a global, `a.b`. */
-  private typeOfExpr(e: Node | null, ctx: string[], depth: number): string[] | undefined {
+  /** `arrow`: the value `->` is applied to (a smart pointer gives its pointee). */
+  private typeOfExpr(e: Node | null, ctx: string[], depth: number, arrow = false): string[] | undefined {
     if (!e || depth > MAX_DEPTH) return undefined;
     if (e.type === 'this') return innermostClass(ctx, this);
     if (e.type === 'parenthesized_expression') return this.typeOfExpr(e.namedChildren[0] ?? null, ctx, depth + 1);
     if (e.type === 'pointer_expression' && e.child(0)?.type === '*') return this.typeOfExpr(e.childForFieldName('argument'), ctx, depth + 1);
     if (e.type === 'identifier') {
       const b = this.bindingOf(e);
-      if (b) return b.scope.parent !== null ? this.declaredClass(b.node, ctx, depth + 1) : undefined;
+      if (b) return b.scope.parent !== null ? this.declaredClass(b.node, ctx, depth + 1, arrow) : undefined;
       return this.typeOfVariable(this.free(e.text, ctx), depth);
     }
     if (e.type === 'field_expression') {
@@ -204,11 +213,30 @@ class Lookup {
     return this.returnType(found, argc, depth);
   }
 
+  /** The class a local class declaration (`struct dispatcher {…};` in a function, before `name`) names, in a scope of its own. */
+  private localClass(name: Node): string[] | undefined {
+    for (let block = name.parent; block; block = block.parent) {
+      if (block.type !== 'compound_statement') continue;
+      for (const c of block.namedChildren) {
+        if (!c || c.startIndex >= name.startIndex) break;
+        const spec = c.type === 'declaration' ? c.childForFieldName('type') : c;
+        if (!spec || !/^(class|struct)_specifier$/.test(spec.type) || spec.childForFieldName('name')?.text !== name.text || !spec.childForFieldName('body')) continue;
+        const scope = [`\0local:${spec.startIndex}`];
+        if (!this.locals.has(spec.startIndex)) this.tops.push(collectCpp(this.file, block, scope));
+        this.locals.add(spec.startIndex);
+        return [...scope, name.text];
+      }
+    }
+    return undefined;
+  }
+
   /** The class a type node names from `ctx` (not a template parameter). */
   private typeNamed(type: Node | null, ctx: string[], depth: number): string[] | undefined {
     const path = typePath(type);
     const head = type?.type === 'template_type' || type?.type === 'template_function' ? type.childForFieldName('name') : type;
     if (!path || (head && /^(type_)?identifier$/.test(head.type) && this.bindingOf(head))) return undefined;
+    const local = head && path.length === 1 ? this.localClass(head) : undefined;
+    if (local) return local;
     const saved = this.typesOnly;
     this.typesOnly = true;
     try {
@@ -234,17 +262,19 @@ class Lookup {
   }
 
   /** The class a local's or parameter's declaration names as its type (not a template parameter); `auto x = e`: e's. */
-  private declaredClass(id: Node, ctx: string[], depth: number): string[] | undefined {
+  private declaredClass(id: Node, ctx: string[], depth: number, arrow = false): string[] | undefined {
     const declared = declarationOf(id);
     if (!declared || depth > MAX_DEPTH) return undefined;
     const { decl, type, declarator } = declared;
+    const pointee = arrow ? smartPointee(type) : undefined;
+    if (pointee) return this.typeNamed(pointee, ctx, depth);
     if (type.type === 'placeholder_type_specifier' && decl.type === 'declaration') return this.typeOfInitializer(declarator, ctx, depth);
     if (type.type === 'placeholder_type_specifier' && decl.type === 'for_range_loop') return this.elementClass(decl.childForFieldName('right'), ctx, depth);
     const path = typePath(type);
     if (!path) return undefined;
     const head = type.type === 'qualified_identifier' ? undefined : type.type === 'template_type' ? type.childForFieldName('name') : type;
     if (head && this.bindingOf(head)) return undefined; // `T value`: a template parameter
-    return this.lookupType(path, ctx, 0);
+    return (head && path.length === 1 ? this.localClass(head) : undefined) ?? this.lookupType(path, ctx, 0);
   }
 
   /** `for (auto& x : xs)`: the element class of a local `std::vector<T> xs` (a standard container of T) or `T xs[N]`. */
@@ -285,6 +315,10 @@ class Lookup {
       const argc = this.argc;
       const fit = unique.filter((e) => takes(e, argc));
       if (fit.length) unique.splice(0, unique.length, ...fit);
+    }
+    // `data()` and `data() const`: a receiver evidently const or not calls one.
+    if (kind === 'function' && unique.length === 2 && this.receiverConst !== undefined && unique[0].sig === unique[1].sig && !unique[0].constant !== !unique[1].constant) {
+      unique.splice(0, 2, unique.find((e) => !!e.constant === this.receiverConst)!);
     }
     if (kind === 'class') {
       const full = unique.filter((e) => e.full);
@@ -359,37 +393,6 @@ export function contextOf(node: Node): string[] {
     }
   }
   return out.flat();
-}
-
-/** How many arguments the name is called with, when it is a call's function (`f(…)`, `a::f<T>(…)`, `x.f(…)`). */
-function argumentCount(node: Node): number | undefined {
-  let n = node;
-  while (n.parent && /^(qualified_identifier|template_function|field_expression)$/.test(n.parent.type) && n.parent.childForFieldName(n.parent.type === 'field_expression' ? 'field' : 'name')?.id === n.id) n = n.parent;
-  const call = n.parent?.type === 'call_expression' && n.parent.childForFieldName('function')?.id === n.id ? n.parent : undefined;
-  return call ? argsOf(call) : undefined;
-}
-
-/** A call's argument count; none when a pack expansion (`args...`) may be any number. */
-function argsOf(call: Node): number | undefined {
-  const args = call.childForFieldName('arguments')?.namedChildren.filter((a) => a?.type !== 'comment') ?? [];
-  return args.some((a) => a?.type === 'parameter_pack_expansion') ? undefined : args.length;
-}
-
-/** For the name of `a::b::name` (or `a::b::name<T>`), the qualifier; `::name` is global. */
-function qualifierOf(node: Node): { path: string[]; global: boolean } | undefined {
-  let n = node;
-  if (n.parent && /^template_(function|type)$/.test(n.parent.type) && n.parent.childForFieldName('name')?.id === n.id) n = n.parent;
-  const path: string[] = [];
-  let global = false;
-  while (n.parent?.type === 'qualified_identifier' && n.parent.childForFieldName('name')?.id === n.id) {
-    const scope = n.parent.childForFieldName('scope');
-    const p = scope ? typePath(scope) : [];
-    if (!p) return undefined;
-    if (!scope) global = true;
-    path.unshift(...p);
-    n = n.parent;
-  }
-  return path.length || global ? { path, global } : undefined;
 }
 
 const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -28,6 +28,8 @@ export interface CppEntity {
   ret?: string[];
   /** A function's fewest and most arguments (defaults, `...`). */
   arity?: [number, number];
+  /** A `const` member function (`data() const`): the overload a const receiver calls. */
+  constant?: boolean;
 }
 
 export interface CppTop {
@@ -43,7 +45,8 @@ const MACRO = /^[A-Z][A-Z0-9_]+$/;
 export const UNREAD = '\0';
 const DECLARATOR = /^(pointer|array|function|parenthesized|reference|init)_declarator$/;
 
-export function collectCpp(file: string, root: Node): CppTop {
+/** `at`: the scope `root`'s declarations are in (a local class's block has one of its own). */
+export function collectCpp(file: string, root: Node, at: string[] = []): CppTop {
   const top: CppTop = { byName: new Map(), usings: [] };
   const add = (name: Node | null | undefined, scope: string[], kind: CppKind, outer: Node, extra: Partial<CppEntity> = {}): void => {
     if (!name || !/^(identifier|type_identifier|field_identifier|template_type)$/.test(name.type)) return;
@@ -121,7 +124,7 @@ export function collectCpp(file: string, root: Node): CppTop {
       if (target && target.length > 1 && target.at(-1) !== target.at(-2)) add(id, scope, 'using', outer, { type: target });
     }
   };
-  walk(root, []);
+  walk(root, at);
   return top;
 }
 
@@ -243,7 +246,8 @@ function functionShape(fn: Node, type: Node | null): Partial<CppEntity> {
   const declared = type?.type === 'placeholder_type_specifier' ? trailing : type;
   const ret = typePath(declared ?? null);
   const generic = ret && templateParams(fn).includes(ret[0]);
-  return { sig: signature(fn), arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
+  const constant = fn.children.some((c) => c?.type === 'type_qualifier' && c.text === 'const');
+  return { sig: signature(fn), ...(constant ? { constant } : {}), arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
 }
 
 /** A function's parameter types, names and defaults left out: `(int, const Char&)`. */

@@ -6,7 +6,10 @@
 // `__declspec`, `[[…]]`, other such macros) by spaces, a namespace opener by its named namespaces
 // (inline namespaces are transparent to lookup), a closer by as many braces as those openers open.
 // A function-like macro that expands to attributes or pragmas (`FMT_PRAGMA_CLANG(…)`,
-// `class FMT_SO_VISIBILITY("default") format_error`) is replaced with its arguments by spaces.
+// `class FMT_SO_VISIBILITY("default") format_error`) is replaced with its arguments by spaces; one
+// that expands to a defaulted template parameter (`FMT_ENABLE_IF(…)` → `enable_if_t<…, int> = 0`) by
+// `int=0`; an object-like one whose definitions are nothing or extra parameters (`, monostate`) by
+// spaces; exception macros (`FMT_TRY`, `JSON_CATCH(e)`) by `try` and `catch(...)`.
 const DEFINE = /^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])((?:[^\n\\]|\\\n|\\)*)/gm;
 const DEFINE_FUNCTION = /^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)\n]*)\)((?:[^\n\\]|\\\n|\\)*)/gm;
 /** Function-like macros are keyed by their name and `(`. */
@@ -16,13 +19,18 @@ const ALTERNATIVE = '\u0001';
 /** How far a blanked macro's argument list may run. */
 const MAX_ARGS_CHARS = 2000;
 const ATTRIBUTE_WORDS = new Set(['constexpr', 'consteval', 'constinit', 'inline', 'static', 'noexcept', 'explicit', 'virtual', 'extern', 'const', 'volatile', 'thread_local', 'friend', '__forceinline', '__inline', '__cdecl', '__stdcall', '__restrict', 'nodiscard']);
+/** A defaulted template parameter (`fmt::enable_if_t<(…), int> = 0`), as a macro's whole expansion. */
+const DEFAULTED_PARAMETER = /^[\w:]+\s*<[^;{}]*>\s*=\s*\w+$/;
+/** What a call of a macro expanding to a defaulted template parameter becomes: one of the same shape. */
+const TEMPLATE_PARAMETER = 'int=0';
 const ATTRIBUTE_CALL = /(__attribute__|__declspec|alignas|_Pragma|__pragma)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[[^\]]*\]\]/g;
 
 /** Macro definitions in `text`: name → replacement text, comments and continuations removed; function-like ones as `NAME(`, their parameters blanked in the text. */
 export function objectMacros(text: string): Map<string, string> {
   const out = new Map<string, string>();
   const clean = (v: string): string => v.replace(/\\\n/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/.*$/, '').trim();
-  for (const m of text.matchAll(DEFINE)) if (!out.has(m[1])) out.set(m[1], clean(m[2]));
+  // An object-like macro's first definition in the file, then its others (read only for FMT_BUILTIN's kind).
+  for (const m of text.matchAll(DEFINE)) out.set(m[1], out.has(m[1]) ? out.get(m[1])! + ALTERNATIVE + clean(m[2]) : clean(m[2]));
   for (const m of text.matchAll(DEFINE_FUNCTION)) {
     const params = m[2].split(',').map((p) => p.trim()).filter((p) => /^\w+$/.test(p));
     const value = params.length ? clean(m[3]).replace(new RegExp(`#*\\b(${params.join('|')})\\b`, 'g'), ' ') : clean(m[3]);
@@ -39,7 +47,14 @@ const withoutCalls = (text: string, attribute: ReadonlySet<string>): string => t
 /** What each macro's use is replaced by (by name), from the definitions the include graph holds. */
 export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string, string> {
   const all = new Map<string, string[]>();
-  for (const d of defs) for (const [k, v] of d) all.set(k, [...(all.get(k) ?? []), ...v.split(ALTERNATIVE)]);
+  const every = new Map<string, string[]>();
+  for (const d of defs) {
+    for (const [k, v] of d) {
+      const alternatives = v.split(ALTERNATIVE);
+      all.set(k, [...(all.get(k) ?? []), ...(k.endsWith(CALL) ? alternatives : alternatives.slice(0, 1))]);
+      every.set(k, [...(every.get(k) ?? []), ...alternatives]);
+    }
+  }
   const attribute = new Set<string>();
   // An attribute-like macro may be built of others (`FMT_INLINE` → `FMT_ALWAYS_INLINE`): a few rounds.
   for (let round = 0; round < 3; round++) {
@@ -51,6 +66,12 @@ export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string,
   let inlineOpened = 0;
   for (const [name, values] of all) {
     if (attribute.has(name)) out.set(name, '');
+    else if (name.endsWith(CALL) && values.every((v) => !v.trim() || DEFAULTED_PARAMETER.test(v.trim())) && values.some((v) => v.trim())) out.set(name, TEMPLATE_PARAMETER);
+    // `FMT_TRY {…} FMT_CATCH(…) {…}` (`if (true)`/`if (false)` where exceptions are off): the try-catch reads whole.
+    else if (!name.endsWith(CALL) && values[0] === 'try') out.set(name, 'try');
+    else if (name.endsWith(CALL) && /^catch\s*\(\s*\)$/.test(values[0])) out.set(name, 'catch(...)');
+    // `value(unsigned char x FMT_BUILTIN)` with `, monostate` or nothing: the parse reads the same without it.
+    else if (!name.endsWith(CALL) && ((vs) => vs.some((v) => !v) && vs.every((v) => !v || v.startsWith(',')))(every.get(name)!)) out.set(name, '');
     const v = values[0];
     if (name.endsWith(CALL) || values.length !== 1 || !/^(inline\s+)?namespace\b/.test(v) || v.includes(';')) continue;
     const named = [...v.matchAll(/(?<!inline\s+)namespace\s+(\w+)\s*\{/g)].map((m) => `namespace ${m[1]} {`).join(' ');
@@ -64,8 +85,15 @@ export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string,
   return out;
 }
 
+/**
+ * `unsigned(x)`, a functional cast the grammar reads as a declaration in a condition (`if (unsigned(id) < n)`),
+ * whose error then swallows fmt's base.h whole: written as a call of the same length.
+ */
+const UNSIGNED_CAST = /\bunsigned\(/g;
+
 /** `text` with the uses of `macros` replaced in place (outside `#` lines), its length and line breaks kept. */
-export function blankMacros(text: string, macros: ReadonlyMap<string, string>): string {
+export function blankMacros(source: string, macros: ReadonlyMap<string, string>): string {
+  const text = source.replace(UNSIGNED_CAST, 'unsigne_(');
   if (!macros.size) return text;
   let directive = false;
   const out = text.split('\n').map((line) => {
@@ -93,7 +121,10 @@ function blankCalls(text: string, macros: ReadonlyMap<string, string>): string {
       }
     }
     if (end < 0) continue;
-    parts.push(text.slice(from, m.index), text.slice(m.index, end).replace(/[^\n]/g, ' '));
+    const blank = text.slice(m.index, end).replace(/[^\n]/g, ' ');
+    const value = macros.get(m[1] + CALL) ?? '';
+    const by = value.length <= blank.length && !blank.slice(0, value.length).includes('\n') ? value : '';
+    parts.push(text.slice(from, m.index), by + blank.slice(by.length));
     from = end;
   }
   return parts.length ? parts.join('') + text.slice(from) : text;

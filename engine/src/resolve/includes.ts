@@ -213,7 +213,7 @@ export class IncludeResolver {
     for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
       const next: string[] = [];
       for (const f of level) {
-        const top = await this.top(f, true);
+        const top = await this.top(f);
         if (top?.cpp) out.push(top.cpp);
         if (top) next.push(...this.unseenIncludes(f, top.includes, seen));
       }
@@ -340,14 +340,14 @@ export class IncludeResolver {
   }
 
   /**
-   * `file`'s declarations, from one parse per version; `cpp`: with its C++ declarations, which a C++
-   * file's are always read with and a C header's only once a C++ file's lookup walks into it.
+   * `file`'s declarations, from one parse per version; for the resolver (`cpp`), with its C++
+   * declarations, a C header's too (a C++ file's lookup may walk into it: read from the one parse).
    */
-  private async top(file: string, cpp = false): Promise<FileTop | undefined> {
+  private async top(file: string): Promise<FileTop | undefined> {
     const text = this.src.textOf(file);
     if (text === undefined || text.length > MAX_PARSE_CHARS) return undefined;
     const hit = this.tops.get(file);
-    if (hit?.text === text && (!cpp || !this.cpp || !hit.top || hit.top.cpp)) return hit.top;
+    if (hit?.text === text) return hit.top;
     const grammar = await this.src.grammarFor(file, text);
     let top: FileTop | undefined;
     if (grammar && C_GRAMMARS.has(grammar.name)) {
@@ -360,7 +360,7 @@ export class IncludeResolver {
         try {
           top = { defs: new Map(), includes: [], dead: [] };
           collect(file, tree.rootNode, top, this.macros);
-          if (this.cpp && (cpp || grammar.name === 'cpp')) top.cpp = collectCpp(file, tree.rootNode);
+          if (this.cpp) top.cpp = collectCpp(file, tree.rootNode);
           // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
           const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);
           top.includes = includeSpecs(text, live);

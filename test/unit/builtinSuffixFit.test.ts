@@ -4,7 +4,7 @@
 // UNCONFIRMED_MIN_CONFIDENCE. The copies are training and evaluation loops as repositories write them.
 import * as assert from 'assert';
 import { completeFromSources, MIN_CONFIDENCE } from '../../engine/src/complete/builtin';
-import { followingLine, repeatsClosingLine, UNCONFIRMED_MIN_CONFIDENCE } from '../../engine/src/complete/suffixFit';
+import { followingLine, repeatsClosingLine, resemblesFollowing, UNCONFIRMED_MIN_CONFIDENCE } from '../../engine/src/complete/suffixFit';
 import type { CompletionSource } from '../../engine/src/complete/lines';
 
 /** Five files whose loop computes `loss` the same way and continues it five ways. */
@@ -84,5 +84,50 @@ describe('built-in completion: the text after the cursor', () => {
     assert.strictEqual(followingLine(')\n    }\n'), undefined);
     assert.strictEqual(followingLine(''), undefined);
     assert.strictEqual(completeWith('\n    }\n')?.text.trim(), 'loss.backward()');
+  });
+});
+
+describe('built-in completion: a line below shaped like the copies\' next line', () => {
+  // evaluate's evaluator/__init__.py: a table of tasks, each entry closed by `},` and followed by the next.
+  const entry = (task: string, impl: string, metric: string) => [`    "${task}": {`, `        "implementation": ${impl},`, `        "default_metric_name": "${metric}",`, '    },'];
+  const table = [
+    'SUPPORTED_TASKS = {',
+    ...entry('text-classification', 'TextClassificationEvaluator', 'accuracy'),
+    ...entry('text2text-generation', 'Text2TextGenerationEvaluator', 'bleu'),
+    ...entry('summarization', 'SummarizationEvaluator', 'rouge'),
+    ...entry('image-to-text', 'ImageToTextEvaluator', 'bleu'),
+    '    "translation": {',
+    '        "implementation": TranslationEvaluator,',
+    '        "default_metric_name": "bleu",',
+  ];
+  const ask = (below: string) =>
+    completeFromSources({ file: 'evaluator/__init__.py', prefix: table.join('\n') + '\n', line: table.length, language: 'python', suffix: `\n${below}\n        "implementation": AutomaticSpeechRecognitionEvaluator,\n` }, [], { idf: (t) => (/^[A-Za-z_]/.test(t) ? 3 : 0.2) });
+
+  it('offers the continuation whose places go on with the next entry of the same table, at the usual confidence', () => {
+    const r = ask('    "automatic-speech-recognition": {');
+    assert.strictEqual(r?.text, '    },', JSON.stringify(r));
+    assert.ok(r.confidence < UNCONFIRMED_MIN_CONFIDENCE, JSON.stringify(r));
+  });
+  it('still needs UNCONFIRMED_MIN_CONFIDENCE where the line below has another shape', () => {
+    const r = ask('    image_classification = ImageClassificationEvaluator');
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', new RegExp(`confidence 0\\.\\d+ < ${UNCONFIRMED_MIN_CONFIDENCE}`), JSON.stringify(r));
+  });
+  it('still needs UNCONFIRMED_MIN_CONFIDENCE for a continuation with a literal: where the structure repeats, its literal differs', () => {
+    // After a closed entry the copies go on with their own task's name; the line below is another task's.
+    const closed = [...table, '    },'];
+    const suffix = '\n        "implementation": AutomaticSpeechRecognitionEvaluator,\n        "default_metric_name": "wer",\n';
+    const r = completeFromSources({ file: 'evaluator/__init__.py', prefix: closed.join('\n') + '\n', line: closed.length, language: 'python', suffix }, [], { idf: (t) => (/^[A-Za-z_]/.test(t) ? 3 : 0.2) });
+    assert.ok(r && !r.text, JSON.stringify(r));
+    assert.match(r.abstained ?? '', new RegExp(`confidence 0\\.\\d+ < ${UNCONFIRMED_MIN_CONFIDENCE}`), JSON.stringify(r));
+  });
+  it('reads names and literals as alike, punctuation, keywords and token counts as they are', () => {
+    assert.ok(resemblesFollowing('"summarization": {', '"automatic-speech-recognition": {'));
+    assert.ok(resemblesFollowing('config = load(TEXT_CONFIG, "text")', 'config = load(IMAGE_CONFIG, "image")'));
+    assert.ok(resemblesFollowing('assert_eq!(v[1], 2);', 'assert_eq!(w[7], 3);'));
+    assert.ok(!resemblesFollowing('return x', 'yield x'));
+    assert.ok(!resemblesFollowing("mat: &SinkMatch<'_>,", "_mat: &SinkMatch<'_>,"), 'a name written otherwise is a renaming, not another entry');
+    assert.ok(!resemblesFollowing('loss.backward()', 'loss.backward(retain_graph)'));
+    assert.ok(!resemblesFollowing('x = f(a)', 'x = f(a)'), 'the same line confirms, it does not resemble');
   });
 });

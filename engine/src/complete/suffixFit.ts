@@ -2,11 +2,12 @@
 // continuation is the line that follows the cursor, the copy fits both sides of the gap (as a
 // fill-in-the-middle model reads the suffix): it is offered even when the places before the cursor
 // disagree. Where the following line confirms none of the candidates, the best one needs more
-// confidence: a continuation whose own next line is not the one below is wrong more often. Of
+// confidence: a continuation whose own next line is not the one below is wrong more often, unless
+// that line is the one below but for names (the next entry of the same table) and it has no literal. Of
 // continuations tied on all of that, one the file already writes below is not the one to write here.
 // Thresholds fitted on the DEV split (PARAMS.md, results/README.md).
 import type { Match } from './align';
-import { isBlank } from './lines';
+import { isBlank, isName, tokensOf } from './lines';
 import type { Group } from './rank';
 import { adapt } from './render';
 
@@ -53,14 +54,47 @@ export function confirmations(g: Group, following: string): number {
 /**
  * The candidates reordered by the text after the cursor, and the confidence the first then needs:
  * the best-ranked confirmed candidate (within MAX_CONFIRMED_RANK) first with none beyond the evidence
- * floor, or, none confirmed, the order unchanged with UNCONFIRMED_MIN_CONFIDENCE. Undefined: nothing to read.
+ * floor, or, none confirmed, the order unchanged with UNCONFIRMED_MIN_CONFIDENCE unless the best one
+ * has no literal and its places go on with a line that resembles the line below (resemblesFollowing):
+ * then the usual confidence.
+ * Undefined: nothing to read.
  */
 export function fitSuffix(ranked: Group[], suffix: string | undefined): { ranked: Group[]; confirmed: boolean; needed: number } | undefined {
   const following = followingLine(suffix);
   if (following === undefined) return undefined;
   const i = ranked.slice(0, MAX_CONFIRMED_RANK + 1).findIndex((g) => confirmations(g, following) > 0);
-  if (i < 0) return { ranked, confirmed: false, needed: UNCONFIRMED_MIN_CONFIDENCE };
+  if (i < 0) {
+    // The best continuation's places go on with a line shaped like the one below (the next entry of
+    // the same table, the next call with other arguments): the line below does not speak against it.
+    // Unless the continuation holds a literal: where the structure repeats with other names and
+    // literals, its own literal is the likeliest to differ (DEV: `evaluator("translation")` where
+    // the file goes on with `"automatic-speech-recognition"`).
+    const alike = !LITERAL.test(ranked[0].first) && ranked[0].members.some((m) => resemblesFollowing(nextCopyLine(m), following));
+    return { ranked, confirmed: false, needed: alike ? 0 : UNCONFIRMED_MIN_CONFIDENCE };
+  }
   return { ranked: i === 0 ? ranked : [ranked[i], ...ranked.slice(0, i), ...ranked.slice(i + 1)], confirmed: true, needed: 0 };
+}
+
+/** A string or number literal's first character. */
+const LITERAL = /["'`]|\b\d/;
+
+/** A line's tokens with each string literal one token (`$STR`) and each number `0`. */
+function shapeTokens(line: string): string[] {
+  const literals = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, ' $STR ');
+  return tokensOf(literals).map((t) => (/^\d/.test(t) ? '0' : t));
+}
+
+/**
+ * Whether a copy's next line is the line below the cursor but for its names and literals, token for
+ * token (`"summarization": {` and `"automatic-speech-recognition": {`): the same structure goes on.
+ */
+export function resemblesFollowing(copyLine: string, following: string): boolean {
+  if (copyLine === following) return false;
+  const a = shapeTokens(copyLine), b = shapeTokens(following);
+  if (a.length !== b.length || a.length < 2) return false;
+  // A name that contains the other (`mat`, `_mat`) is the copy's name written otherwise: the file
+  // renames what the copies name, so their continuation's names are not its own (ripgrep's `Sink`).
+  return a.every((t, k) => t === b[k] || (isName(t) && isName(b[k]) && !t.includes(b[k]) && !b[k].includes(t)));
 }
 
 /**

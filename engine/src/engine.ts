@@ -85,7 +85,7 @@ export class Engine {
   tuning: EngineTuning = {};
   /** Hovers, completions, Find Related Code in flight: a live update waits for them (util/foreground.ts). */
   readonly foreground = new Foreground();
-  /** Files the hover reads, readied again after their live updates, in the background (lookup/prepareAgain.ts). */
+  /** Buffers' hover lookups, readied again after their live updates, in the background (lookup/prepareAgain.ts). */
   private readonly preparedAgain = new PrepareAgain((file) => this.prepareFile(file));
 
   /** The team index being synced into this index, when configured (team/syncedIndex.ts). */
@@ -186,13 +186,12 @@ export class Engine {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
     this.nameLookups?.fileChanged(relPath);
-    // A buffer's live update: a file the hover reads is readied for the text typed (lookup/prepareAgain.ts).
+    // A buffer's live update: its hover lookups are readied for the text typed (lookup/prepareAgain.ts).
     if (text !== undefined) this.preparedAgain.changed(relPath);
   }
 
   /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */
   prepareFile(relPath: string, content?: string): Promise<void> {
-    this.preparedAgain.noteRead(relPath);
     return this.afterForeground().then(() => this.names.prepare(relPath, content, this.afterForeground));
   }
 
@@ -301,13 +300,11 @@ export class Engine {
 
   /** The name at a position and what the index knows of it (lookup/symbols.ts), or null: not a name, or unknown to the index. */
   symbolAt(relPath: string, line: number, character: number, content?: string): Promise<SymbolInfo | null> {
-    this.preparedAgain.noteRead(relPath);
     return this.foreground.run(() => this.names.symbolAt(relPath, line, character, content));
   }
 
   /** symbolAt, then for a known name what retrieve finds for it (the name, then `query.context`): one request for hover and Find Related Code. */
   symbolRelated(relPath: string, line: number, character: number, query: SymbolRelatedQuery, content?: string, signal?: AbortSignal): Promise<{ symbol: SymbolInfo; chunks: RetrievedChunk[]; stages?: SymbolStages } | null> {
-    this.preparedAgain.noteRead(relPath);
     return this.foreground.run(() => this.names.symbolRelated(relPath, line, character, query, content, signal));
   }
 

@@ -142,10 +142,8 @@ describe('the hover request repeats no work', function () {
     await engine.updateFile('src/table.ts', FILES['src/table.ts']);
   });
 
-  it('a live update of a file the hover read readies the typed text in the background: the next hover builds and summarises nothing, and answers as a cold one', async () => {
+  it('a live update readies the typed text in the background: the next hover builds and summarises nothing, and answers as a cold one', async () => {
     const file = 'src/badge.ts';
-    const [l0, c0] = positionOf(FILES[file], 'padCellHw(text', 1);
-    assert.strictEqual((await engine.symbolAt(file, l0, c0))?.resolution, 'defines', 'hovered before typing');
     const edited = FILES[file].replace("'!'", "'?'");
     await engine.updateFile(file, edited); // the editor's live update of the buffer
     await engine.lookupsPrepared();

@@ -1,6 +1,6 @@
-// After a live update, the engine readies the hover's lookups again (engine/src/lookup/prepareAgain.ts):
-// only for files a warm-up or a hover read, one at a time, the latest update winning over a queued
-// one, and nothing once closed. The engine-level check (no scopes built, no summary at the next
+// After a live update, the engine readies the buffer's hover lookups again (engine/src/lookup/prepareAgain.ts):
+// one file at a time, the latest update winning over a queued one, nothing for a removed file and
+// nothing once closed. The engine-level check (no scopes built, no summary at the next
 // hover) is in hoverWork.test.ts.
 import * as assert from 'assert';
 import { PrepareAgain } from '../../engine/src/lookup/prepareAgain';
@@ -18,21 +18,9 @@ function recorder(): { prepared: string[]; release: () => void; queue: PrepareAg
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-describe('PrepareAgain: live updates of the files the hover reads', () => {
-  it('prepares a file read before, not one never read', async () => {
-    const { prepared, queue, release } = recorder();
-    queue.changed('src/never.ts');
-    queue.noteRead('src/read.ts');
-    queue.changed('src/read.ts');
-    await turn();
-    release();
-    await queue.idle();
-    assert.deepStrictEqual(prepared, ['src/read.ts']);
-  });
-
+describe('PrepareAgain: hover lookups readied after live updates', () => {
   it('one prepare at a time; updates meanwhile leave only the latest queued', async () => {
     const { prepared, queue, release } = recorder();
-    for (const f of ['a.ts', 'b.ts', 'c.ts']) queue.noteRead(f);
     queue.changed('a.ts');
     await turn();
     queue.changed('b.ts');
@@ -47,22 +35,24 @@ describe('PrepareAgain: live updates of the files the hover reads', () => {
     assert.deepStrictEqual(prepared, ['a.ts', 'c.ts']);
   });
 
-  it('keeps the last four files read; a removed file or folder is forgotten', async () => {
+  it('drops a queued file removed meanwhile, or under a removed folder', async () => {
     const { prepared, queue, release } = recorder();
-    for (const f of ['old.ts', 'x/1.ts', 'x/2.ts', 'y.ts', 'z.ts']) queue.noteRead(f);
+    queue.changed('a.ts');
+    await turn();
+    queue.changed('x/1.ts');
     queue.forget('x');
-    for (const f of ['old.ts', 'x/1.ts', 'y.ts']) {
-      queue.changed(f);
-      await turn();
-      release();
-      await queue.idle();
-    }
-    assert.deepStrictEqual(prepared, ['y.ts'], 'old.ts fell out of the four, x/ was removed');
+    release();
+    await queue.idle();
+    queue.changed('y.ts');
+    queue.forget('y.ts');
+    await turn();
+    assert.deepStrictEqual(prepared, ['a.ts', 'y.ts'], 'x/1.ts dropped; y.ts had started before its removal');
+    release();
+    await queue.idle();
   });
 
   it('starts nothing once closed, and close waits for the prepare under way', async () => {
     const { prepared, queue, release } = recorder();
-    queue.noteRead('a.ts');
     queue.changed('a.ts');
     await turn();
     let closed = false;

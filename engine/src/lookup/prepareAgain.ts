@@ -1,16 +1,11 @@
-// A file the hover reads is readied again after each live update of it: the resolver's scopes and
-// module summary of the text the user typed would otherwise be built by the first hover after
+// A buffer's hover lookups are readied again after each live update of it: the resolver's scopes
+// and module summary of the text the user typed would otherwise be built by the first hover after
 // typing, on its path (110-140 ms for hono's 2,800-line types.test.ts in bench:ui). The editor's
-// live update comes a pause after the last keystroke (reporecall.index.liveUpdateDelayMs), so this
-// is background work: one file at a time, the latest asked, each step after the requests in flight.
-// vscode-free.
-
-/** Files whose live updates are prepared again: the few last warmed up or hovered. */
-const WATCHED = 4;
+// live update comes a pause after the last keystroke (reporecall.index.liveUpdateDelayMs), and the
+// warm-up readies the file the user is in the same way (extension/src/features/warmUp.ts): this is
+// background work, one file at a time, the latest update winning over a queued one. vscode-free.
 
 export class PrepareAgain {
-  /** Files readied or looked up, most recent first. */
-  private watched: string[] = [];
   private next: string | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
@@ -18,22 +13,16 @@ export class PrepareAgain {
   /** `prepare`: readies a file's lookups for its current text (the engine's prepareFile). */
   constructor(private readonly prepare: (file: string) => Promise<void>) {}
 
-  /** `file`'s lookups were readied or read (a warm-up, a hover): its next live updates are prepared again. */
-  noteRead(file: string): void {
-    this.watched = [file, ...this.watched.filter((f) => f !== file)].slice(0, WATCHED);
-  }
-
-  /** A live update of `file`'s text: prepared again if watched, after any prepare under way (a newer update replaces a queued one). */
+  /** A live update of `file`'s text: prepared again after any prepare under way (a newer update replaces a queued one). */
   changed(file: string): void {
-    if (this.closed || !this.watched.includes(file)) return;
+    if (this.closed) return;
     this.next = file;
     this.running ??= this.drain();
   }
 
-  /** The file left the index: nothing to prepare. */
+  /** The file, or a folder holding it, left the index: not prepared. */
   forget(file: string): void {
-    this.watched = this.watched.filter((f) => f !== file && !f.startsWith(`${file}/`));
-    if (this.next === file) this.next = undefined;
+    if (this.next === file || this.next?.startsWith(`${file}/`)) this.next = undefined;
   }
 
   /** Resolves when no prepare is queued or under way. */

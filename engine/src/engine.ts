@@ -30,6 +30,7 @@ import { PathQueue } from './indexer/pathQueue';
 export type { IndexedChunk, IndexedSink } from './indexer/indexedSink';
 import { openForWriting } from './store/writeAccess';
 import { NameLookups } from './lookup/nameLookups';
+import { PrepareAgain } from './lookup/prepareAgain';
 import type { DefinitionAt, SymbolInfo } from './lookup/symbols';
 import { loadModel, type LoadedModel } from './modelPaths';
 import { SyncedIndex } from './team/syncedIndex';
@@ -84,6 +85,8 @@ export class Engine {
   tuning: EngineTuning = {};
   /** Hovers, completions, Find Related Code in flight: a live update waits for them (util/foreground.ts). */
   readonly foreground = new Foreground();
+  /** Buffers' hover lookups, readied again after their live updates, in the background (lookup/prepareAgain.ts). */
+  private readonly preparedAgain = new PrepareAgain((file) => this.prepareFile(file));
 
   /** The team index being synced into this index, when configured (team/syncedIndex.ts). */
   team: SyncedIndex | undefined;
@@ -183,11 +186,18 @@ export class Engine {
     const text = content === undefined ? undefined : normalizeLoneCR(content);
     await this.fileWork.run(relPath, () => this.ws.updateFile(relPath, text));
     this.nameLookups?.fileChanged(relPath);
+    // A buffer's live update: its hover lookups are readied for the text typed (lookup/prepareAgain.ts).
+    if (text !== undefined) this.preparedAgain.changed(relPath);
   }
 
   /** Readies the hover's lookups in a file (its syntax tree, scopes and module summary) for `content`, else its indexed text: the editor's warm-up. */
   prepareFile(relPath: string, content?: string): Promise<void> {
     return this.afterForeground().then(() => this.names.prepare(relPath, content, this.afterForeground));
+  }
+
+  /** Resolves when the lookups readied again after live updates are ready (tests). */
+  lookupsPrepared(): Promise<void> {
+    return this.preparedAgain.idle();
   }
 
   /** Background work's pause: a turn of the event loop, then no hover or completion in flight. */
@@ -196,6 +206,7 @@ export class Engine {
   /** Drops a file, or every file under a directory (a deleted folder arrives as one event). */
   async removeFile(relPath: string): Promise<void> {
     await this.fileWork.run(relPath, () => this.ws.removeFile(relPath), true);
+    this.preparedAgain.forget(relPath);
     this.nameLookups?.fileChanged(relPath);
   }
 
@@ -337,6 +348,7 @@ export class Engine {
 
   async close(): Promise<void> {
     await this.team?.close();
+    await this.preparedAgain.close();
     this.nameLookups?.dispose();
     this.completionTrees.dispose();
     await this.ws.close();

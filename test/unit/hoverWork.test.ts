@@ -35,6 +35,7 @@ const FILES: Record<string, string> = {
   'src/other/clip.ts': 'export function clipHw(text: string): string {\n  return text.trimEnd();\n}\n',
   'lib/trim.ts': 'export function trimHw(text: string): string {\n  return text.replace(/^ +| +$/g, "");\n}\n',
   'src/short.ts': "import { clipHw, trimHw } from './clip';\n\nexport function short(text: string): string {\n  return clipHw(trimHw(text), 4);\n}\n",
+  'src/badge.ts': "import { padCellHw } from './format';\n\nexport function badge(text: string): string {\n  const framed = padCellHw(text, 6);\n  return framed + badgeTail();\n}\n\nfunction badgeTail(): string {\n  return '!';\n}\n",
 };
 
 /**
@@ -139,6 +140,25 @@ describe('the hover request repeats no work', function () {
     assert.strictEqual(summaries, 0, 'nothing summarised');
     assert.deepStrictEqual([found!.resolution, found!.definitions[0]?.file], ['defines', 'src/format.ts'], 'resolved through its import as before');
     await engine.updateFile('src/table.ts', FILES['src/table.ts']);
+  });
+
+  it('a live update readies the typed text in the background: the next hover builds and summarises nothing, and answers as a cold one', async () => {
+    const file = 'src/badge.ts';
+    const edited = FILES[file].replace("'!'", "'?'");
+    await engine.updateFile(file, edited); // the editor's live update of the buffer
+    await engine.lookupsPrepared();
+    const needles = ['padCellHw(text', 'framed +', 'badgeTail()', 'text, 6', 'badge('];
+    const ask = (text: string) => Promise.all(needles.map((n) => positionOf(text, n, 1)).map(([line, character]) => engine.symbolAt(file, line, character, text)));
+    let prepared: Awaited<ReturnType<typeof ask>> = [];
+    const summaries = await counting(summary, 'summarize', (f) => f === file, async () => {
+      assert.strictEqual(await scopesBuilt("'?'", async () => (prepared = await ask(edited))), 0, 'no scopes built');
+    });
+    assert.strictEqual(summaries, 0, 'nothing summarised');
+    assert.deepStrictEqual(prepared.map((p) => [p?.resolution, p?.definitions[0]?.file]), [['defines', 'src/format.ts'], [undefined, undefined], ['defines', file], [undefined, undefined], ['defines', file]]);
+    // The same names in a text nothing prepared (a newline added: same positions), resolved on the hover's path.
+    assert.deepStrictEqual(await ask(`${edited}\n`), prepared, 'the answers of a cold lookup');
+    await engine.updateFile(file, FILES[file]);
+    await engine.lookupsPrepared();
   });
 
   it('the editor\'s warm-up (prepareFile) readies a file not typed in', async () => {

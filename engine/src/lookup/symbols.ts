@@ -187,9 +187,15 @@ export class SymbolLookup {
   /** Parses this text of `relPath` and readies its resolver state (Resolver.prepare): the O(file) part of a hover there, done before one. */
   async prepare(relPath: string, text: string, pause: () => Promise<void> = nextTurn): Promise<void> {
     const parsed = text.length <= MAX_PARSE_CHARS ? await this.parse(relPath, text) : undefined;
-    const imported = parsed ? this.resolver?.prepare(relPath, text, parsed.tree, parsed.loaded) ?? [] : [];
+    if (!parsed) return;
+    // Scopes, then the summary, a pause apart; a newer text of the file parsed meanwhile has its own prepare.
+    this.resolver?.prepareScopes(relPath, text, parsed.tree, parsed.loaded);
+    await pause();
+    const tree = this.src.chunker.trees.kept(relPath, parsed.grammar, text);
+    if (!tree) return;
+    const imported = this.resolver?.prepare(relPath, text, tree, parsed.loaded) ?? [];
     // The file's own definitions (a hover on a name it defines describes it), unless its live update read them.
-    if (parsed) await pause().then(() => this.defs.of(relPath, text));
+    await pause().then(() => this.defs.of(relPath, text));
     // Then the modules it imports, one a `pause`: a hover on an imported name reads their summaries and definitions.
     for (const file of imported.slice(0, PREPARED_IMPORTS)) await pause().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
   }

@@ -71,16 +71,16 @@ export class Resolver {
     return this.summaries.holding(file, this.summaries.ofBuffer(file, tree, grammar.name === 'python', key), () => this.follow(file, plan));
   }
 
-  /**
-   * Readies what resolving a name in this text of `file` costs in proportion to the file (its scopes,
-   * its summary), so that a hover there pays only for the name; returns the repository files it
-   * imports, whose summaries (`summary`) such a hover reads next.
-   */
   /** The first half of prepare, the file's scopes: a pause may separate the two (each is a slice of the engine's thread). */
   prepareScopes(file: string, text: string, tree: Tree, grammar: LoadedGrammar): void {
     if (grammar.locals && text.length <= MAX_PARSE_CHARS) this.scopesOf(file, tree, grammar, grammar.name === 'python', cacheKey(text));
   }
 
+  /**
+   * Readies what resolving a name in this text of `file` costs in proportion to the file (its scopes,
+   * its summary), so that a hover there pays only for the name; returns the repository files it
+   * imports, whose summaries (`summary`) such a hover reads next.
+   */
   prepare(file: string, text: string, tree: Tree, grammar: LoadedGrammar): string[] {
     if (!grammar.locals || text.length > MAX_PARSE_CHARS) return [];
     const key = cacheKey(text), python = grammar.name === 'python';

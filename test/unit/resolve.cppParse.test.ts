@@ -8,6 +8,7 @@ import * as assert from 'assert';
 import { Chunker } from '../../engine/src/chunk';
 import { blankMacros, blankings, objectMacros } from '../../engine/src/resolve/cppmacros';
 import { IncludeResolver } from '../../engine/src/resolve/includes';
+import { countingSource } from './countingSource.helpers';
 import { symbolSuite } from './workspace.helpers';
 
 const BASE = [
@@ -163,24 +164,8 @@ describe('IncludeResolver parses a C header once for C and C++ lookups', functio
       'src/b.cc': '#include "c/util.h"\nint b() { point p; return p.x + util_count(); }\n',
     };
     const chunker = await Chunker.create();
-    const parsed = new Map<string, number>();
-    const src = {
-      textOf: (f: string) => files[f],
-      hasFile: (f: string) => f in files,
-      grammarFor: async (f: string, text: string) => {
-        const g = await chunker.grammarFor(f, text);
-        if (!g) return g;
-        // The real parser, counting the parses per file.
-        const parse = g.parser.parse.bind(g.parser);
-        const parser = Object.create(g.parser) as typeof g.parser;
-        parser.parse = ((input: string, ...rest: unknown[]) => {
-          parsed.set(f, (parsed.get(f) ?? 0) + 1);
-          return (parse as (...a: unknown[]) => ReturnType<typeof parse>)(input, ...rest);
-        }) as typeof parser.parse;
-        return { ...g, parser };
-      },
-      definitionsOf: (name: string) => (name === 'util_count' || name === 'point' ? [{ file: 'include/c/util.h' }] : []),
-    };
+    const src = countingSource(chunker, files, (name) => (name === 'util_count' || name === 'point' ? [{ file: 'include/c/util.h' }] : []));
+    const parsed = src.parsed;
     const includes = new IncludeResolver(src, 'linux', true);
     try {
       for (const [file, needle, cpp] of [['src/a.c', 'util_count()', false], ['src/b.cc', 'util_count()', true]] as const) {

@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import { Chunker } from '../../engine/src/chunk';
 import { IncludeResolver } from '../../engine/src/resolve/includes';
+import { countingSource } from './countingSource.helpers';
 import { symbolSuite } from './workspace.helpers';
 
 const TYPES = [
@@ -106,24 +107,8 @@ describe('IncludeResolver parses the asked C++ file once per version', function 
 
   it('the file asked about is parsed once, its own declarations read from that tree', async () => {
     const chunker = await Chunker.create();
-    const parsed = new Map<string, number>();
-    const src = {
-      textOf: (f: string) => FILES[f],
-      hasFile: (f: string) => f in FILES,
-      grammarFor: async (f: string, text: string) => {
-        const g = await chunker.grammarFor(f, text);
-        if (!g) return g;
-        // The real parser, counting what it is given per file (positions are kept by the macro replacement, lengths too).
-        const parse = g.parser.parse.bind(g.parser);
-        const parser = Object.create(g.parser) as typeof g.parser;
-        parser.parse = ((input: string, ...rest: unknown[]) => {
-          parsed.set(f, (parsed.get(f) ?? 0) + 1);
-          return (parse as (...a: unknown[]) => ReturnType<typeof parse>)(input, ...rest);
-        }) as typeof parser.parse;
-        return { ...g, parser };
-      },
-      definitionsOf: () => [],
-    };
+    const src = countingSource(chunker, FILES);
+    const parsed = src.parsed;
     const includes = new IncludeResolver(src, 'linux', true);
     try {
       const grammar = (await chunker.grammarFor(use, USE))!;

@@ -63,7 +63,8 @@ class Lookup {
     if (node.type === 'field_identifier') {
       if (parent?.type === 'field_expression' && parent.childForFieldName('field')?.id === node.id) {
         const receiver = parent.childForFieldName('argument');
-        const declared = receiver?.type === 'identifier' && this.bindingOf(receiver) ? declarationOf(this.bindingOf(receiver)!.node) : undefined;
+        const bound = receiver?.type === 'identifier' ? this.bindingOf(receiver) : undefined;
+        const declared = bound ? declarationOf(bound.node) : undefined;
         this.receiverConst = declared ? declaredConst(declared.decl, declared.type, declared.declarator) : undefined;
         const cls = this.typeOfExpr(receiver, ctx, 0, parent.children.some((c) => c?.type === '->'));
         return cls ? this.decide(this.inScope(name, cls, 0), name) : CANDIDATES;
@@ -168,8 +169,7 @@ class Lookup {
     return undefined;
   }
 
-  /** The class an expression's value is of, from declared types: `this`, a local, a parameter, a field, a global, `a.b`. */
-  /** `arrow`: the value `->` is applied to (a smart pointer gives its pointee). */
+  /** The class an expression's value is of, from declared types: `this`, a local, a parameter, a field, a global, `a.b`; `arrow`: the value `->` is applied to (a smart pointer gives its pointee). */
   private typeOfExpr(e: Node | null, ctx: string[], depth: number, arrow = false): string[] | undefined {
     if (!e || depth > MAX_DEPTH) return undefined;
     if (e.type === 'this') return innermostClass(ctx, this);

@@ -3,7 +3,7 @@
 // the summed IDF of the tokens that matched exactly.
 import { SUBTOKEN } from '../lexical/tokenize';
 import type { EditorState } from '../types';
-import { bindings, edgeKey, isBlank, isName, MAX_LINES, tokensOf, type CompletionSource } from './lines';
+import { bindings, edgeKey, isBlank, isName, MAX_LINES, sameShape, tokensOf, type CompletionSource } from './lines';
 
 /** Context lines (non-blank, before the cursor) matched at most. */
 const MAX_DEPTH = 4;
@@ -264,15 +264,6 @@ function sharedEvidence(user: string[], copy: string[], idf: (t: string) => numb
     if (n > 0) { e += idf(t); left.set(t, n - 1); }
   }
   return e;
-}
-
-/** Same punctuation and keywords, names aside. */
-function sameShape(a: string[], b: string[]): boolean {
-  for (let k = 0; k < a.length; k++) {
-    if (a[k] === b[k]) continue;
-    if (!isName(a[k]) || !isName(b[k])) return false;
-  }
-  return true;
 }
 
 /** Words of a name: camel-case humps, runs of capitals, digits, and the underscores between them. */

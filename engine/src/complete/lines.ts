@@ -59,3 +59,12 @@ export const indentCols = (line: string): number => {
   }
   return c;
 };
+
+/** Two token lists of one length with the same punctuation and keywords, names aside. */
+export function sameShape(a: string[], b: string[]): boolean {
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    if (!isName(a[k]) || !isName(b[k])) return false;
+  }
+  return true;
+}

@@ -7,7 +7,7 @@
 // continuations tied on all of that, one the file already writes below is not the one to write here.
 // Thresholds fitted on the DEV split (PARAMS.md, results/README.md).
 import type { Match } from './align';
-import { isBlank, isName, tokensOf } from './lines';
+import { isBlank, sameShape, tokensOf } from './lines';
 import type { Group } from './rank';
 import { adapt } from './render';
 
@@ -94,7 +94,7 @@ export function resemblesFollowing(copyLine: string, following: string): boolean
   if (a.length !== b.length || a.length < 2) return false;
   // A name that contains the other (`mat`, `_mat`) is the copy's name written otherwise: the file
   // renames what the copies name, so their continuation's names are not its own (ripgrep's `Sink`).
-  return a.every((t, k) => t === b[k] || (isName(t) && isName(b[k]) && !t.includes(b[k]) && !b[k].includes(t)));
+  return sameShape(a, b) && a.every((t, k) => t === b[k] || (!t.includes(b[k]) && !b[k].includes(t)));
 }
 
 /**

@@ -53,6 +53,12 @@ describe('Copilot context provider', () => {
     assert.ok(copilot, 'the Copilot stand-in is installed (scripts/vscode/test-integration.sh)');
     standin = (copilot.isActive ? copilot.exports : await copilot.activate()).standin;
     await eventually('the reporecall provider to be registered', async () => (standin.providerIds().includes('reporecall') ? true : undefined));
+    // expectedValues retrieves again a moment after the prefetch and must meet the same index: two
+    // chunks of this fixture score within 0.3% of each other here, so any index change in between
+    // (the typed buffer's live update, the catch-up of the engine the team index suite reopened)
+    // may swap them. Live updates wait for this suite's end; the reopened engine must be ready.
+    await vscode.workspace.getConfiguration('reporecall').update('index.liveUpdateDelayMs', 3_600_000, vscode.ConfigurationTarget.Global);
+    await eventually('the index to be ready', async () => (api.report()[0]?.state === 'ready' ? true : undefined), 120_000);
     await vscode.workspace.fs.writeFile(fileUri('src/app/fenceClient.ts'), Buffer.from(
       `export function uploadFenceReport(lengthMetres: number): string {\n  const token = "${SECRET}";\n  return \`fence \${lengthMetres} m signed \${token}\`;\n}\n`));
     await eventually('the planted file to be indexed', async () => ((await api.retrieve(fileUri('src/app/fenceClient.ts'), 'uploadFenceReport', 5)).some((c) => c.file === 'src/app/fenceClient.ts') ? true : undefined));
@@ -62,6 +68,7 @@ describe('Copilot context provider', () => {
   after(async () => {
     await vscode.workspace.getConfiguration('github.copilot').update('enable', { '*': false }, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('reporecall').update('completion.withCopilot', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('reporecall').update('index.liveUpdateDelayMs', undefined, vscode.ConfigurationTarget.Global);
     // main.ts as it was, the planted files gone: later suites see the fixture unchanged.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fileUri('src/app/main.ts')));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

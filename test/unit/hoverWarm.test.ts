@@ -1,7 +1,8 @@
 // Work taken off the hover's path (issue 29, hover provider p95 ≤ 100 ms in bench:ui), answers
 // unchanged: a file's warm-up reads the files defining its member names (the candidates a hover on
 // `x.name` with an unknown receiver describes), and describing a definition the language server
-// named builds no scopes or summary of its file. Counted on the real tree-sitter parser and the
+// named builds no scopes or summary of its file, and a name a buffer imports is resolved without
+// summarising the buffer. Counted on the real tree-sitter parser and the
 // resolver's real scopes and summary, not timed; each answer compared with a cold engine's.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -21,6 +22,7 @@ const FILES: Record<string, string> = {
   'src/show.ts': 'export function showWm(item: any): string {\n  const out = item.renderWm();\n  return out;\n}\n',
   'hw/shapes.py': 'class CircleWm:\n    def areaWm(self):\n        """Area of the circle."""\n        return 3\n\n\nclass SquareWm:\n    def areaWm(self):\n        return 4\n',
   'hw/sum.py': 'def total_wm(shapes):\n    return sum(s.areaWm() for s in shapes)\n',
+  'src/uses.ts': "import { padWm } from './format';\n\nexport function cellWm(text: string): string {\n  return padWm(text, 8) + tailWm();\n}\n\nfunction tailWm(): string {\n  return '|';\n}\n",
   'src/format.ts': '/** Pads a label. */\nexport function padWm(label: string, width: number): string {\n  const gap = width - label.length;\n  return label + " ".repeat(gap);\n}\n',
 };
 
@@ -115,6 +117,24 @@ describe('work taken off the hover\'s path', function () {
     // A name the chunker defines nothing at is resolved as before: the local `gap`.
     const [l2, c2] = positionOf(FILES[file], 'gap =', 1);
     assert.deepStrictEqual(await warm.engine.definitionAt(file, l2, c2), { local: true });
+  });
+
+  it('resolves an imported name in a buffer nothing prepared without summarising the buffer; a name the file defines reads its summary', async () => {
+    const file = 'src/uses.ts';
+    const edited = FILES[file].replace("'|'", "'||'");
+    const [line, character] = positionOf(edited, 'padWm(text', 1);
+    let pad: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    const summaries = await counting(summary, 'summarize', (f) => f === file, async () => {
+      pad = await warm.engine.symbolAt(file, line, character, edited);
+    });
+    assert.strictEqual(summaries, 0, 'the buffer not summarised for a name it imports');
+    assert.deepStrictEqual([pad!.resolution, pad!.definitions[0]?.file, pad!.definitions[0]?.declLine], ['defines', 'src/format.ts', 1]);
+    await cold.engine.prepareFile(file, edited); // the buffer summarised before the hover, as by a warm-up
+    assert.deepStrictEqual(pad, await cold.engine.symbolAt(file, line, character, edited), 'the answer of an engine that summarised it');
+    const [l2, c2] = positionOf(edited, 'tailWm()', 1);
+    let tail: Awaited<ReturnType<Engine['symbolAt']>> = null;
+    assert.strictEqual(await counting(summary, 'summarize', (f) => f === file, async () => (tail = await warm.engine.symbolAt(file, l2, c2, edited))), 1, 'summarised once for a name it defines');
+    assert.deepStrictEqual([tail!.resolution, tail!.definitions[0]?.file, tail!.definitions[0]?.declLine], ['defines', file, 6]);
   });
 
   it('answers every name of real fixture files as a cold engine after the warm-up (symbolAt and definitionAt)', async () => {

@@ -5,7 +5,7 @@
 // instead, one a pause, so the first hover on such a name parses none of them. What the hover
 // answers is unchanged: the same kept definitions, per file text.
 
-/** Files one warm-up parses for its member names' candidates (PARAMS.md, hover warm-up). */
+/** Files one warm-up parses for its member names' candidates (PARAMS.md). */
 export const WARMED_CANDIDATE_FILES = 32;
 
 export interface CandidateSource {

@@ -18,10 +18,15 @@ export class FileDefinitions {
 
   constructor(private readonly chunker: Chunker) {}
 
+  /** Whether `of(file, text)` would read nothing (kept for this text, or too large to read). */
+  has(file: string, text: string): boolean {
+    return text.length > MAX_PARSE_CHARS || this.kept.has(keyOf(file, text));
+  }
+
   /** The definitions in `text` of `file`. */
   async of(file: string, text: string): Promise<FoundDefinitionLite[]> {
     if (text.length > MAX_PARSE_CHARS) return [];
-    const key = `${file}\0${text.length}\0${quickHash(text)}`;
+    const key = keyOf(file, text);
     const cached = this.kept.get(key);
     if (cached) return cached;
     const grammar = await this.chunker.grammarFor(file, text);
@@ -51,3 +56,5 @@ export class FileDefinitions {
     this.kept.clear();
   }
 }
+
+const keyOf = (file: string, text: string): string => `${file}\0${text.length}\0${quickHash(text)}`;

@@ -14,12 +14,13 @@ import type { FoundDefinition } from '../chunk/extract';
 import type { LoadedGrammar } from '../chunk/grammar';
 import type { GrammarName } from '../chunk/languages';
 import { lexicalTerms } from '../lexical/tokenize';
-import { Resolver, resolves, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
+import { Resolver, resolves, type Resolution, type ResolvedDef, type ResolvedVia } from '../resolve/resolver';
 import { nextTurn } from '../util/breathe';
 import type { SymbolStages } from '../api';
 import type { ChunkRelation } from '../types';
 import { chunkRelations } from './chunkRelations';
 import { FileDefinitions } from './fileDefinitions';
+import { warmCandidates } from './warmCandidates';
 import { bodyKey, copyTest, MAX_COPY_SCAN } from './bodyKeys';
 import { stageClock } from '../util/stageClock';
 import { insideFunction, wordPattern, MAX_PARSE_CHARS, NAME_TYPES, PARSE_TIMEOUT_MS, nameNodeAt, roleOf, sliceLines, type FoundDefinitionLite, type SymbolRole } from './symbolSyntax';
@@ -198,6 +199,14 @@ export class SymbolLookup {
     await pause().then(() => this.defs.of(relPath, text));
     // Then the modules it imports, one a `pause`: a hover on an imported name reads their summaries and definitions.
     for (const file of imported.slice(0, PREPARED_IMPORTS)) await pause().then(() => this.resolver?.summary(file)).then(() => this.fileDefinitions(file));
+    // Then the files defining its member names: a hover on one whose receiver is unknown describes them all (warmCandidates.ts).
+    const own: OwnText = { file: relPath, text };
+    await warmCandidates(text, {
+      definitionsOf: (name) => this.src.definitionsOf(name),
+      kept: (file) => ((t) => t === undefined || this.defs.has(file, t))(textIn(file, this.src, own)),
+      defines: async (file, name) => (await this.fileDefinitions(file, own)).some((d) => d.name === name),
+      stale: () => !this.src.chunker.trees.kept(relPath, parsed.grammar, text),
+    }, pause, MAX_DEFINITIONS);
   }
 
   /** How many other definitions of `name` have `d`'s normalised body (copies, not same-named code). */
@@ -237,11 +246,9 @@ export class SymbolLookup {
   async definitionAt(relPath: string, line: number, character: number): Promise<DefinitionAt> {
     const text = this.src.textOf(relPath);
     if (text === undefined || text.length > MAX_PARSE_CHARS) return {};
-    const parsed = await this.parse(relPath, text);
-    const node = parsed && nameNodeAt(parsed.tree, line, character);
+    const node = await this.parse(relPath, text).then((p) => p && nameNodeAt(p.tree, line, character)); // read before the next await
     const name = node?.text;
     const inFunction = node ? insideFunction(node) : false;
-    const resolved = node && parsed ? this.resolver?.resolve(relPath, text, parsed.tree, parsed.loaded, node) : undefined;
     const defs = (await this.fileDefinitions(relPath)).filter((d) => d.declLine <= line && line <= d.endLine && (name ? d.name === name : d.declLine === line));
     const found = defs.sort((a, b) => b.declLine - a.declLine)[0];
     if (found) {
@@ -249,7 +256,8 @@ export class SymbolLookup {
       const copies = await this.copiesOf(found.name, definition);
       return { definition, name: found.name, ...(copies ? { copies } : {}) };
     }
-    const r = resolved ? await resolved : undefined;
+    // Resolved only when the chunker defines nothing there: a definition's file needs no scopes or summary (the hover waits on this).
+    const r = node ? await this.resolveAt(relPath, text, line, character) : undefined;
     if (r ? r.kind === 'local' : inFunction) return { local: true };
     // An import binding (a server still loading its project answers with the alias): where it leads.
     if (r?.kind === 'defines' && !(r.def.file === relPath && r.def.startLine <= line && line <= r.def.endLine)) {
@@ -260,6 +268,13 @@ export class SymbolLookup {
     if (r?.kind === 'external') return {};
     const declaration = (text.split('\n')[line] ?? '').trim();
     return declaration ? { definition: { file: relPath, startLine: line, endLine: line, declLine: line, kind: 'variable', declaration } } : {};
+  }
+
+  /** What the name at a position of this text of `relPath` refers to, its tree taken again from the shared cache (the same text: the same tree). */
+  private async resolveAt(relPath: string, text: string, line: number, character: number): Promise<Resolution | undefined> {
+    const parsed = await this.parse(relPath, text);
+    const node = parsed && nameNodeAt(parsed.tree, line, character);
+    return node && parsed ? this.resolver?.resolve(relPath, text, parsed.tree, parsed.loaded, node) : undefined;
   }
 
   /** Each chunk's relation to the name, from the syntax of its occurrences (chunkRelations.ts); none for a chunk that lacks the word. */

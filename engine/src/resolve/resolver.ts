@@ -68,7 +68,7 @@ export class Resolver {
     const plan = this.plan(file, tree, grammar, node, grammar.name === 'python', key);
     if (plan.t === 'done') return this.follow(file, plan); // a local needs no summary of the file typed in
     // Resolutions of one file may overlap (SymbolLookup.resolvedNear).
-    return this.summaries.holding(file, this.summaries.ofBuffer(file, tree, grammar.name === 'python', key), () => this.follow(file, plan));
+    return this.summaries.holding(file, tree, grammar.name === 'python', key, () => this.follow(file, plan));
   }
 
   /** The first half of prepare, the file's scopes: a pause may separate the two (each is a slice of the engine's thread). */

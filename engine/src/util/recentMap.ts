@@ -19,6 +19,11 @@ export class RecentMap<K, V> {
     return v;
   }
 
+  /** Whether `key` is kept (its use not recorded). */
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+
   set(key: K, value: V): void {
     const old = this.entries.get(key);
     this.entries.delete(key);

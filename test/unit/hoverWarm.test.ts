@@ -11,9 +11,9 @@ import type { Parser } from 'web-tree-sitter';
 import type { Chunker } from '../../engine/src/chunk';
 import type { Engine } from '../../engine/src/engine';
 import { memberNames, warmCandidates } from '../../engine/src/lookup/warmCandidates';
-import * as scopes from '../../engine/src/resolve/scopes';
 import * as summary from '../../engine/src/resolve/summary';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+import { counting, scopesBuilt } from './workCounters.helpers';
 
 const FILES: Record<string, string> = {
   // renderWm: a method of two classes; a caller whose receiver has no declared type cannot tell which.
@@ -25,41 +25,6 @@ const FILES: Record<string, string> = {
   'src/uses.ts': "import { padWm } from './format';\n\nexport function cellWm(text: string): string {\n  return padWm(text, 8) + tailWm();\n}\n\nfunction tailWm(): string {\n  return '|';\n}\n",
   'src/format.ts': '/** Pads a label. */\nexport function padWm(label: string, width: number): string {\n  const gap = width - label.length;\n  return label + " ".repeat(gap);\n}\n',
 };
-
-/** Calls to `owner[key]` whose first argument `mine` accepts while `run` runs (the original is called through). */
-async function counting<T extends object>(owner: T, key: keyof T, mine: (first: unknown) => boolean, run: () => Promise<unknown>): Promise<number> {
-  const original = owner[key] as (...args: unknown[]) => unknown;
-  let calls = 0;
-  (owner as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
-    if (mine(args[0])) calls++;
-    return original.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    (owner as Record<keyof T, unknown>)[key] = original;
-  }
-  return calls;
-}
-
-/** LocalScopes built over a tree whose text holds `marker` while `run` runs. */
-async function scopesBuilt(marker: string, run: () => Promise<unknown>): Promise<number> {
-  const original = scopes.LocalScopes;
-  let built = 0;
-  const mod = scopes as { LocalScopes: typeof scopes.LocalScopes };
-  mod.LocalScopes = class extends original {
-    constructor(...args: ConstructorParameters<typeof original>) {
-      super(...args);
-      if (args[0].rootNode.text.includes(marker)) built++;
-    }
-  };
-  try {
-    await run();
-  } finally {
-    mod.LocalScopes = original;
-  }
-  return built;
-}
 
 describe('work taken off the hover\'s path', function () {
   this.timeout(60_000);

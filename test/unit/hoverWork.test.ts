@@ -9,9 +9,9 @@ import type { Parser } from 'web-tree-sitter';
 import type { Chunker } from '../../engine/src/chunk';
 import type { Engine } from '../../engine/src/engine';
 import * as extraction from '../../engine/src/chunk/extract';
-import * as scopes from '../../engine/src/resolve/scopes';
 import * as summary from '../../engine/src/resolve/summary';
 import { indexedWorkspace, positionOf, type IndexedWorkspace } from './workspace.helpers';
+import { counting, scopesBuilt } from './workCounters.helpers';
 
 const FILES: Record<string, string> = {
   'src/format.ts': '/** Pads a label. */\nexport function padCellHw(label: string, width: number): string {\n  return label.padEnd(width);\n}\n',
@@ -37,44 +37,6 @@ const FILES: Record<string, string> = {
   'src/short.ts': "import { clipHw, trimHw } from './clip';\n\nexport function short(text: string): string {\n  return clipHw(trimHw(text), 4);\n}\n",
   'src/badge.ts': "import { padCellHw } from './format';\n\nexport function badge(text: string): string {\n  const framed = padCellHw(text, 6);\n  return framed + badgeTail();\n}\n\nfunction badgeTail(): string {\n  return '!';\n}\n",
 };
-
-/**
- * Calls to `owner[key]` whose first argument `mine` accepts while `run` runs (the original is called
- * through); other engines of the same test process may parse meanwhile: their calls are not counted.
- */
-async function counting<T extends object>(owner: T, key: keyof T, mine: (first: unknown) => boolean, run: () => Promise<unknown>): Promise<number> {
-  const original = owner[key] as (...args: unknown[]) => unknown;
-  let calls = 0;
-  (owner as Record<keyof T, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
-    if (mine(args[0])) calls++;
-    return original.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    (owner as Record<keyof T, unknown>)[key] = original;
-  }
-  return calls;
-}
-
-/** LocalScopes built for `file` (its tree's text names it) while `run` runs: the O(file) part of resolving a name there. */
-async function scopesBuilt(marker: string, run: () => Promise<unknown>): Promise<number> {
-  const original = scopes.LocalScopes;
-  let built = 0;
-  const mod = scopes as { LocalScopes: typeof scopes.LocalScopes };
-  mod.LocalScopes = class extends original {
-    constructor(...args: ConstructorParameters<typeof original>) {
-      super(...args);
-      if (args[0].rootNode.text.includes(marker)) built++;
-    }
-  };
-  try {
-    await run();
-  } finally {
-    mod.LocalScopes = original;
-  }
-  return built;
-}
 
 describe('the hover request repeats no work', function () {
   this.timeout(60_000);

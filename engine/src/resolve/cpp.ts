@@ -4,15 +4,18 @@
 //   the namespaces `using namespace` brings in; inside `void A::f() {}` the class A first;
 // - `a::b::name`: the namespace or class `a::b` names from each enclosing namespace outwards;
 // - `x.name` / `x->name` / `this->name`: a member of the class the receiver's declared type names
-//   (cpptypes.ts), or of its bases; among overloads, the ones the call can reach (cppoverloads.ts);
-// - overloads with different parameter types, two `#if` branches, a template parameter's members,
+//   (cpptypes.ts), or of its bases; among overloads, the ones the call can reach by its arguments'
+//   count and evident types (cppoverloads.ts); in a local class's member function, its class first;
+// - overloads its arguments do not tell apart, two `#if` branches, a template parameter's members,
 //   an unresolved base, `auto`: not sure, so candidates; `std::` and names the repository never
 //   defines: external.
 import type { Node } from 'web-tree-sitter';
 import type { CppEntity, CppTop } from './cppdecls';
-import { declaredName, openClasses, scopeName } from './cppdecls';
+import type { ArgKind } from './cppkinds';
 import { callable, lostOverload, startsWith, type Found } from './cppoverloads';
-import { argumentCount, declaredConst, qualifierOf } from './cppsyntax';
+import { argumentCount, callArguments, contextOf, declaredConst, qualifierOf } from './cppsyntax';
+
+export { contextOf };
 import { declarationOf, ExprTypes, innermostClass, MAX_DEPTH, type CppScopes } from './cpptypes';
 import type { Binding } from './scopes';
 import type { Resolution } from './types';
@@ -41,6 +44,8 @@ class Lookup implements CppScopes {
   private typesOnly = false;
   /** The asked name is called with this many arguments (`f(a, b)`, `x.f(a)`): overloads taking another number are not it. */
   private argc: number | undefined;
+  /** What the call's arguments evidently are (cppoverloads.ts): overloads they cannot be passed to are not it. */
+  private args: ArgKind[] | undefined;
   /** The asked member's receiver is evidently const (true) or not (false): `data()` or `data() const`. */
   private receiverConst: boolean | undefined;
   /** The local classes read into `tops` (by where they start). */
@@ -67,9 +72,12 @@ class Lookup implements CppScopes {
 
   resolve(node: Node): Resolution {
     const ctx = contextOf(node);
+    this.types.readLocalsAround(node);
     // A type position names a class, an enum or an alias (`struct stat s;` is not the function `stat`).
-    this.typesOnly = node.type === 'type_identifier';
+    // `~X()` names the class X, not its constructors.
+    this.typesOnly = node.type === 'type_identifier' || node.parent?.type === 'destructor_name';
     this.argc = argumentCount(node);
+    this.args = callArguments(node)?.map((a) => this.types.argKind(a, ctx));
     const name = node.text;
     const parent = node.parent;
     if (node.type === 'field_identifier') {
@@ -192,7 +200,7 @@ class Lookup implements CppScopes {
     if (kinds.size !== 1) return CANDIDATES;
     const kind = unique[0].kind;
     let pick: CppEntity | undefined;
-    if (kind === 'function') unique.splice(0, unique.length, ...callable(unique, this.argc, this.receiverConst));
+    if (kind === 'function') unique.splice(0, unique.length, ...callable(unique, this.argc, this.receiverConst, this.args));
     if (kind === 'class') {
       const full = unique.filter((e) => e.full);
       // Declared ahead only (`class basic_json;`): its body is where the parser lost it (a macro before the name), or elsewhere.
@@ -213,26 +221,6 @@ class Lookup implements CppScopes {
     if (!scope.length) return [];
     return this.entities(scope[scope.length - 1]).filter((e) => e.kind === 'class' && same(e.scope, scope.slice(0, -1)));
   }
-}
-
-/** The namespaces and classes around a node, outermost first; in `void A::f() {}`, A too. */
-export function contextOf(node: Node): string[] {
-  const out: string[][] = [];
-  for (let p = node.parent, child: Node = node; p; child = p, p = p.parent) {
-    if (p.type === 'namespace_definition' && p.childForFieldName('body')?.id === child.id) {
-      const name = p.childForFieldName('name');
-      if (name) out.unshift(name.text.split('::').map((s) => s.trim()));
-    } else if (/^(class|struct|union)_specifier$/.test(p.type) && p.childForFieldName('body')?.id === child.id) {
-      const name = p.childForFieldName('name');
-      if (name?.type === 'type_identifier' || name?.type === 'template_type') out.unshift([scopeName(name)]);
-    } else if (p.type === 'ERROR') {
-      out.unshift(openClasses(p, child));
-    } else if (p.type === 'function_definition' && child.id !== p.childForFieldName('declarator')?.id) {
-      const q = declaredName(p.childForFieldName('declarator')).qualifier;
-      if (q) out.unshift(q);
-    }
-  }
-  return out.flat();
 }
 
 const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

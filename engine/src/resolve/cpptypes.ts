@@ -3,15 +3,18 @@
 // followed), what `auto x = e` is initialised with (`T()`, `new T`, a call's declared return type,
 // overloads by arity), and the element of a range-for over a standard container of T or a `T[N]`.
 import type { Node } from 'web-tree-sitter';
-import type { CppTop } from './cppdecls';
+import type { CppEntity, CppTop } from './cppdecls';
 import { collectCpp, declaredName, typePath } from './cppdecls';
+import { typeKind, type ArgKind } from './cppkinds';
 import { takes, type Found } from './cppoverloads';
-import { argsOf, qualifierOf, smartPointee } from './cppsyntax';
+import { argsOf, contextOf, localBlock, localScope, qualifierOf, smartPointee } from './cppsyntax';
 import type { Binding } from './scopes';
 
 export const MAX_DEPTH = 6;
 /** Standard containers whose first template argument is what a range-for over them gives. */
 const CONTAINERS = new Set(['vector', 'array', 'deque', 'list', 'forward_list', 'set', 'multiset', 'unordered_set', 'unordered_multiset', 'span', 'initializer_list']);
+/** Standard functions making a smart pointer to their first template argument. */
+const MAKERS = new Set(['make_unique', 'make_shared']);
 const DECLARATIONS = /^(parameter_declaration|optional_parameter_declaration|declaration|field_declaration|for_range_loop)$/;
 
 /** The name lookups cpp.ts does, as expression types need them. */
@@ -26,7 +29,7 @@ export interface CppScopes {
   qualifiedFound(name: string, q: string[], ctx: string[], depth: number): Found;
   /** The class a type path names from `ctx`, as its full path. */
   lookupType(path: string[], ctx: string[], depth: number): string[] | undefined;
-  classesAt(scope: string[]): unknown[];
+  classesAt(scope: string[]): CppEntity[];
   /** `f()` with names looked up as types only. */
   asTypes<T>(f: () => T): T;
   /** A local class's declarations, read in once (by where it starts). */
@@ -69,7 +72,7 @@ export class ExprTypes {
       return owner && field ? this.returnType(this.scopes.inScope(field.text, owner, 0), argc, depth) : undefined;
     }
     const head = fn.type === 'template_function' ? fn.childForFieldName('name') : fn;
-    if (head?.type === 'identifier' && this.scopes.bindingOf(head)) return undefined; // a local: a lambda, a function pointer
+    if (head?.type === 'identifier' && this.local(head)) return undefined; // a local: a lambda, a function pointer
     const cls = this.typeNamed(fn, ctx, depth);
     if (cls) return cls;
     const name = head?.type === 'qualified_identifier' ? declaredName(head).name : head;
@@ -88,19 +91,68 @@ export class ExprTypes {
         if (!c || c.startIndex >= name.startIndex) break;
         const spec = c.type === 'declaration' ? c.childForFieldName('type') : c;
         if (!spec || !/^(class|struct)_specifier$/.test(spec.type) || spec.childForFieldName('name')?.text !== name.text || !spec.childForFieldName('body')) continue;
-        const scope = [`\0local:${spec.startIndex}`];
-        this.scopes.addLocal(spec.startIndex, () => collectCpp(this.scopes.file, block, scope));
-        return [...scope, name.text];
+        return [...this.readLocal(spec, block), name.text];
       }
     }
     return undefined;
+  }
+
+  /** What a call's argument evidently is: a literal, `this`, a local or parameter of a built-in or pointer type. */
+  argKind(a: Node, ctx: string[]): ArgKind {
+    switch (a.type) {
+      case 'number_literal':
+        if (/^0+[uUlL]*$/.test(a.text)) return 'zero';
+        return /^0[xX]/.test(a.text) || !/[.eEfF]/.test(a.text) ? 'integer' : 'floating';
+      case 'char_literal': return 'integer';
+      case 'true': case 'false': return 'bool';
+      case 'string_literal': case 'concatenated_string': case 'raw_string_literal': return 'string';
+      case 'nullptr': return 'nullptr';
+      case 'this': return 'pointer';
+      case 'identifier': {
+        const declared = this.local(a) ? declarationOf(this.scopes.bindingOf(a)!.node) : undefined;
+        if (!declared) return undefined;
+        const kind = typeKind(declared.type, shapeOf(declared.declarator), []);
+        if (kind !== 'other' && kind !== 'deduced') return kind;
+        const cls = /[pa]/.test(shapeOf(declared.declarator)) ? undefined : this.declaredClass(this.scopes.bindingOf(a)!.node, ctx, 1);
+        return cls && this.convertsToNothing(cls, 0) ? 'object' : undefined;
+      }
+      default: return undefined;
+    }
+  }
+
+  /** Whether a class and its bases, each read whole, declare no conversion function. */
+  private convertsToNothing(cls: string[], depth: number): boolean {
+    const full = (this.scopes.classesAt(cls) as CppEntity[]).filter((e) => e.full);
+    if (full.length !== 1 || !full[0].noConversions || depth > MAX_DEPTH) return false;
+    return (full[0].bases ?? []).every((b) => ((base) => !!base && this.convertsToNothing(base, depth + 1))(this.scopes.lookupType(b, cls.slice(0, -1), depth + 1)));
+  }
+
+  /** Whether a name is bound in a function or template scope (a template parameter, a local), not at file level (a prototype there). */
+  private local(n: Node): boolean {
+    const b = this.scopes.bindingOf(n);
+    return !!b && b.scope.parent !== null;
+  }
+
+  /** The local classes `node` is in, read into the lookup (a name in a local class's member function looks there first). */
+  readLocalsAround(node: Node): void {
+    for (let p = node.parent; p; p = p.parent) {
+      const block = /^(class|struct|union)_specifier$/.test(p.type) && p.childForFieldName('body') ? localBlock(p) : undefined;
+      if (block) this.readLocal(p, block);
+    }
+  }
+
+  /** The declarations of the block a local class `spec` is declared in, read in once: the scope they are in. */
+  private readLocal(spec: Node, block: Node): string[] {
+    const scope = [...contextOf(spec), localScope(spec)];
+    this.scopes.addLocal(spec.startIndex, () => collectCpp(this.scopes.file, block, scope));
+    return scope;
   }
 
   /** The class a type node names from `ctx` (not a template parameter). */
   private typeNamed(type: Node | null, ctx: string[], depth: number): string[] | undefined {
     const path = typePath(type);
     const head = type?.type === 'template_type' || type?.type === 'template_function' ? type.childForFieldName('name') : type;
-    if (!path || (head && /^(type_)?identifier$/.test(head.type) && this.scopes.bindingOf(head))) return undefined;
+    if (!path || (head && /^(type_)?identifier$/.test(head.type) && this.local(head))) return undefined;
     const local = head && path.length === 1 ? this.localClass(head) : undefined;
     if (local) return local;
     return this.scopes.asTypes(() => this.scopes.lookupType(path, ctx, depth + 1));
@@ -128,12 +180,12 @@ export class ExprTypes {
     const { decl, type, declarator } = declared;
     const pointee = arrow ? smartPointee(type) : undefined;
     if (pointee) return this.typeNamed(pointee, ctx, depth);
-    if (type.type === 'placeholder_type_specifier' && decl.type === 'declaration') return this.typeOfInitializer(declarator, ctx, depth);
+    if (type.type === 'placeholder_type_specifier' && decl.type === 'declaration') return this.typeOfInitializer(declarator, ctx, depth, arrow);
     if (type.type === 'placeholder_type_specifier' && decl.type === 'for_range_loop') return this.elementClass(decl.childForFieldName('right'), ctx, depth);
     const path = typePath(type);
     if (!path) return undefined;
     const head = type.type === 'qualified_identifier' ? undefined : type.type === 'template_type' ? type.childForFieldName('name') : type;
-    if (head && this.scopes.bindingOf(head)) return undefined; // `T value`: a template parameter
+    if (head && this.local(head)) return undefined; // `T value`: a template parameter
     return (head && path.length === 1 ? this.localClass(head) : undefined) ?? this.scopes.lookupType(path, ctx, 0);
   }
 
@@ -150,15 +202,35 @@ export class ExprTypes {
     return element?.type === 'type_descriptor' ? this.typeNamed(element.childForFieldName('type'), ctx, depth) : undefined;
   }
 
-  /** `auto x = e;`, `auto& x = e;`, `auto* x = e;`: the class of `e` (`auto x{e}`, `auto x(e)` too). */
-  private typeOfInitializer(declarator: Node, ctx: string[], depth: number): string[] | undefined {
+  /** `auto x = e;`, `auto& x = e;`, `auto* x = e;`: the class of `e` (`auto x{e}`, `auto x(e)` too); `arrow`: `x->`, through `std::make_unique<T>(…)`'s T. */
+  private typeOfInitializer(declarator: Node, ctx: string[], depth: number, arrow = false): string[] | undefined {
     let d: Node | null = declarator;
     while (d && d.type !== 'init_declarator' && /^(pointer|reference)_declarator$/.test(d.type)) d = d.childForFieldName('declarator') ?? d.namedChildren.at(-1) ?? null;
     if (d?.type !== 'init_declarator') return undefined;
     let value = d.childForFieldName('value');
     if (value && /^(initializer_list|argument_list)$/.test(value.type) && value.namedChildren.length === 1) value = value.namedChildren[0];
+    const made = value?.type === 'call_expression' ? madePointee(value) : undefined;
+    if (made) return arrow ? this.typeNamed(made, ctx, depth) : undefined; // `x.get()` is the smart pointer's
     return this.typeOfExpr(value, ctx, depth + 1);
   }
+}
+
+/** `std::make_unique<T>(…)` / `std::make_shared<T>(…)`: T's type node. */
+function madePointee(call: Node): Node | undefined {
+  const fn = call.childForFieldName('function');
+  const name = fn?.type === 'qualified_identifier' ? fn.childForFieldName('name') : undefined;
+  if (fn?.childForFieldName('scope')?.text !== 'std' || name?.type !== 'template_function' || !MAKERS.has(name.childForFieldName('name')?.text ?? '')) return undefined;
+  const arg = name.childForFieldName('arguments')?.namedChildren[0];
+  return arg?.type === 'type_descriptor' ? arg.childForFieldName('type') ?? undefined : undefined;
+}
+
+/** A declarator's kinds as letters, outermost first (`*&x`: `pr`), as cppdecls.ts reads a parameter's. */
+function shapeOf(d: Node): string {
+  let shape = '';
+  for (let cur: Node | null = d; cur && /^(pointer|array|function|parenthesized|reference|init)_declarator$/.test(cur.type); cur = cur.childForFieldName('declarator') ?? (cur.type === 'reference_declarator' ? cur.namedChildren.at(-1) ?? null : null)) {
+    if (cur.type !== 'init_declarator') shape += cur.type[0];
+  }
+  return shape;
 }
 
 /** The innermost class of a context path, as a full path. */

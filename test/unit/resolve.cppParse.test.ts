@@ -128,6 +128,8 @@ const PARSED_WHOLE: Array<[string, string, string]> = [
   ['an extra-parameter macro', '#if P_B\n#define P_BUILTIN , monostate\n#else\n#define P_BUILTIN\n#endif', 'class value {\n public:\n  value(int x P_BUILTIN) : int_value(x) {}\n  int int_value;\n};'],
   ['exception macros', '#if P_E\n#define P_TRY try\n#define P_CATCH(x) catch (x)\n#else\n#define P_TRY if (true)\n#define P_CATCH(x) if (false)\n#endif', 'void f() {\n  P_TRY { g(); }\n  P_CATCH(...) {}\n}'],
   ['a functional cast to unsigned in a condition', '', 'int f(int id) {\n  if (unsigned(id) < 3) return 1;\n  return 0;\n}'],
+  // fmt's FMT_STRING_IMPL: the grammar ends a directive at a comment before a continuation, and reads the rest as code.
+  ['comments in a continued #define', '#define P_IMPL(s, base) \\\n  [] { \\\n    /* a workaround (#1973). */ \\\n    /* a macro-like name. */ \\\n    struct P_NAME : base {}; \\\n    return P_NAME(); \\\n  }()', 'namespace p {\nint x;\n}'],
 ];
 
 describe('blankMacros leaves fmt-style macros and casts a whole parse, positions kept', function () {

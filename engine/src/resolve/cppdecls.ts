@@ -6,6 +6,7 @@
 // two branches defining one name leave it ambiguous, which cpp.ts answers with candidates.
 import type { Node } from 'web-tree-sitter';
 import { makeDef } from './def';
+import { typeKind, type ParamKind } from './cppkinds';
 import type { DefRole, ResolvedDef } from './types';
 
 /** `using`: a using-declaration (`using fmt::file;`), its target in `type`. */
@@ -22,6 +23,8 @@ export interface CppEntity {
   sig?: string;
   /** The type a variable, field or alias names (`detail::buffer<T>&` → detail, buffer). */
   type?: string[];
+  /** A class body read whole declares no conversion function (`operator int()`): its values convert to no built-in type by themselves. */
+  noConversions?: boolean;
   /** A class's bases, as paths. */
   bases?: string[][];
   /** A function's declared return type (a trailing one after `auto`); none for `auto` alone or a template parameter. */
@@ -30,6 +33,8 @@ export interface CppEntity {
   arity?: [number, number];
   /** A `const` member function (`data() const`): the overload a const receiver calls. */
   constant?: boolean;
+  /** A function's parameters by what arguments they accept (cppoverloads.ts). */
+  params?: ParamKind[];
 }
 
 export interface CppTop {
@@ -41,6 +46,8 @@ export interface CppTop {
 const SPECIFIER = /^(class|struct|union)_specifier$/;
 const BRANCH = /^preproc_(if|ifdef|elif|elifdef|else)$/;
 const MACRO = /^[A-Z][A-Z0-9_]+$/;
+/** Types spelled in capitals that are no macro (`FILE* file_;`). */
+const CAPITAL_TYPES = new Set(['FILE', 'DIR']);
 /** A base the parser did not read: no class has this name, so lookups through it stay unsure. */
 export const UNREAD = '\0';
 const DECLARATOR = /^(pointer|array|function|parenthesized|reference|init)_declarator$/;
@@ -72,7 +79,7 @@ export function collectCpp(file: string, root: Node, at: string[] = []): CppTop 
     // A specialization (`struct formatter<int, Char>`) is a class of its own name, as contextOf names it.
     if (!name || (name.type !== 'type_identifier' && name.type !== 'template_type')) return; // anonymous or `struct a::b` (no new name here)
     const bases = spec.namedChildren.filter((c) => c?.type === 'base_class_clause').flatMap((c) => c!.namedChildren.map((b) => typePath(b)).filter((p): p is string[] => !!p));
-    add(name, scope, 'class', outer, { full: !!body, bases });
+    add(name, scope, 'class', outer, { full: !!body, bases, ...(body && !body.hasError && !conversions(body) ? { noConversions: true } : {}) });
     if (body) walk(body, [...scope, scopeName(name)]);
   };
   const walk = (block: Node, scope: string[]): void => {
@@ -139,7 +146,7 @@ function declarators(item: Node, scope: string[], outer: Node, add: Add, specifi
   if (body && !item.childrenForFieldName('declarator').length) for (const f of body.namedChildren) if (f?.type === 'field_declaration') declarators(f, scope, f, add, specifier);
   const alias = item.type === 'type_definition';
   // A macro the parser read as the type (`NLOHMANN_JSON_NAMESPACE_BEGIN` then `class basic_json;`), or a declaration it could not read whole: no names from it.
-  if ((type?.type === 'type_identifier' && MACRO.test(type.text)) || item.hasError) return;
+  if ((type?.type === 'type_identifier' && MACRO.test(type.text) && !CAPITAL_TYPES.has(type.text)) || item.hasError) return;
   for (const d of item.childrenForFieldName('declarator')) {
     if (!d) continue;
     const fn = functionDeclarator(d);
@@ -149,6 +156,14 @@ function declarators(item: Node, scope: string[], outer: Node, add: Add, specifi
     else if (fn) add(name, at, 'function', outer, { full: false, ...functionShape(fn, type) });
     else add(name, at, 'variable', outer, { type: typePath(type) });
   }
+}
+
+/** Whether a class body declares a conversion function (`operator bool() const`, `template <class T> operator T()`). */
+function conversions(body: Node): boolean {
+  return body.namedChildren.some((m) => {
+    const item = m?.type === 'template_declaration' ? m.namedChildren.find((c) => c?.type !== 'template_parameter_list') : m;
+    return !!item && /^(function_definition|declaration|field_declaration)$/.test(item.type) && item.descendantsOfType('operator_cast').length > 0;
+  });
 }
 
 /** The classes an ERROR's loose `class X {` tokens hold open where its child `at` starts (as collectCpp reads them). */
@@ -247,7 +262,9 @@ function functionShape(fn: Node, type: Node | null): Partial<CppEntity> {
   const ret = typePath(declared ?? null);
   const generic = ret && templateParams(fn).includes(ret[0]);
   const constant = fn.children.some((c) => c?.type === 'type_qualifier' && c.text === 'const');
-  return { sig: signature(fn), ...(constant ? { constant } : {}), arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
+  const own = ownTemplateParams(fn);
+  const kinds = fixed.map((p) => typeKind(p!.childForFieldName('type'), declaratorShape(p!), own));
+  return { sig: signature(fn), ...(constant ? { constant } : {}), params: kinds, arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
 }
 
 /** A function's parameter types, names and defaults left out: `(int, const Char&)`. */
@@ -259,10 +276,25 @@ function signature(fn: Node): string {
   return generic(params.map((p) => {
     if (!p) return '';
     const type = p.childForFieldName('type')?.text ?? p.text;
-    let shape = '';
-    for (let d = p.childForFieldName('declarator'); d && DECLARATOR.test(d.type); d = inner(d)) if (d.type !== 'init_declarator') shape += d.type[0];
+    const shape = declaratorShape(p);
     return `${p.children.filter((c) => c?.type === 'type_qualifier').map((c) => c!.text).join(' ')} ${type}${shape}`;
   }).join(','));
+}
+
+/** A parameter's declarator as the letters of its kinds, outermost first (`const T* const& p`: `rp`). */
+function declaratorShape(p: Node): string {
+  let shape = '';
+  for (let d = p.childForFieldName('declarator'); d && DECLARATOR.test(d.type); d = inner(d)) if (d.type !== 'init_declarator') shape += d.type[0];
+  return shape;
+}
+
+/** A function template's own template parameters (deduced from its arguments), not its class's. */
+function ownTemplateParams(fn: Node): string[] {
+  if (declaredName(fn.childForFieldName('declarator')).qualifier) return []; // out of line: the class's parameters, fixed
+  let p = fn.parent;
+  while (p && /^(function_definition|declaration|field_declaration|pointer_declarator|reference_declarator)$/.test(p.type)) p = p.parent;
+  if (p?.type !== 'template_declaration') return [];
+  return (p.childForFieldName('parameters')?.namedChildren ?? []).map((param) => param?.namedChildren.find((c) => c?.type === 'type_identifier')?.text ?? '').filter((t) => t);
 }
 
 /** The names of the template parameters around a declaration (its own and its class's). */

@@ -94,12 +94,18 @@ const UNSIGNED_CAST = /\bunsigned\(/g;
 /** `text` with the uses of `macros` replaced in place (outside `#` lines), its length and line breaks kept. */
 export function blankMacros(source: string, macros: ReadonlyMap<string, string>): string {
   const text = source.replace(UNSIGNED_CAST, 'unsigne_(');
-  if (!macros.size) return text;
   let directive = false;
+  let body = false;
   const out = text.split('\n').map((line) => {
-    const inDirective = directive || /^[ \t]*#/.test(line);
+    const first = !directive && /^[ \t]*#/.test(line);
+    const inDirective = directive || first;
+    const comments = (l: string): string => l.replace(/\/\*.*?\*\//g, (c) => ' '.repeat(c.length));
+    // A comment in a continued function-like #define ends the grammar's reading of it (`[] { \` then `/* … */ \`):
+    // blanked. Object-like ones (`#define FIELDS \` then `/* public */ \`) are left as they are: C headers' fields.
+    const read = directive && body ? comments(line) : line;
+    if (inDirective) body = (!first && body) || (first && /^[ \t]*#[ \t]*define[ \t]+\w+\(/.test(line));
     directive = inDirective && /\\\s*$/.test(line); // continued on the next line
-    if (inDirective) return line;
+    if (inDirective) return read;
     return line.replace(/\b[A-Z_][A-Z0-9_]{2,}\b/g, (m) => ((r) => (r === undefined ? m : r.padEnd(m.length, ' ')))(macros.get(m)));
   }).join('\n');
   return [...macros.keys()].some((k) => k.endsWith(CALL)) ? blankCalls(out, macros) : out;

@@ -56,13 +56,44 @@ export function conditionValue(n: Node | null | undefined, macros: Map<string, n
   }
 }
 
+/** A preprocessor condition as data, kept past its tree's life (macroBranches.ts evaluates it). */
+export type Cond = { k: 'num'; v: number } | { k: 'id'; name: string } | { k: 'defined'; name: string } | { k: 'not'; a: Cond } | { k: 'bin'; op: string; a: Cond; b: Cond } | { k: 'unknown' };
+/** What a branch needs: each condition (its directive on `line`) evaluating to `want` (true: non-zero). */
+export type Guard = Array<{ cond: Cond; want: boolean; line: number }>;
+
+/** A condition's syntax as data; a macro call (`__has_include(…)`, `FMT_HAS_FEATURE(x)`) is unknown. */
+export function condOf(n: Node | null | undefined): Cond {
+  if (!n) return { k: 'unknown' };
+  switch (n.type) {
+    case 'number_literal': {
+      const v = Number.parseInt(n.text.replace(/[uUlL]+$/, ''), n.text.startsWith('0x') ? 16 : 10);
+      return Number.isNaN(v) ? { k: 'unknown' } : { k: 'num', v };
+    }
+    case 'identifier': return { k: 'id', name: n.text };
+    case 'preproc_defined': return n.namedChildren[0] ? { k: 'defined', name: n.namedChildren[0].text } : { k: 'unknown' };
+    case 'parenthesized_expression': return condOf(n.namedChildren[0]);
+    case 'unary_expression': return n.child(0)?.text === '!' ? { k: 'not', a: condOf(n.childForFieldName('argument')) } : { k: 'unknown' };
+    case 'binary_expression': return { k: 'bin', op: n.childForFieldName('operator')?.text ?? '', a: condOf(n.childForFieldName('left')), b: condOf(n.childForFieldName('right')) };
+    default: return { k: 'unknown' };
+  }
+}
+
+/** The condition a chain's branch tests, and whether it is negated (`#ifndef X`: defined(X), false). */
+function branchCond(cur: Node): Guard[number] | undefined {
+  const line = cur.startPosition.row;
+  if (cur.type === 'preproc_if' || cur.type === 'preproc_elif') return { cond: condOf(cur.childForFieldName('condition')), want: true, line };
+  if (cur.type !== 'preproc_ifdef' && cur.type !== 'preproc_elifdef') return undefined;
+  return { cond: { k: 'defined', name: cur.childForFieldName('name')?.text ?? '' }, want: !/^#\s*(ifndef|elifndef)/.test(cur.text), line };
+}
+
 /**
  * The items of a `#if`/`#ifdef`/`#elif`/`#else` chain a compiler here reads: a branch the platform
  * rules out is skipped, a branch it decides is the only one; with an unknown condition, every
  * branch from there on counts (as a reader who does not know the build would take them).
  */
-export function liveBranches(n: Node, macros: Map<string, number | undefined>, dead?: (from: number, to: number) => void): Node[] {
+export function liveBranches(n: Node, macros: Map<string, number | undefined>, dead?: (from: number, to: number) => void, guards?: Map<number, Guard>): Node[] {
   const out: Node[] = [];
+  const before: Guard = [];
   for (let cur: Node | null = n; cur;) {
     const alt: Node | null = cur.type === 'preproc_else' ? null : cur.childForFieldName('alternative');
     let v: number | undefined = 1;
@@ -74,10 +105,13 @@ export function liveBranches(n: Node, macros: Map<string, number | undefined>, d
       v = defined === undefined ? undefined : negated ? 1 - defined : defined;
     }
     if (v === 0) dead?.(cur.startIndex, alt ? alt.startIndex : cur.endIndex);
+    const tested = branchCond(cur);
     if (v !== 0) {
       const skip = new Set([cur.childForFieldName('condition')?.id, cur.childForFieldName('name')?.id, alt?.id]);
-      for (const c of cur.namedChildren) if (c && !skip.has(c.id)) out.push(c);
+      const guard = tested ? [...before, tested] : [...before];
+      for (const c of cur.namedChildren) if (c && !skip.has(c.id)) out.push((guards?.set(c.id, guard), c));
     }
+    if (tested) before.push({ ...tested, want: !tested.want });
     if (v !== undefined && v !== 0) {
       if (alt) dead?.(alt.startIndex, alt.endIndex);
       break; // a branch the platform takes: the rest are not read

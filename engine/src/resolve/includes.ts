@@ -19,6 +19,7 @@ import { blankings, blankMacros, objectMacros } from './cppmacros';
 import { LocalScopes } from './scopes';
 import { receiverPlan, type Receiver } from './cfields';
 import { platformMacros } from './cpreproc';
+import { MacroBranches } from './macroBranches';
 import type { Binding } from './scopes';
 import { isQualifiedMember } from './syntax';
 import type { Resolution, ResolvedDef } from './types';
@@ -33,15 +34,12 @@ export interface IncludeSource {
 type Lookup = { k: 'found'; defs: CDef[]; depth: number } | { k: 'ambiguous' } | { k: 'none'; unread: boolean; forward?: CDef[] };
 
 const C_GRAMMARS = new Set(['c', 'cpp']);
-/**
- * Grammars whose free names resolve here: C. C++ names go through namespaces, overloads, templates
- * and argument-dependent lookup, which an include graph does not model: on fmt and nlohmann_json
- * (protocol R, clangd truth) its "defines" were right 0.29 of the time, so C++ keeps candidates.
- */
+/** Grammars whose free names resolve by the include graph alone: C (C++ names go through cpp.ts's lookup). */
 const RESOLVED = new Set(['c']);
-/** C++: macros only (cppMacro). */
+/** C++: macros here (cppMacro), other names by cpp.ts. */
 export const resolvesCppMacros = (grammar: string): boolean => grammar === 'cpp';
 const SOURCE = /\.(c|cc|cpp|cxx)$/;
+const NAME_TYPES = /^(identifier|type_identifier|namespace_identifier)$/;
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm;
 
 /** The paths `text`'s `#include` lines name, in order; `live`: only those at an offset it accepts. */
@@ -79,7 +77,8 @@ export class IncludeResolver {
       if (macro.kind === 'defines' || !this.cpp) return macro;
       // The same name in that tree (positions are kept), if it is there.
       const at = own?.tree.rootNode.descendantForPosition(node.startPosition, node.endPosition);
-      const same = at && at.text === node.text && at.type === node.type;
+      // The macro-replaced parse may read the name another way (`friend class basic_format_args<Context>;`: a type, not a call): it is the better reading.
+      const same = at && at.text === node.text && at.startIndex === node.startIndex && (at.type === node.type || (NAME_TYPES.test(at.type) && NAME_TYPES.test(node.type)));
       return resolveCpp(file, same ? at : node, same ? (n) => own!.scopes.bindingOf(n) : bindingOf, {
         tops: (f) => this.cppTops(f),
         defined: (n) => this.src.definitionsOf(n).length > 0,
@@ -107,15 +106,14 @@ export class IncludeResolver {
     return only?.length === 1 ? { kind: 'defines', def: only[0].def, via: 'repository' } : CANDIDATES;
   }
 
-  /**
-   * C++: only a macro the include graph defines (the preprocessor replaces it before namespaces,
-   * overloads or templates apply); any other name keeps its candidates.
-   */
+  /** C++: a macro the include graph defines (the preprocessor replaces it before any lookup); other names are cpp.ts's. */
   private async cppMacro(file: string, node: Node): Promise<Resolution> {
     if (node.type === 'field_identifier' || isQualifiedMember(node) || !/^[A-Z][A-Z0-9_]+$/.test(node.text)) return CANDIDATES;
     const r = await this.find(file, node.text, (d) => !!d.macro);
-    if (r.k !== 'found' || new Set(r.defs.map((d) => d.def.startLine)).size > 1) return CANDIDATES;
-    return { kind: 'defines', def: r.defs[0].def, via: r.depth === 0 ? 'file' : 'import' };
+    if (r.k !== 'found') return CANDIDATES;
+    // Defined in several `#if` branches: the one whose conditions hold, where they are decided.
+    const one = new Set(r.defs.map((d) => d.def.startLine)).size > 1 ? await new MacroBranches((n) => this.macroDefs(file, n), this.macros).live(r.defs) : r.defs[0];
+    return one ? { kind: 'defines', def: one.def, via: r.depth === 0 ? 'file' : 'import' } : CANDIDATES;
   }
 
   /**
@@ -209,17 +207,31 @@ export class IncludeResolver {
   /** The C++ declarations of `file` and of the headers its include graph reaches, breadth first. */
   private async cppTops(file: string): Promise<CppTop[]> {
     const out: CppTop[] = [];
+    await this.eachTop(file, (top) => top.cpp && out.push(top.cpp));
+    return out;
+  }
+
+  /** Every macro definition of `name` in `file`'s include graph, and whether every header of it was read. */
+  private async macroDefs(file: string, name: string): Promise<{ defs: CDef[]; complete: boolean }> {
+    const defs: CDef[] = [];
+    const complete = await this.eachTop(file, (top) => defs.push(...(top.defs.get(name) ?? []).filter((d) => d.macro)));
+    return { defs, complete };
+  }
+
+  /** `visit` on the declarations of `file` and of the headers its include graph reaches, breadth first: whether every one was read. */
+  private async eachTop(file: string, visit: (top: FileTop) => unknown): Promise<boolean> {
+    let complete = true;
     const seen = new Set([file]);
-    for (let level = [file]; level.length && seen.size <= MAX_FILES;) {
+    for (let level = [file]; level.length && (complete &&= seen.size <= MAX_FILES);) {
       const next: string[] = [];
       for (const f of level) {
         const top = await this.top(f);
-        if (top?.cpp) out.push(top.cpp);
-        if (top) next.push(...this.unseenIncludes(f, top.includes, seen));
+        if (!top) complete = false;
+        else next.push(...(visit(top), this.unseenIncludes(f, top.includes, seen)));
       }
       level = next;
     }
-    return out;
+    return complete;
   }
 
   /** The field `name` of what `recv` is, through the declared types of its parts. */

@@ -4,8 +4,7 @@
 // followed through `->`, names in a local class's member functions, a `FILE*` field, and a class
 // whose constructor prototype named it at file level. Each resolved row answered candidates or
 // nothing on main (7c87683); the macros and the comment in K_IMPL are fmt's shapes, read through.
-import * as assert from 'assert';
-import { symbolSuite } from './workspace.helpers';
+import { symbolTable } from './workspace.helpers';
 
 const KINDS = [
   '#pragma once', // 1
@@ -109,18 +108,5 @@ const UNRESOLVED: Array<[string, string, string]> = [
 
 describe('Engine.symbolAt resolves C++ macros by their #if branches and overloads by their arguments', function () {
   this.timeout(60_000);
-  const { at, defines } = symbolSuite(FILES, 'rr-cpp-args');
-
-  for (const [file, needle, defFile, line, why, offset] of RESOLVED) {
-    it(`defines: ${why}`, async () => {
-      await defines(file, needle, defFile, line, offset);
-    });
-  }
-
-  for (const [file, needle, why] of UNRESOLVED) {
-    it(`stays unresolved: ${why}`, async () => {
-      const s = await at(file, needle);
-      assert.notStrictEqual(s?.resolution, 'defines', `${needle}: ${JSON.stringify(s)}`);
-    });
-  }
+  symbolTable(FILES, 'rr-cpp-args', RESOLVED, UNRESOLVED);
 });

@@ -9,7 +9,7 @@ import { Chunker } from '../../engine/src/chunk';
 import { blankMacros, blankings, objectMacros } from '../../engine/src/resolve/cppmacros';
 import { IncludeResolver } from '../../engine/src/resolve/includes';
 import { countingSource } from './countingSource.helpers';
-import { symbolSuite } from './workspace.helpers';
+import { symbolTable } from './workspace.helpers';
 
 const BASE = [
   '#pragma once', // 1
@@ -106,20 +106,7 @@ const UNRESOLVED: Array<[string, string, string]> = [
 
 describe('Engine.symbolAt reads C++ through fmt-style macros, smart pointers, local classes and const overloads', function () {
   this.timeout(60_000);
-  const { at, defines } = symbolSuite(FILES, 'rr-cpp-parse');
-
-  for (const [file, needle, where, line, why] of RESOLVED) {
-    it(`defines: ${why}`, async () => {
-      await defines(file, needle, where, line);
-    });
-  }
-
-  for (const [file, needle, why] of UNRESOLVED) {
-    it(`stays unresolved: ${why}`, async () => {
-      const s = await at(file, needle);
-      assert.notStrictEqual(s?.resolution, 'defines', `${needle}: ${JSON.stringify(s)}`);
-    });
-  }
+  symbolTable(FILES, 'rr-cpp-parse', RESOLVED, UNRESOLVED);
 });
 
 /** [why, definitions, code using them]: each parsed with an error before its macros or casts were replaced. */

@@ -70,3 +70,19 @@ export function symbolSuite(files: Readonly<Record<string, string>>, prefix: str
   };
   return { at, defines };
 }
+
+/**
+ * A table-driven symbolSuite, one `it` per row: each `resolved` row ([file, needle, defining file,
+ * 1-based line, why, offset in the needle]) is "defines" there; each `unresolved` row ([file,
+ * needle, why]) is not "defines" (candidates or nothing). Call it inside a `describe`.
+ */
+export function symbolTable(files: Readonly<Record<string, string>>, prefix: string, resolved: ReadonlyArray<readonly [string, string, string, number, string, number?]>, unresolved: ReadonlyArray<readonly [string, string, string]>): void {
+  const { at, defines } = symbolSuite(files, prefix);
+  for (const [file, needle, defFile, line, why, offset] of resolved) it(`defines: ${why}`, () => defines(file, needle, defFile, line, offset));
+  for (const [file, needle, why] of unresolved) {
+    it(`stays unresolved: ${why}`, async () => {
+      const s = await at(file, needle);
+      assert.notStrictEqual(s?.resolution, 'defines', `${needle}: ${JSON.stringify(s)}`);
+    });
+  }
+}

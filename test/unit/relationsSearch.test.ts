@@ -81,7 +81,10 @@ describe('relations: occurrences by tree-sitter search over kept chunk trees', f
         const body = lines.slice(chunk.startLine, chunk.endLine + 1).join('\n');
         const names = [...new Set(body.match(/[A-Za-z_]\w+/g) ?? [])].slice(0, 40);
         for (const name of names) {
-          assert.deepStrictEqual(occurrencesIn(grammar, body, chunk.startLine, name), walked(grammar, body, chunk.startLine, name), `${rel}:${chunk.startLine + 1} ${name}`);
+          const found = occurrencesIn(grammar, body, chunk.startLine, name);
+          // Undefined: its 50 ms parse deadline passed (a loaded machine), which the contract allows; a wrong answer never.
+          if (found === undefined) continue;
+          assert.deepStrictEqual(found, walked(grammar, body, chunk.startLine, name), `${rel}:${chunk.startLine + 1} ${name}`);
           compared++;
         }
       }

@@ -87,8 +87,9 @@ async function lookups(repo: Repo, chunker: Chunker): Promise<Record<string, Sym
 
 /** The sample's truth, cached per repository, seed and sample (the language services are slow). */
 async function truthFor(repo: Repo, sample: Occurrence[], chunker: Chunker, cacheDir: string): Promise<Truth[]> {
-  // clangd truths carry `unanswered` and `compileErrors` since s19 (C++: template parameters local): older cached ones are read again.
-  const version = repo.language === 'c' ? '.clangd2' : repo.language === 'cpp' ? '.clangd3' : '';
+  // clangd truths carry `unanswered` and `compileErrors` since s19 (C++: template parameters local), and since s24 come from
+  // compiles with the quoted include path (truthClang.ts): older cached ones are read again.
+  const version = repo.language === 'c' ? '.clangd3' : repo.language === 'cpp' ? '.clangd4' : '';
   const key = `${repo.name}.${SEED}.${PER_KIND}.${sample.length}.${hash(JSON.stringify(sample))}${version}.json`;
   const file = path.join(cacheDir, key);
   const read = (ts: Truth[]): Promise<Truth[]> => (repo.language === 'cpp' ? memberScopes(repo, chunker, ts.map((t) => spelledTruth(repo, t))) : Promise.resolve(ts));

@@ -2,8 +2,9 @@
 // `#if` branches whose conditions the include graph decides (macroBranches.ts), overloads of one
 // arity told apart by evident argument types (cppkinds.ts), `std::make_unique<T>` / `make_shared<T>`
 // followed through `->`, names in a local class's member functions, a `FILE*` field, and a class
-// whose constructor prototype named it at file level. Each resolved row answered candidates or
-// nothing on main (7c87683); the macros and the comment in K_IMPL are fmt's shapes, read through.
+// whose constructor prototype named it at file level; since s24, macros whose branches GCC and Clang
+// decide alike (compilers.ts). Each resolved row answered candidates or nothing before its session
+// (7c87683, fb787c8); the macros and the comment in K_IMPL are fmt's shapes, read through.
 import { symbolTable } from './workspace.helpers';
 
 const KINDS = [
@@ -55,6 +56,51 @@ const KINDS = [
   'template <typename C> class K_API store { friend class view<C>; };', // 46
   'struct number { operator int() const { return 0; } };', // 47
   '}', // 48
+  '#if defined(__clang__) && !defined(__ibmxl__)', // 49
+  '#  define K_CLANG_VERSION (__clang_major__ * 100 + __clang_minor__)', // 50
+  '#else', // 51
+  '#  define K_CLANG_VERSION 0', // 52
+  '#endif', // 53
+  '#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)', // 54
+  '#  define K_GCC_VERSION (__GNUC__ * 100 + __GNUC_MINOR__)', // 55
+  '#else', // 56
+  '#  define K_GCC_VERSION 0', // 57
+  '#endif', // 58
+  '#ifdef __has_feature', // 59
+  '#  define K_HAS_FEATURE(x) __has_feature(x)', // 60
+  '#else', // 61
+  '#  define K_HAS_FEATURE(x) 0', // 62
+  '#endif', // 63
+  '#ifdef K_USE_CONSTEXPR', // 64
+  '#elif K_GCC_VERSION >= 702 && __cplusplus >= 201402L', // 65
+  '#  define K_USE_CONSTEXPR 1', // 66
+  '#elif K_HAS_FEATURE(cxx_relaxed_constexpr)', // 67
+  '#  define K_USE_CONSTEXPR 1', // 68
+  '#else', // 69
+  '#  define K_USE_CONSTEXPR 0', // 70
+  '#endif', // 71
+  '#if K_USE_CONSTEXPR', // 72
+  '#  define K_CONSTEXPR constexpr', // 73
+  '#else', // 74
+  '#  define K_CONSTEXPR', // 75
+  '#endif', // 76
+  '#if K_CLANG_VERSION', // 77
+  '#  define K_PRAGMA_CLANG(x) _Pragma(#x)', // 78
+  '#else', // 79
+  '#  define K_PRAGMA_CLANG(x)', // 80
+  '#endif', // 81
+  '#if defined(__cpp_if_constexpr) && defined(__cpp_return_type_deduction)', // 82
+  '#  define K_COMPILE(s) s', // 83
+  '#else', // 84
+  '#  define K_COMPILE(s) 0', // 85
+  '#endif', // 86
+  'namespace k {', // 87
+  'template <typename Char> struct basic_string_view { basic_string_view(const Char* s) : p(s) {} const Char* p; };', // 88
+  'template <typename... T> int sprint(basic_string_view<char> f, const T&... xs) { return 0; }', // 89
+  'template <typename... T> int sprint(basic_string_view<wchar_t> f, const T&... xs) { return 1; }', // 90
+  'int wide(const wchar_t* s) { return 0; }', // 91
+  'int wide(const char* s) { return 1; }', // 92
+  '}', // 93
   '',
 ].join('\n');
 
@@ -76,6 +122,10 @@ const USE = [
   '}', // 15
   'int measure_again(k::widget& x) { return x.size() + 1; }', // 16
   'int convert(const k::args& a, k::number n) { return a.get(n); }', // 17
+  'K_CONSTEXPR int twice(int x) { return 2 * x; }', // 18
+  'int compiled = K_COMPILE(1);', // 19
+  'K_PRAGMA_CLANG(diagnostic push)', // 20
+  'int printed = k::sprint("%d", 5, 42) + k::sprint(L"%d", 5) + k::wide("x");', // 21
   '',
 ].join('\n');
 
@@ -97,11 +147,17 @@ const RESOLVED: Array<[string, string, string, number, string, number?]> = [
   [kinds, 'widget() = default; int', kinds, 45, 'a destructor\'s name is its class, not a constructor'],
   [use, 'bound; } }', use, 10, 'a name in a local class\'s member function is its member'],
   [kinds, 'file_; return', kinds, 40, 'a FILE* field, through a parameter of a class whose constructor prototype names it'],
+  [use, 'K_CONSTEXPR int', kinds, 73, 'GCC 12 takes `K_GCC_VERSION >= 702`, Clang `__has_feature(cxx_relaxed_constexpr)`: both reach constexpr'],
+  [use, 'K_COMPILE(1)', kinds, 83, 'C++17 defines both feature macros, in GCC and in Clang'],
+  [use, 'sprint("%d"', kinds, 89, 'a narrow string literal reaches no basic_string_view<wchar_t>'],
+  [use, 'wide("x")', kinds, 92, 'nor a const wchar_t*'],
 ];
 
 /** Not sure: candidates or nothing, never "defines". */
 const UNRESOLVED: Array<[string, string, string]> = [
-  [use, 'K_CLANG', 'a compiler\'s own macro (`__clang__`) decides it'],
+  [use, 'K_CLANG}', 'a compiler\'s own macro (`__clang__`) decides it: GCC and Clang differ'],
+  [use, 'K_PRAGMA_CLANG', 'Clang takes `K_CLANG_VERSION`\'s branch, GCC the other'],
+  [use, 'sprint(L"%d"', 'a wide literal: whether basic_string_view<char> takes it is its constructors\''],
   [use, 'get(n)', 'a class argument with `operator int()` may be passed to int'],
   [use, 'get() !=', '`w.get()` is the smart pointer\'s, not widget\'s'],
 ];

@@ -3,6 +3,7 @@
 // is declared with (for `a->b.c`), the #include paths it reads, and only the `#if` branches a
 // compiler on this platform reads (cpreproc.ts).
 import type { Node } from 'web-tree-sitter';
+import type { CompilerProfile } from './compilers';
 import { liveBranches, type Guard } from './cpreproc';
 import type { CppTop } from './cppdecls';
 import { makeDef } from './def';
@@ -30,8 +31,8 @@ export interface CDef {
   type?: CType;
   /** A struct's or union's fields. */
   fields?: Fields;
-  /** A macro's replacement text, the line it starts on, and the `#if` conditions it is defined under. */
-  macro?: { text: string; line: number; guard?: Guard };
+  /** A macro's replacement text, the line it starts on, a function-like macro's parameters, and the `#if` conditions it is defined under. */
+  macro?: { text: string; line: number; params?: string[]; guard?: Guard };
 }
 
 export interface FileTop {
@@ -50,7 +51,7 @@ const SPECIFIER = /^(struct|union|enum|class)_specifier$/;
 const MACRO = /^[A-Z][A-Z0-9_]+$/;
 
 /** File-level definitions of a C or C++ file (namespaces, `extern "C"` and live `#if` branches included). */
-export function collect(file: string, block: Node, out: FileTop, macros: Map<string, number | undefined>, guard: Guard = []): void {
+export function collect(file: string, block: Node, out: FileTop, profiles: readonly CompilerProfile[], guard: Guard = []): void {
   const add = (name: Node | null | undefined, role: ResolvedDef['role'], outer: Node, full: boolean, extra?: Partial<CDef>): void => {
     if (!name || !/^(identifier|type_identifier)$/.test(name.type)) return;
     const xs = out.defs.get(name.text) ?? [];
@@ -64,14 +65,14 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
     if (spec.type === 'enum_specifier') for (const e of body?.namedChildren ?? []) if (e?.type === 'enumerator') add(e.childForFieldName('name'), 'variable', e, true);
   };
   const guards = new Map<number, Guard>();
-  const items = BRANCHES.test(block.type) ? liveBranches(block, macros, (from, to) => out.dead.push([from, to]), guards) : block.namedChildren;
+  const items = BRANCHES.test(block.type) ? liveBranches(block, profiles, (from, to) => out.dead.push([from, to]), guards) : block.namedChildren;
   for (const item of items) {
     if (!item) continue;
     const under = guards.has(item.id) ? [...guard, ...guards.get(item.id)!] : guard;
     const outer = item.parent?.type === 'template_declaration' ? item.parent : item;
     if (item.type === 'ERROR') macrosIn(item, add);
     if (BRANCHES.test(item.type) || BLOCKS.test(item.type)) {
-      collect(file, item.type === 'namespace_definition' ? item.childForFieldName('body') ?? item : item, out, macros, under);
+      collect(file, item.type === 'namespace_definition' ? item.childForFieldName('body') ?? item : item, out, profiles, under);
     } else if (item.type === 'function_definition') {
       add(declaredName(item.childForFieldName('declarator')), 'function', outer, true, { type: typeOf(file, item.childForFieldName('type')) });
     } else if (item.type === 'declaration' || item.type === 'type_definition') {
@@ -89,7 +90,8 @@ export function collect(file: string, block: Node, out: FileTop, macros: Map<str
       specifier(item, outer);
     } else if (item.type === 'preproc_def' || item.type === 'preproc_function_def') {
       const value = item.childForFieldName('value');
-      add(item.childForFieldName('name'), item.type === 'preproc_def' ? 'variable' : 'function', outer, true, { macro: { text: value?.text ?? '', line: (value ?? item).startPosition.row, ...(under.length ? { guard: under } : {}) } });
+      const params = item.childForFieldName('parameters')?.namedChildren.map((p) => p?.text ?? '');
+      add(item.childForFieldName('name'), item.type === 'preproc_def' ? 'variable' : 'function', outer, true, { macro: { text: value?.text ?? '', line: (value ?? item).startPosition.row, ...(params ? { params } : {}), ...(under.length ? { guard: under } : {}) } });
     } else if (item.type === 'alias_declaration') {
       add(item.childForFieldName('name'), 'type', outer, true);
     }

@@ -105,13 +105,15 @@ export class ExprTypes {
         return /^0[xX]/.test(a.text) || !/[.eEfF]/.test(a.text) ? 'integer' : 'floating';
       case 'char_literal': return 'integer';
       case 'true': case 'false': return 'bool';
-      case 'string_literal': case 'concatenated_string': case 'raw_string_literal': return 'string';
+      case 'string_literal': case 'concatenated_string': case 'raw_string_literal': return /^(L|u|U)(R?")/.test(a.text) ? 'wide-string' : 'string';
       case 'nullptr': return 'nullptr';
       case 'this': return 'pointer';
       case 'identifier': {
         const declared = this.local(a) ? declarationOf(this.scopes.bindingOf(a)!.node) : undefined;
         if (!declared) return undefined;
         const kind = typeKind(declared.type, shapeOf(declared.declarator), []);
+        if (kind === 'wide-pointer') return 'pointer';
+        if (kind === 'wide') return undefined;
         if (kind !== 'other' && kind !== 'deduced') return kind;
         const cls = /[pa]/.test(shapeOf(declared.declarator)) ? undefined : this.declaredClass(this.scopes.bindingOf(a)!.node, ctx, 1);
         return cls && this.convertsToNothing(cls, 0) ? 'object' : undefined;

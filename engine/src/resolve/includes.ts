@@ -18,8 +18,8 @@ import { collectCpp, type CppTop } from './cppdecls';
 import { blankings, blankMacros, objectMacros } from './cppmacros';
 import { LocalScopes } from './scopes';
 import { receiverPlan, type Receiver } from './cfields';
-import { platformMacros } from './cpreproc';
-import { MacroBranches } from './macroBranches';
+import { compilerProfiles, type CompilerProfile } from './compilers';
+import { liveDefinition } from './macroBranches';
 import type { Binding } from './scopes';
 import { isQualifiedMember } from './syntax';
 import type { Resolution, ResolvedDef } from './types';
@@ -57,7 +57,7 @@ export const resolvesIncludes = (grammar: string): boolean => RESOLVED.has(gramm
 
 export class IncludeResolver {
   private readonly tops = new RecentMap<string, { text: string; top: FileTop | undefined }>(CACHE);
-  private readonly macros: Map<string, number | undefined>;
+  private readonly profiles: CompilerProfile[];
   /** C++ (cpp.ts): per file, the macro uses replaced before its parse (cppmacros.ts), and each file's object-like macros. */
   private readonly blanks = new RecentMap<string, { text: string; macros: Map<string, string> }>(CACHE);
   private readonly defines = new RecentMap<string, { text: string; defs: Map<string, string> }>(CACHE);
@@ -65,7 +65,7 @@ export class IncludeResolver {
 
   /** `cpp`: read C++ declarations too (the resolver; the completion check's names need only C's). */
   constructor(private readonly src: IncludeSource, platform: string = process.platform, private readonly cpp = false) {
-    this.macros = platformMacros(platform);
+    this.profiles = compilerProfiles(platform);
   }
 
   /** What the free name `node` of `file` refers to: a definition, external, or candidates; `bindingOf` reads the file's scopes. */
@@ -112,7 +112,7 @@ export class IncludeResolver {
     const r = await this.find(file, node.text, (d) => !!d.macro);
     if (r.k !== 'found') return CANDIDATES;
     // Defined in several `#if` branches: the one whose conditions hold, where they are decided.
-    const one = new Set(r.defs.map((d) => d.def.startLine)).size > 1 ? await new MacroBranches((n) => this.macroDefs(file, n), this.macros).live(r.defs) : r.defs[0];
+    const one = new Set(r.defs.map((d) => d.def.startLine)).size > 1 ? await liveDefinition(r.defs, (n) => this.macroDefs(file, n), this.profiles) : r.defs[0];
     return one ? { kind: 'defines', def: one.def, via: r.depth === 0 ? 'file' : 'import' } : CANDIDATES;
   }
 
@@ -371,7 +371,7 @@ export class IncludeResolver {
       if (tree) {
         try {
           top = { defs: new Map(), includes: [], dead: [] };
-          collect(file, tree.rootNode, top, this.macros);
+          collect(file, tree.rootNode, top, this.profiles);
           if (this.cpp) top.cpp = collectCpp(file, tree.rootNode);
           // Read from the text (a parse may lose an #include to error recovery), less the branches ruled out.
           const live = (i: number): boolean => !top!.dead.some(([from, to]) => from <= i && i < to);

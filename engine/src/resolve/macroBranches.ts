@@ -1,31 +1,46 @@
 // Which of a macro's definitions in `#if` branches a compiler reads (`#ifdef FMT_DOC … #else …`), from
-// the conditions they are defined under, evaluated over the include graph's macros as a
-// preprocessor would: `defined(X)` and `X` see this file's definitions above the condition and the
-// other headers', each under its own conditions in turn; a name the graph never defines is 0;
-// `__cplusplus` is C++17's 201703L; the platform's macros are cpreproc.ts's. Any other reserved name
-// (`__clang__`, `__cpp_if_constexpr`), a macro call (`__has_include(…)`) or a value that is not a
-// number leaves the condition unknown, and the macro candidates.
+// the conditions they are defined under, evaluated (ppexpr.ts) over the include graph's macros as a
+// preprocessor would: `defined(X)`, `X` and `F(x)` see this file's definitions above the condition
+// and the other headers', each under its own conditions in turn, a replacement list read as an
+// expression (`(__clang_major__ * 100 + __clang_minor__)`, `__has_feature(x)` with its argument); a
+// name the graph never defines is 0; `__cplusplus` is C++17's 201703L and the language's feature
+// macros C++17's; the compilers' and the platform's are compilers.ts'. One answer per compiler
+// profile, kept where they all agree. Anything else (`__has_include(…)`, a string) leaves the
+// condition unknown, and the macro candidates.
 import type { CDef } from './cdecls';
-import type { Cond } from './cpreproc';
+import { agreed, CPP17_FEATURES, type CompilerProfile } from './compilers';
+import { profileLeaf } from './cpreproc';
+import { evaluate, parseCond, PENDING, substitute, type Cond, type Leaf, type Value } from './ppexpr';
 
 const MAX_DEPTH = 8;
 /** `__cplusplus` as C++17 defines it. */
 const CPLUSPLUS = 201703;
 /** Names reserved to the implementation: the compiler's own macros. */
 const RESERVED = /^(__|_[A-Z])/;
-const NUMBER = /^\(?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$/;
-const COMPARE: Record<string, (x: number, y: number) => number> = {
-  '==': (x, y) => +(x === y), '!=': (x, y) => +(x !== y), '<': (x, y) => +(x < y), '>': (x, y) => +(x > y), '<=': (x, y) => +(x <= y), '>=': (x, y) => +(x >= y),
-  '+': (x, y) => x + y, '-': (x, y) => x - y, '*': (x, y) => x * y,
-};
 
 /** Every macro definition of a name the include graph holds, and whether every header of it was read. */
 export type MacroDefs = (name: string) => Promise<{ defs: CDef[]; complete: boolean }>;
 
-export class MacroBranches {
-  private readonly found = new Map<string, Promise<{ defs: CDef[]; complete: boolean }>>();
+/** The one definition among `defs` whose conditions hold under every profile alike, when each decides it. */
+export async function liveDefinition(defs: CDef[], defsOf: MacroDefs, profiles: readonly CompilerProfile[]): Promise<CDef | undefined> {
+  const found = new Map<string, Promise<{ defs: CDef[]; complete: boolean }>>();
+  const shared: MacroDefs = (name) => {
+    let f = found.get(name);
+    if (!f) found.set(name, (f = defsOf(name)));
+    return f;
+  };
+  const each: Array<CDef | undefined> = [];
+  for (const p of profiles) each.push(await new MacroBranches(shared, p).live(defs));
+  return agreed(profiles, (p) => each[profiles.indexOf(p)]);
+}
 
-  constructor(private readonly defsOf: MacroDefs, private readonly platform: Map<string, number | undefined>) {}
+/** One compiler profile's reading of the include graph's macros. */
+export class MacroBranches {
+  private readonly leaf: (l: Leaf) => number | undefined;
+
+  constructor(private readonly defsOf: MacroDefs, private readonly profile: CompilerProfile) {
+    this.leaf = profileLeaf(profile);
+  }
 
   /** The one definition among `defs` whose conditions hold, when every one's conditions are decided. */
   async live(defs: CDef[]): Promise<CDef | undefined> {
@@ -46,33 +61,34 @@ export class MacroBranches {
     return unknown ? undefined : true;
   }
 
+  /** `c`'s value on `line` of `file`: evaluated, each name it asks for looked up (in turn, as the evaluator reaches it) and asked again. */
   private async value(c: Cond, file: string, line: number, depth: number): Promise<number | undefined> {
-    switch (c.k) {
-      case 'num': return c.v;
-      case 'not': {
-        const v = await this.value(c.a, file, line, depth);
-        return v === undefined ? undefined : +(v === 0);
-      }
-      case 'bin': {
-        const a = await this.value(c.a, file, line, depth);
-        if (c.op === '&&' && a === 0) return 0;
-        if (c.op === '||' && a !== undefined && a !== 0) return 1;
-        const b = await this.value(c.b, file, line, depth);
-        if (c.op === '&&') return b === 0 ? 0 : a !== undefined && b !== undefined ? 1 : undefined;
-        if (c.op === '||') return b !== undefined && b !== 0 ? 1 : a === 0 && b === 0 ? 0 : undefined;
-        return a === undefined || b === undefined || !COMPARE[c.op] ? undefined : COMPARE[c.op](a, b);
-      }
-      case 'defined': return this.defined(c.name, file, line, depth);
-      case 'id': return this.macroValue(c.name, file, line, depth);
-      default: return undefined;
+    const known = new Map<string, number | undefined>();
+    const key = (l: Leaf) => `${l.k} ${l.name}${l.k === 'call' ? `(${l.args.join(',')})` : ''}`;
+    for (;;) {
+      const asked: Leaf[] = [];
+      const v: Value = evaluate(c, (l) => {
+        const k = key(l);
+        if (known.has(k)) return known.get(k);
+        asked.push(l);
+        return PENDING;
+      });
+      if (v !== PENDING) return v;
+      for (const l of asked) known.set(key(l), await this.leafValue(l, file, line, depth));
     }
+  }
+
+  private async leafValue(l: Leaf, file: string, line: number, depth: number): Promise<number | undefined> {
+    const own = this.leaf(l);
+    if (own !== undefined || this.profile.macros.has(l.name)) return own;
+    if (l.name === '__cplusplus') return l.k === 'defined' ? 1 : l.k === 'id' ? CPLUSPLUS : undefined;
+    if (CPP17_FEATURES.has(l.name)) return l.k === 'defined' ? 1 : l.k === 'id' ? CPP17_FEATURES.get(l.name) : undefined;
+    if (RESERVED.test(l.name) || depth > MAX_DEPTH) return undefined;
+    return l.k === 'defined' ? this.defined(l.name, file, line, depth) : this.expansion(l, file, line, depth);
   }
 
   /** `defined(name)` on `line` of `file`. */
   private async defined(name: string, file: string, line: number, depth: number): Promise<number | undefined> {
-    if (this.platform.has(name)) return this.platform.get(name) === undefined ? 0 : 1;
-    if (name === '__cplusplus') return 1;
-    if (RESERVED.test(name) || depth > MAX_DEPTH) return undefined;
     const { defs, complete } = await this.before(name, file, line);
     let unknown = !complete;
     for (const d of defs) {
@@ -83,30 +99,27 @@ export class MacroBranches {
     return unknown ? undefined : 0;
   }
 
-  /** The value `name` has in a condition on `line` of `file`: a number its one live definition spells (through other macros), 0 when none is. */
-  private async macroValue(name: string, file: string, line: number, depth: number): Promise<number | undefined> {
-    if (this.platform.has(name)) return this.platform.get(name) ?? 0;
-    if (name === '__cplusplus') return CPLUSPLUS;
-    if (RESERVED.test(name) || depth > MAX_DEPTH) return undefined;
-    const { defs, complete } = await this.before(name, file, line);
+  /** The value `name` (or `name(args)`) has on `line` of `file`: its one live definition's replacement list, evaluated; 0 when none is live. */
+  private async expansion(l: Exclude<Leaf, { k: 'defined' }>, file: string, line: number, depth: number): Promise<number | undefined> {
+    const { defs, complete } = await this.before(l.name, file, line);
     const live: CDef[] = [];
     for (const d of defs) {
       const h = await this.holds(d, depth + 1);
       if (h === undefined) return undefined;
       if (h) live.push(d);
     }
-    if (live.length !== 1) return live.length || !complete ? undefined : 0;
-    const text = live[0].macro!.text.replace(/\/\*.*?\*\/|\/\/.*$/g, '').trim();
-    const n = NUMBER.exec(text);
-    if (n) return Number.parseInt(n[1], n[1].startsWith('0x') || n[1].startsWith('0X') ? 16 : 10);
-    return /^\w+$/.test(text) ? this.macroValue(text, live[0].def.file, live[0].def.line, depth + 1) : undefined;
+    if (live.length !== 1) return live.length || !complete ? undefined : l.k === 'id' ? 0 : undefined;
+    const m = live[0].macro!;
+    // An object-like macro named with arguments, or a function-like one without: not an expression here.
+    if ((l.k === 'call') !== !!m.params) return undefined;
+    const text = l.k === 'call' ? substitute(m.text, m.params!, l.args) : m.text;
+    // An empty replacement list (`#define F(x)`) is no expression: a compiler would reject the `#if`.
+    return text?.trim() ? this.value(parseCond(text), live[0].def.file, live[0].def.line, depth + 1) : undefined;
   }
 
   /** The definitions of `name` a condition on `line` of `file` sees: this file's above it, every other header's. */
   private async before(name: string, file: string, line: number): Promise<{ defs: CDef[]; complete: boolean }> {
-    let found = this.found.get(name);
-    if (!found) this.found.set(name, (found = this.defsOf(name)));
-    const { defs, complete } = await found;
+    const { defs, complete } = await this.defsOf(name);
     return { defs: defs.filter((d) => d.def.file !== file || d.def.line < line), complete };
   }
 }

@@ -3,7 +3,8 @@
 // exception macros (`FMT_TRY`/`FMT_CATCH`), `unsigned(x)`; and receivers typed through a smart pointer
 // (`std::unique_ptr<T>` then `->`), a local class, and `data()` vs `data() const` by the receiver's
 // constness (cpp.ts). Before, each of these left the name "candidates" (protocol R, fmt: uint_value,
-// size, data, descriptor, run).
+// size, data, descriptor, run); since s24 a template-header macro and a primary template declared
+// only (nlohmann: basic_json, value_in_range_of_impl2).
 import * as assert from 'assert';
 import { Chunker } from '../../engine/src/chunk';
 import { blankMacros, blankings, objectMacros } from '../../engine/src/resolve/cppmacros';
@@ -66,6 +67,19 @@ const BASE = [
   '  int size() const { return 0; }', // 52
   '};', // 53
   '}', // 54
+  '#define P_TPL_DECLARATION template<typename ObjectType, class StringType>', // 55
+  'namespace p {', // 56
+  'P_TPL_DECLARATION', // 57
+  'class basic_doc : public detail::base_of<StringType>', // 58
+  '{', // 59
+  ' public:', // 60
+  '  basic_doc& operator=(basic_doc other) { return *this; }', // 61
+  '};', // 62
+  'template<typename OfType, typename T, bool A = true>', // 63
+  'struct in_range;', // 64
+  'template<typename OfType, typename T>', // 65
+  'struct in_range<OfType, T, true> { static bool test(T v) { return true; } };', // 66
+  '}', // 67
   '',
 ].join('\n');
 
@@ -97,6 +111,8 @@ const RESOLVED: Array<[string, string, string, number, string]> = [
   [use, 'data();', base, 51, 'a `const buffer&` receiver calls `data() const`'],
   [use, 'size() +', base, 52, '`std::unique_ptr<buffer>` then `->`: a buffer'],
   [use, 'run() +', use, 7, 'a local class declared in the function'],
+  [base, 'basic_doc other', base, 58, 'a class after a template-header macro (nlohmann\'s `NLOHMANN_BASIC_JSON_TPL_DECLARATION`): its name in its body, whatever its unread base declares'],
+  [base, 'in_range<OfType, T, true> {', base, 64, 'a specialization\'s name: the primary template, only declared'],
 ];
 
 /** Not sure, or not the repository's: never "defines". */
@@ -114,6 +130,8 @@ const PARSED_WHOLE: Array<[string, string, string]> = [
   ['a defaulted template parameter macro', '#ifdef P_DOC\n#define P_ENABLE_IF(...)\n#else\n#define P_ENABLE_IF(...) p::enable_if_t<(__VA_ARGS__), int> = 0\n#endif', 'template <typename T, P_ENABLE_IF(sizeof(T) > 1)>\nint wide(T) { return 1; }'],
   ['an extra-parameter macro', '#if P_B\n#define P_BUILTIN , monostate\n#else\n#define P_BUILTIN\n#endif', 'class value {\n public:\n  value(int x P_BUILTIN) : int_value(x) {}\n  int int_value;\n};'],
   ['exception macros', '#if P_E\n#define P_TRY try\n#define P_CATCH(x) catch (x)\n#else\n#define P_TRY if (true)\n#define P_CATCH(x) if (false)\n#endif', 'void f() {\n  P_TRY { g(); }\n  P_CATCH(...) {}\n}'],
+  ['a template-header macro', '#define P_TPL template<typename A, class B>', 'P_TPL\nclass doc {\n public:\n  int n;\n};'],
+  ['an access-label macro', '#ifdef P_TESTS\n#define P_PRIVATE_UNLESS_TESTED public\n#else\n#define P_PRIVATE_UNLESS_TESTED private\n#endif', 'class doc {\n P_PRIVATE_UNLESS_TESTED:\n  int n;\n};'],
   ['a functional cast to unsigned in a condition', '', 'int f(int id) {\n  if (unsigned(id) < 3) return 1;\n  return 0;\n}'],
   // fmt's FMT_STRING_IMPL: the grammar ends a directive at a comment before a continuation, and reads the rest as code.
   ['comments in a continued #define', '#define P_IMPL(s, base) \\\n  [] { \\\n    /* a workaround (#1973). */ \\\n    /* a macro-like name. */ \\\n    struct P_NAME : base {}; \\\n    return P_NAME(); \\\n  }()', 'namespace p {\nint x;\n}'],

@@ -135,6 +135,8 @@ class Lookup implements CppScopes {
     const own = here.some((e) => e.kind === 'using') ? this.throughUsings(here, name, depth) : here;
     if (own === 'unsure' || own.length || depth > MAX_DEPTH) return own === 'unsure' || own.length ? own : undefined;
     const classes = this.classesAt(scope);
+    // A class's own name in its body is the class (the injected-class-name), before any base's members.
+    if (this.typesOnly && scope[scope.length - 1] === name && classes.length) return classes;
     const bases = classes.flatMap((c) => c.bases ?? []);
     let found: CppEntity[] = [];
     for (const b of bases) {
@@ -203,14 +205,21 @@ class Lookup implements CppScopes {
     if (kind === 'function') unique.splice(0, unique.length, ...callable(unique, this.argc, this.receiverConst, this.args));
     if (kind === 'class') {
       const full = unique.filter((e) => e.full);
-      // Declared ahead only (`class basic_json;`): its body is where the parser lost it (a macro before the name), or elsewhere.
-      pick = full.length === 1 ? full[0] : undefined;
+      // Declared ahead only (`class basic_json;`): its body is where the parser lost it (a macro before the name), or elsewhere;
+      // unless specializations are all it has (`template <…> struct impl;` then `struct impl<T, true> {…}`): the declaration is the primary.
+      pick = full.length === 1 ? full[0] : !full.length && unique.length === 1 && this.specialized(unique[0]) ? unique[0] : undefined;
     } else if (kind === 'function') {
       if (new Set(unique.map((e) => e.sig)).size !== 1 || lostOverload(unique, this.entities(name), this.graph.definitionsIn(name))) return CANDIDATES;
       const full = unique.filter((e) => e.full);
       pick = full.length <= 1 ? unique.find((e) => !e.full) ?? full[0] : undefined;
     } else pick = unique.length === 1 ? unique[0] : undefined;
     return pick ? { kind: 'defines', def: pick.def, via: 'inferred' } : CANDIDATES;
+  }
+
+  /** Whether a class has specializations (`impl<T, true>`) in its own scope. */
+  private specialized(e: CppEntity): boolean {
+    const name = e.def.name;
+    return this.tops.some((t) => [...t.byName].some(([k, xs]) => k.startsWith(`${name}<`) && xs.some((x) => x.kind === 'class' && x.full && same(x.scope, e.scope))));
   }
 
   private entities(name: string): CppEntity[] {

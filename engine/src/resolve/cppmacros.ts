@@ -9,7 +9,9 @@
 // `class FMT_SO_VISIBILITY("default") format_error`) is replaced with its arguments by spaces; one
 // that expands to a defaulted template parameter (`FMT_ENABLE_IF(…)` → `enable_if_t<…, int> = 0`) by
 // `int=0`; an object-like one whose definitions are nothing or extra parameters (`, monostate`) by
-// spaces; exception macros (`FMT_TRY`, `JSON_CATCH(e)`) by `try` and `catch(...)`.
+// spaces; exception macros (`FMT_TRY`, `JSON_CATCH(e)`) by `try` and `catch(...)`; a template header
+// (`NLOHMANN_BASIC_JSON_TPL_DECLARATION` → `template<…>`) by spaces: the class after it reads whole;
+// an access label's (`JSON_PRIVATE_UNLESS_TESTED` → `public` or `private`) by its first.
 const DEFINE = /^[ \t]*#[ \t]*define[ \t]+(\w+)(?![\w(])((?:[^\n\\]|\\\n|\\)*)/gm;
 const DEFINE_FUNCTION = /^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)\n]*)\)((?:[^\n\\]|\\\n|\\)*)/gm;
 /** Function-like macros are keyed by their name and `(`. */
@@ -23,6 +25,9 @@ const ATTRIBUTE_WORDS = new Set(['constexpr', 'consteval', 'constinit', 'inline'
 const DEFAULTED_PARAMETER = /^[\w:]+\s*<[^;{}]*>\s*=\s*\w+$/;
 /** What a call of a macro expanding to a defaulted template parameter becomes: one of the same shape. */
 const TEMPLATE_PARAMETER = 'int=0';
+const ACCESS = /^(public|protected|private)$/;
+/** A whole template header as a macro's expansion (`template<class T, template<typename> class A>`). */
+const TEMPLATE_HEADER = /^template\s*<[^;{}]*>$/;
 const ATTRIBUTE_CALL = /(__attribute__|__declspec|alignas|_Pragma|__pragma)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)|\[\[[^\]]*\]\]/g;
 
 /** Macro definitions in `text`: name → replacement text, comments and continuations removed; function-like ones as `NAME(`, their parameters blanked in the text. */
@@ -65,10 +70,12 @@ export function blankings(defs: ReadonlyArray<Map<string, string>>): Map<string,
   const out = new Map<string, string>();
   let inlineOpened = 0;
   for (const [name, values] of all) {
-    if (attribute.has(name)) out.set(name, '');
+    if (attribute.has(name) || (!name.endsWith(CALL) && values.every((v) => TEMPLATE_HEADER.test(v)))) out.set(name, '');
     else if (name.endsWith(CALL) && values.every((v) => !v.trim() || DEFAULTED_PARAMETER.test(v.trim())) && values.some((v) => v.trim())) out.set(name, TEMPLATE_PARAMETER);
     // `FMT_TRY {…} FMT_CATCH(…) {…}` (`if (true)`/`if (false)` where exceptions are off): the try-catch reads whole.
     else if (!name.endsWith(CALL) && values[0] === 'try') out.set(name, 'try');
+    // `JSON_PRIVATE_UNLESS_TESTED:` (`public` or `private` by a build option): an access label either way.
+    else if (!name.endsWith(CALL) && every.get(name)!.every((v) => ACCESS.test(v)) && values[0].length <= name.length) out.set(name, values[0]);
     else if (name.endsWith(CALL) && /^catch\s*\(\s*\)$/.test(values[0])) out.set(name, 'catch(...)');
     // `value(unsigned char x FMT_BUILTIN)` with `, monostate` or nothing: the parse reads the same without it.
     else if (!name.endsWith(CALL) && ((vs) => vs.some((v) => !v) && vs.every((v) => !v || v.startsWith(',')))(every.get(name)!)) out.set(name, '');

@@ -4,7 +4,8 @@
 // (`std::unique_ptr<T>` then `->`), a local class, and `data()` vs `data() const` by the receiver's
 // constness (cpp.ts). Before, each of these left the name "candidates" (protocol R, fmt: uint_value,
 // size, data, descriptor, run); since s24 a template-header macro and a primary template declared
-// only (nlohmann: basic_json, value_in_range_of_impl2).
+// only, `->` on a field through a smart pointer alias (nlohmann: basic_json, value_in_range_of_impl2,
+// write_characters).
 import * as assert from 'assert';
 import { Chunker } from '../../engine/src/chunk';
 import { blankMacros, blankings, objectMacros } from '../../engine/src/resolve/cppmacros';
@@ -80,6 +81,20 @@ const BASE = [
   'template<typename OfType, typename T>', // 65
   'struct in_range<OfType, T, true> { static bool test(T v) { return true; } };', // 66
   '}', // 67
+  'namespace p {', // 68
+  'template<typename CharType> struct adapter_protocol { virtual void write_characters(const CharType* s, int n) = 0; };', // 69
+  'template<typename CharType>', // 70
+  'using adapter_t = std::shared_ptr<adapter_protocol<CharType>>;', // 71
+  'template<typename CharType> class writer {', // 72
+  ' public:', // 73
+  '  void put(const CharType* s) { oa->write_characters(s, 1); }', // 74
+  ' private:', // 75
+  '  adapter_t<CharType> oa = nullptr;', // 76
+  '};', // 77
+  'struct plain { void go(); };', // 78
+  'using plain_ptr = std::unique_ptr<plain>;', // 79
+  'struct holder { plain_ptr p; std::shared_ptr<plain> q; void run() { p->go(); q->go(); } };', // 80
+  '}', // 81
   '',
 ].join('\n');
 
@@ -113,6 +128,9 @@ const RESOLVED: Array<[string, string, string, number, string]> = [
   [use, 'run() +', use, 7, 'a local class declared in the function'],
   [base, 'basic_doc other', base, 58, 'a class after a template-header macro (nlohmann\'s `NLOHMANN_BASIC_JSON_TPL_DECLARATION`): its name in its body, whatever its unread base declares'],
   [base, 'in_range<OfType, T, true> {', base, 64, 'a specialization\'s name: the primary template, only declared'],
+  [base, 'write_characters(s, 1)', base, 69, 'a field of an alias template of `std::shared_ptr<T>` (nlohmann\'s output_adapter_t), then `->`'],
+  [base, 'go(); q', base, 78, 'a field of an alias of `std::unique_ptr<T>`, then `->`'],
+  [base, 'go(); } };', base, 78, 'a `std::shared_ptr<T>` field, then `->`'],
 ];
 
 /** Not sure, or not the repository's: never "defines". */

@@ -191,6 +191,20 @@ class Lookup implements CppScopes {
     return undefined;
   }
 
+  /** The class `->` reaches on a value of the alias `path` names (`using ptr = std::shared_ptr<adapter<C>>`), aliases followed. */
+  pointeeType(path: string[], ctx: string[], depth: number): string[] | undefined {
+    if (depth > MAX_DEPTH || path[0] === 'std') return undefined;
+    const last = path[path.length - 1];
+    for (const at of [...Array(ctx.length + 1).keys()].reverse().map((k) => ctx.slice(0, k))) {
+      const here = this.entities(last).filter((e) => TYPES.has(e.kind) && same(e.scope, [...at, ...path.slice(0, -1)]));
+      if (!here.length) continue;
+      if (here.length !== 1 || here[0].kind !== 'alias') return undefined;
+      const alias = here[0];
+      return alias.pointee ? this.lookupType(alias.pointee, alias.scope, depth + 1) : alias.type ? this.pointeeType(alias.type, alias.scope, depth + 1) : undefined;
+    }
+    return undefined;
+  }
+
   /** Declarations of one entity: one class body, one function signature, one variable; else not sure. */
   private decide(found: Found, name: string): Resolution {
     if (found === 'unsure') return CANDIDATES;

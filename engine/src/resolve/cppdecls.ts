@@ -33,6 +33,8 @@ export interface CppEntity {
   arity?: [number, number];
   /** A `const` member function (`data() const`): the overload a const receiver calls. */
   constant?: boolean;
+  /** What `->` on a variable or alias of a standard smart pointer reaches (`std::shared_ptr<adapter<C>>` → adapter). */
+  pointee?: string[];
   /** A function's parameters by what arguments they accept (cppoverloads.ts). */
   params?: ParamKind[];
 }
@@ -120,7 +122,7 @@ export function collectCpp(file: string, root: Node, at: string[] = []): CppTop 
       const { name, qualifier } = declaredName(d);
       add(name, qualifier ? [...scope, ...qualifier] : scope, 'function', outer, fn ? functionShape(fn, item.childForFieldName('type')) : { sig: '' });
     } else if (item.type === 'declaration' || item.type === 'field_declaration' || item.type === 'type_definition') declarators(item, scope, outer, add, specifier);
-    else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, { type: typePath(item.childForFieldName('type')?.childForFieldName('type') ?? null) });
+    else if (item.type === 'alias_declaration') add(item.childForFieldName('name'), scope, 'alias', outer, typed(item.childForFieldName('type')?.childForFieldName('type') ?? null));
     else if (item.type === 'using_declaration' && item.children.some((c) => c?.type === 'namespace')) {
       const ns = typePath(item.namedChildren[0] ?? null);
       if (ns) top.usings.push({ scope, ns });
@@ -152,9 +154,9 @@ function declarators(item: Node, scope: string[], outer: Node, add: Add, specifi
     const fn = functionDeclarator(d);
     const { name, qualifier } = declaredName(d);
     const at = qualifier ? [...scope, ...qualifier] : scope;
-    if (alias) add(name, at, 'alias', outer, { type: typePath(type) });
+    if (alias) add(name, at, 'alias', outer, typed(type));
     else if (fn) add(name, at, 'function', outer, { full: false, ...functionShape(fn, type) });
-    else add(name, at, 'variable', outer, { type: typePath(type) });
+    else add(name, at, 'variable', outer, typed(type));
   }
 }
 
@@ -246,6 +248,13 @@ function functionDeclarator(d: Node): Node | undefined {
   return cur?.type === 'function_declarator' && cur.childForFieldName('declarator')?.type !== 'parenthesized_declarator' ? cur : undefined;
 }
 
+/** A declared type's path, and its pointee's where it is a standard smart pointer. */
+function typed(type: Node | null): Partial<CppEntity> {
+  const pointee = type ? smartPointee(type) : undefined;
+  const p = pointee ? typePath(pointee) : undefined;
+  return { type: typePath(type), ...(p ? { pointee: p } : {}) };
+}
+
 /** The name a class or a specialization is a scope by: `formatter<int,Char>`, spaces dropped. */
 export const scopeName = (name: Node): string => (name.type === 'template_type' ? name.text.replace(/\s+/g, '') : name.text);
 
@@ -308,4 +317,14 @@ function templateParams(n: Node): string[] {
     }
   }
   return out;
+}
+
+const SMART_POINTERS = new Set(['unique_ptr', 'shared_ptr']);
+
+/** `std::unique_ptr<T>` / `std::shared_ptr<T>`: T's type node (what `->` reaches). */
+export function smartPointee(type: Node): Node | undefined {
+  const path = typePath(type);
+  if (type.type !== 'qualified_identifier' || path?.length !== 2 || path[0] !== 'std' || !SMART_POINTERS.has(path[1])) return undefined;
+  const arg = type.childForFieldName('name')?.childForFieldName('arguments')?.namedChildren[0];
+  return arg?.type === 'type_descriptor' ? arg.childForFieldName('type') ?? undefined : undefined;
 }

@@ -3,6 +3,8 @@
 import type { Node } from 'web-tree-sitter';
 import { declaredName, openClasses, scopeName, typePath } from './cppdecls';
 
+export { smartPointee } from './cppdecls';
+
 /** How many arguments the name is called with, when it is a call's function (`f(…)`, `a::f<T>(…)`, `x.f(…)`). */
 export function argumentCount(node: Node): number | undefined {
   const call = callOf(node);
@@ -44,16 +46,6 @@ export function qualifierOf(node: Node): { path: string[]; global: boolean } | u
     n = n.parent;
   }
   return path.length || global ? { path, global } : undefined;
-}
-
-const SMART_POINTERS = new Set(['unique_ptr', 'shared_ptr']);
-
-/** `std::unique_ptr<T>` / `std::shared_ptr<T>`: T's type node (what `->` reaches). */
-export function smartPointee(type: Node): Node | undefined {
-  const path = typePath(type);
-  if (type.type !== 'qualified_identifier' || path?.length !== 2 || path[0] !== 'std' || !SMART_POINTERS.has(path[1])) return undefined;
-  const arg = type.childForFieldName('name')?.childForFieldName('arguments')?.namedChildren[0];
-  return arg?.type === 'type_descriptor' ? arg.childForFieldName('type') ?? undefined : undefined;
 }
 
 /**

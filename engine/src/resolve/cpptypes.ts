@@ -29,6 +29,8 @@ export interface CppScopes {
   qualifiedFound(name: string, q: string[], ctx: string[], depth: number): Found;
   /** The class a type path names from `ctx`, as its full path. */
   lookupType(path: string[], ctx: string[], depth: number): string[] | undefined;
+  /** The class `->` reaches on a value of the type `path` names from `ctx`: an alias of a smart pointer's pointee. */
+  pointeeType(path: string[], ctx: string[], depth: number): string[] | undefined;
   classesAt(scope: string[]): CppEntity[];
   /** `f()` with names looked up as types only. */
   asTypes<T>(f: () => T): T;
@@ -48,12 +50,12 @@ export class ExprTypes {
     if (e.type === 'identifier') {
       const b = this.scopes.bindingOf(e);
       if (b) return b.scope.parent !== null ? this.declaredClass(b.node, ctx, depth + 1, arrow) : undefined;
-      return this.typeOfVariable(this.scopes.free(e.text, ctx), depth);
+      return this.typeOfVariable(this.scopes.free(e.text, ctx), depth, arrow);
     }
     if (e.type === 'field_expression') {
       const owner = this.typeOfExpr(e.childForFieldName('argument'), ctx, depth + 1);
       const field = e.childForFieldName('field');
-      return this.typeOfVariable(owner && field ? this.scopes.inScope(field.text, owner, 0) : undefined, depth);
+      return this.typeOfVariable(owner && field ? this.scopes.inScope(field.text, owner, 0) : undefined, depth, arrow);
     }
     // `new T(…)`, `T{…}`: a T.
     if (e.type === 'new_expression' || e.type === 'compound_literal_expression') return this.typeNamed(e.childForFieldName('type'), ctx, depth);
@@ -169,9 +171,11 @@ export class ExprTypes {
     return new Set(types.map((t) => t!.join('::'))).size === 1 ? types[0] : undefined;
   }
 
-  /** The class the declared type of `found` names when it is one variable (a global, a field). */
-  private typeOfVariable(found: Found, depth: number): string[] | undefined {
+  /** The class the declared type of `found` names when it is one variable (a global, a field); `arrow`: what `->` on it reaches. */
+  private typeOfVariable(found: Found, depth: number, arrow = false): string[] | undefined {
     const v = Array.isArray(found) && found.length === 1 && found[0].kind === 'variable' ? found[0] : undefined;
+    if (arrow && v?.pointee) return this.scopes.lookupType(v.pointee, v.scope, depth + 1);
+    if (arrow && v?.type) return this.scopes.pointeeType(v.type, v.scope, depth + 1) ?? this.scopes.lookupType(v.type, v.scope, depth + 1);
     return v?.type ? this.scopes.lookupType(v.type, v.scope, depth + 1) : undefined;
   }
 
@@ -188,7 +192,8 @@ export class ExprTypes {
     if (!path) return undefined;
     const head = type.type === 'qualified_identifier' ? undefined : type.type === 'template_type' ? type.childForFieldName('name') : type;
     if (head && this.local(head)) return undefined; // `T value`: a template parameter
-    return (head && path.length === 1 ? this.localClass(head) : undefined) ?? this.scopes.lookupType(path, ctx, 0);
+    const aliased = arrow ? this.scopes.pointeeType(path, ctx, depth) : undefined; // `ptr_t p` where `using ptr_t = std::shared_ptr<T>`
+    return aliased ?? (head && path.length === 1 ? this.localClass(head) : undefined) ?? this.scopes.lookupType(path, ctx, 0);
   }
 
   /** `for (auto& x : xs)`: the element class of a local `std::vector<T> xs` (a standard container of T) or `T xs[N]`. */

@@ -41,9 +41,14 @@ if [ "$installed" != "$CS_VERSION" ] || [ ! -x "$CS_BIN" ]; then
   # Another Node: npm runs under it (code-server's postinstall checks the version npm reports) and
   # node-gyp builds against its headers.
   # unsafe_perm: code-server's postinstall checks it when run as root; yes: node-pty's postinstall runs `npx node-gyp`.
-  (cd "$CS_DIR" && if [ -n "${REPORECALL_CS_NODE_DIR:-}" ]; then export PATH="$REPORECALL_CS_NODE_DIR/bin:$PATH" npm_config_nodedir="$REPORECALL_CS_NODE_DIR"; fi
-    npm_config_unsafe_perm=true npm_config_yes=true \
-    npm install --no-audit --no-fund "code-server@$CS_VERSION" > "$CS_DIR/install.log" 2>&1) \
+  # Twice at most: a cold install once ended at once with nothing in its log (s24, code-server 4.139.1 on a new
+  # machine); the same command a minute later took 73 s and worked.
+  cs_install() {
+    (cd "$CS_DIR" && if [ -n "${REPORECALL_CS_NODE_DIR:-}" ]; then export PATH="$REPORECALL_CS_NODE_DIR/bin:$PATH" npm_config_nodedir="$REPORECALL_CS_NODE_DIR"; fi
+      npm_config_unsafe_perm=true npm_config_yes=true \
+      npm install --no-audit --no-fund "code-server@$CS_VERSION" > "$CS_DIR/install.log" 2>&1)
+  }
+  cs_install || { echo "npm install code-server@$CS_VERSION failed (exit $?), once more:"; tail -40 "$CS_DIR/install.log"; cs_install; } \
     || { tail -40 "$CS_DIR/install.log"; exit 1; }
 fi
 t1=$(date +%s)

@@ -3,8 +3,9 @@
 // arity told apart by evident argument types (cppkinds.ts), `std::make_unique<T>` / `make_shared<T>`
 // followed through `->`, names in a local class's member functions, a `FILE*` field, and a class
 // whose constructor prototype named it at file level; since s24, macros whose branches GCC and Clang
-// decide alike (compilers.ts). Each resolved row answered candidates or nothing before its session
-// (7c87683, fb787c8); the macros and the comment in K_IMPL are fmt's shapes, read through.
+// decide alike (compilers.ts), wide string parameters, and no template-id of another class deduced
+// from an object. Each resolved row answered candidates or nothing before its session (7c87683,
+// fb787c8); the macros and the comment in K_IMPL are fmt's shapes, read through.
 import { symbolTable } from './workspace.helpers';
 
 const KINDS = [
@@ -101,6 +102,17 @@ const KINDS = [
   'int wide(const wchar_t* s) { return 0; }', // 91
   'int wide(const char* s) { return 1; }', // 92
   '}', // 93
+  'namespace std { template <class T> class reference_wrapper; }', // 94
+  'namespace k {', // 95
+  'template <typename T, typename C> struct named_arg { const T& value; };', // 96
+  'template <typename Context> class arg_store {', // 97
+  ' public:', // 98
+  '  template <typename T> void push_back(const T& arg) {}', // 99
+  '  template <typename T> void push_back(std::reference_wrapper<T> arg) {}', // 100
+  '  template <typename T> void push_back(const named_arg<T, char>& arg) {}', // 101
+  '};', // 102
+  'struct stringable { friend int to_string_view(stringable) { return 0; } };', // 103
+  '}', // 104
   '',
 ].join('\n');
 
@@ -126,6 +138,10 @@ const USE = [
   'int compiled = K_COMPILE(1);', // 19
   'K_PRAGMA_CLANG(diagnostic push)', // 20
   'int printed = k::sprint("%d", 5, 42) + k::sprint(L"%d", 5) + k::wide("x");', // 21
+  'void store_all(k::arg_store<int>& st, k::named_arg<int, char> na) {', // 22
+  '  auto s = k::stringable();', // 23
+  '  st.push_back(s); st.push_back(na);', // 24
+  '}', // 25
   '',
 ].join('\n');
 
@@ -151,12 +167,14 @@ const RESOLVED: Array<[string, string, string, number, string, number?]> = [
   [use, 'K_COMPILE(1)', kinds, 83, 'C++17 defines both feature macros, in GCC and in Clang'],
   [use, 'sprint("%d"', kinds, 89, 'a narrow string literal reaches no basic_string_view<wchar_t>'],
   [use, 'wide("x")', kinds, 92, 'nor a const wchar_t*'],
+  [use, 'push_back(s)', kinds, 99, 'an object of another class deduces no std::reference_wrapper<T> and no named_arg<T, char>'],
 ];
 
 /** Not sure: candidates or nothing, never "defines". */
 const UNRESOLVED: Array<[string, string, string]> = [
   [use, 'K_CLANG}', 'a compiler\'s own macro (`__clang__`) decides it: GCC and Clang differ'],
   [use, 'K_PRAGMA_CLANG', 'Clang takes `K_CLANG_VERSION`\'s branch, GCC the other'],
+  [use, 'push_back(na)', 'a named_arg<int, char> fits named_arg<T, char> and const T& alike (no partial ordering here)'],
   [use, 'sprint(L"%d"', 'a wide literal: whether basic_string_view<char> takes it is its constructors\''],
   [use, 'get(n)', 'a class argument with `operator int()` may be passed to int'],
   [use, 'get() !=', '`w.get()` is the smart pointer\'s, not widget\'s'],

@@ -46,6 +46,8 @@ class Lookup implements CppScopes {
   private argc: number | undefined;
   /** What the call's arguments evidently are (cppoverloads.ts): overloads they cannot be passed to are not it. */
   private args: ArgKind[] | undefined;
+  /** For each argument of a class type, the names of its class and bases (what a template may deduce from it). */
+  private argClasses: Array<Set<string> | undefined> | undefined;
   /** The asked member's receiver is evidently const (true) or not (false): `data()` or `data() const`. */
   private receiverConst: boolean | undefined;
   /** The local classes read into `tops` (by where they start). */
@@ -78,6 +80,7 @@ class Lookup implements CppScopes {
     this.typesOnly = node.type === 'type_identifier' || node.parent?.type === 'destructor_name';
     this.argc = argumentCount(node);
     this.args = callArguments(node)?.map((a) => this.types.argKind(a, ctx));
+    this.argClasses = this.args?.some((a) => a === 'object') ? callArguments(node)?.map((a) => this.types.argClassNames(a, ctx)) : undefined;
     const name = node.text;
     const parent = node.parent;
     if (node.type === 'field_identifier') {
@@ -216,7 +219,7 @@ class Lookup implements CppScopes {
     if (kinds.size !== 1) return CANDIDATES;
     const kind = unique[0].kind;
     let pick: CppEntity | undefined;
-    if (kind === 'function') unique.splice(0, unique.length, ...callable(unique, this.argc, this.receiverConst, this.args));
+    if (kind === 'function') unique.splice(0, unique.length, ...callable(unique, this.argc, this.receiverConst, this.args, this.argClasses));
     if (kind === 'class') {
       const full = unique.filter((e) => e.full);
       // Declared ahead only (`class basic_json;`): its body is where the parser lost it (a macro before the name), or elsewhere;

@@ -37,6 +37,8 @@ export interface CppEntity {
   pointee?: string[];
   /** A function's parameters by what arguments they accept (cppoverloads.ts). */
   params?: ParamKind[];
+  /** For each `deduced` parameter, the class template it names (`std::reference_wrapper<T>` → reference_wrapper). */
+  deducedFrom?: Array<string | undefined>;
 }
 
 export interface CppTop {
@@ -248,6 +250,12 @@ function functionDeclarator(d: Node): Node | undefined {
   return cur?.type === 'function_declarator' && cur.childForFieldName('declarator')?.type !== 'parenthesized_declarator' ? cur : undefined;
 }
 
+/** The class template a template-id type names (`std::reference_wrapper<T>` → reference_wrapper). */
+function templateName(type: Node | null): string | undefined {
+  const name = type?.type === 'qualified_identifier' ? type.childForFieldName('name') : type;
+  return name?.type === 'template_type' ? name.childForFieldName('name')?.text : undefined;
+}
+
 /** A declared type's path, and its pointee's where it is a standard smart pointer. */
 function typed(type: Node | null): Partial<CppEntity> {
   const pointee = type ? smartPointee(type) : undefined;
@@ -273,7 +281,8 @@ function functionShape(fn: Node, type: Node | null): Partial<CppEntity> {
   const constant = fn.children.some((c) => c?.type === 'type_qualifier' && c.text === 'const');
   const own = ownTemplateParams(fn);
   const kinds = fixed.map((p) => typeKind(p!.childForFieldName('type'), declaratorShape(p!), own));
-  return { sig: signature(fn), ...(constant ? { constant } : {}), params: kinds, arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
+  const deducedFrom = kinds.map((k, i) => (k === 'deduced' ? templateName(fixed[i]!.childForFieldName('type')) : undefined));
+  return { sig: signature(fn), ...(constant ? { constant } : {}), params: kinds, ...(deducedFrom.some((d) => d) ? { deducedFrom } : {}), arity: none ? [0, 0] : [min, variadic ? Infinity : fixed.length], ...(ret && !generic ? { ret } : {}) };
 }
 
 /** A function's parameter types, names and defaults left out: `(int, const Char&)`. */

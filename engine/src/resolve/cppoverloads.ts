@@ -1,8 +1,8 @@
 // Which of a C++ name's function declarations a call reaches, as far as its syntax shows: overloads
 // taking the call's number of arguments, those its arguments can be passed to where that is evident
 // (an integer or a string literal, a declared variable, `this`: no pointer to an `int` parameter, no
-// integer to a pointer, no built-in value to a `basic_string_view<Char>` a template deduces:
-// cppkinds.ts), `f()` or `f() const` by the receiver's constness; and whether the parser lost an
+// integer to a pointer, no built-in value to a `basic_string_view<Char>` a template deduces, no
+// object of another class to a `std::reference_wrapper<T>`: cppkinds.ts), `f()` or `f() const` by the receiver's constness; and whether the parser lost an
 // overload to a macro (then none is sure).
 import type { CppEntity } from './cppdecls';
 import { passable, type ArgKind } from './cppkinds';
@@ -15,15 +15,19 @@ export function takes(e: CppEntity, argc: number): boolean {
   return e.arity !== undefined && e.arity[0] <= argc && argc <= e.arity[1];
 }
 
-/** The function declarations a call with `argc` arguments of kinds `args` on a receiver of constness `receiverConst` may reach. */
-export function callable(unique: CppEntity[], argc: number | undefined, receiverConst: boolean | undefined, args?: readonly ArgKind[]): CppEntity[] {
+/**
+ * The function declarations a call with `argc` arguments of kinds `args` on a receiver of constness `receiverConst` may reach;
+ * `classes[i]`: the names of an `object` argument's class and its bases (no template deduces `reference_wrapper<T>` from another class).
+ */
+export function callable(unique: CppEntity[], argc: number | undefined, receiverConst: boolean | undefined, args?: readonly ArgKind[], classes?: ReadonlyArray<ReadonlySet<string> | undefined>): CppEntity[] {
   let out = unique;
   if (argc !== undefined && new Set(out.map((e) => e.sig)).size > 1) {
     const fit = out.filter((e) => takes(e, argc));
     if (fit.length) out = fit;
   }
   if (args?.some((a) => a) && new Set(out.map((e) => e.sig)).size > 1) {
-    const fit = out.filter((e) => args.every((a, i) => passable(a, e.params?.[i])));
+    const deduces = (e: CppEntity, i: number): boolean => !e.deducedFrom?.[i] || !classes?.[i] || classes[i]!.has(e.deducedFrom[i]!);
+    const fit = out.filter((e) => args.every((a, i) => passable(a, e.params?.[i]) && (a !== 'object' || deduces(e, i))));
     if (fit.length) out = fit;
   }
   // `data()` and `data() const`: a receiver evidently const or not calls one.

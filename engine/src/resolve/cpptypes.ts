@@ -124,6 +124,19 @@ export class ExprTypes {
     }
   }
 
+  /** The names of the class of an `object` argument (argKind) and of its bases: what a template could deduce from it. */
+  argClassNames(a: Node, ctx: string[]): Set<string> | undefined {
+    if (a.type !== 'identifier' || this.argKind(a, ctx) !== 'object') return undefined;
+    const names = new Set<string>();
+    const add = (cls: string[] | undefined, depth: number): boolean => {
+      if (!cls || depth > MAX_DEPTH) return false;
+      names.add(cls[cls.length - 1].replace(/<.*/, ''));
+      const full = (this.scopes.classesAt(cls) as CppEntity[]).filter((e) => e.full);
+      return full.length === 1 && (full[0].bases ?? []).every((b) => add(this.scopes.lookupType(b, cls.slice(0, -1), depth + 1), depth + 1));
+    };
+    return add(this.declaredClass(this.scopes.bindingOf(a)!.node, ctx, 1), 0) ? names : undefined;
+  }
+
   /** Whether a class and its bases, each read whole, declare no conversion function. */
   private convertsToNothing(cls: string[], depth: number): boolean {
     const full = (this.scopes.classesAt(cls) as CppEntity[]).filter((e) => e.full);

@@ -54,6 +54,8 @@ const USE = [
   '}', // 16
   '}', // 17
   'int other(handle h) { return h.fd(); }', // 18
+  'struct derived_shape : t::shape { static int of(t::shape& s) { auto& self = static_cast<derived_shape&>(s); return self.area(); } };', // 19
+  'int sized() { using t::point; return point().norm(); }', // 20
   '',
 ].join('\n');
 
@@ -74,6 +76,8 @@ const RESOLVED: Array<[string, string, number, string, number?]> = [
   [use, 'q.norm()', 5, 'range-for over std::vector<point>', 2],
   [use, 'int_value + it', 20, 'a member of an anonymous union is its class\'s'],
   [use, 'fd()', 21, '`using t::handle;`'],
+  [use, 'point().norm', 5, '`using t::point;` in the function body'],
+  [use, 'area(); } };', 10, '`auto& self = static_cast<derived_shape&>(s)`: the class cast to, its base\'s member'],
   [types, 'handle&& other', 21, 'in a type position a class\'s constructor is not its name'],
   [types, 'b.px', 5, 'an alias in a specialization\'s body (`traits<double>::bits`)', 2],
 ];

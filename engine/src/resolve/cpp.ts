@@ -13,7 +13,7 @@ import type { Node } from 'web-tree-sitter';
 import type { CppEntity, CppTop } from './cppdecls';
 import type { ArgKind } from './cppkinds';
 import { callable, lostOverload, startsWith, type Found } from './cppoverloads';
-import { argumentCount, callArguments, contextOf, declaredConst, qualifierOf } from './cppsyntax';
+import { argumentCount, blockUsing, callArguments, contextOf, declaredConst, qualifierOf } from './cppsyntax';
 
 export { contextOf };
 import { declarationOf, ExprTypes, innermostClass, MAX_DEPTH, type CppScopes } from './cpptypes';
@@ -98,6 +98,8 @@ class Lookup implements CppScopes {
     const q = qualifierOf(node);
     if (q) return this.qualified(name, q, ctx);
     if (parent?.type === 'qualified_identifier' && parent.childForFieldName('scope')?.id === node.id) return CANDIDATES;
+    const used = blockUsing(node);
+    if (used) return this.decide(this.qualifiedFound(name, used.slice(0, -1), ctx, 0), name);
     return this.decide(this.free(name, ctx), name);
   }
 

@@ -88,3 +88,17 @@ export function localBlock(spec: Node): Node | undefined {
   const at = spec.parent?.type === 'declaration' ? spec.parent : spec;
   return at.parent?.type === 'compound_statement' ? at.parent : undefined;
 }
+
+/** The target of a `using a::b;` naming `node` in a block around it, written before it (`using fmt::string_view;` in a test body). */
+export function blockUsing(node: Node): string[] | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type !== 'compound_statement') continue;
+    for (const c of p.namedChildren) {
+      if (!c || c.startIndex >= node.startIndex) break;
+      if (c.type !== 'using_declaration' || c.children.some((k) => k?.type === 'namespace')) continue;
+      const target = typePath(c.namedChildren[0] ?? null);
+      if (target && target.length > 1 && target[target.length - 1] === node.text) return target;
+    }
+  }
+  return undefined;
+}

@@ -13,6 +13,8 @@ import type { Binding } from './scopes';
 export const MAX_DEPTH = 6;
 /** Standard containers whose first template argument is what a range-for over them gives. */
 const CONTAINERS = new Set(['vector', 'array', 'deque', 'list', 'forward_list', 'set', 'multiset', 'unordered_set', 'unordered_multiset', 'span', 'initializer_list']);
+/** The casts whose value is of the type they name. */
+const CASTS = new Set(['static_cast', 'dynamic_cast', 'const_cast', 'reinterpret_cast']);
 /** Standard functions making a smart pointer to their first template argument. */
 const MAKERS = new Set(['make_unique', 'make_shared']);
 const DECLARATIONS = /^(parameter_declaration|optional_parameter_declaration|declaration|field_declaration|for_range_loop)$/;
@@ -68,6 +70,9 @@ export class ExprTypes {
     const fn = call.childForFieldName('function');
     const argc = argsOf(call);
     if (!fn) return undefined;
+    // `static_cast<mock_buffer&>(buf)`: the type cast to.
+    const cast = fn.type === 'template_function' && CASTS.has(fn.childForFieldName('name')?.text ?? '') ? fn.childForFieldName('arguments')?.namedChildren[0] : undefined;
+    if (cast) return cast.type === 'type_descriptor' ? this.typeNamed(cast.childForFieldName('type'), ctx, depth) : undefined;
     if (fn.type === 'field_expression') {
       const owner = this.typeOfExpr(fn.childForFieldName('argument'), ctx, depth + 1);
       const field = fn.childForFieldName('field');

@@ -32,6 +32,10 @@ const TYPES = [
   'struct value { union { int int_value; double double_value; }; };', // 20
   'class handle { public: handle(handle&& other) {} int fd() const { return 0; } };', // 21
   '}', // 22
+  'namespace t {', // 23
+  'inline int grow(int n) { return n; }', // 24
+  'struct arena { void grow(int* p, int n) {} };', // 25
+  '}', // 26
   '',
 ].join('\n');
 
@@ -56,6 +60,7 @@ const USE = [
   'int other(handle h) { return h.fd(); }', // 18
   'struct derived_shape : t::shape { static int of(t::shape& s) { auto& self = static_cast<derived_shape&>(s); return self.area(); } };', // 19
   'int sized() { using t::point; return point().norm(); }', // 20
+  'void more(t::arena& a) { a.grow(nullptr, 2); }', // 21
   '',
 ].join('\n');
 
@@ -77,6 +82,7 @@ const RESOLVED: Array<[string, string, number, string, number?]> = [
   [use, 'int_value + it', 20, 'a member of an anonymous union is its class\'s'],
   [use, 'fd()', 21, '`using t::handle;`'],
   [use, 'point().norm', 5, '`using t::point;` in the function body'],
+  [use, 'grow(nullptr', 25, 'a member of a class parsed whole, though its namespace has a function of that name'],
   [use, 'area(); } };', 10, '`auto& self = static_cast<derived_shape&>(s)`: the class cast to, its base\'s member'],
   [types, 'handle&& other', 21, 'in a type position a class\'s constructor is not its name'],
   [types, 'b.px', 5, 'an alias in a specialization\'s body (`traits<double>::bits`)', 2],

@@ -228,7 +228,7 @@ class Lookup implements CppScopes {
       // unless specializations are all it has (`template <…> struct impl;` then `struct impl<T, true> {…}`): the declaration is the primary.
       pick = full.length === 1 ? full[0] : !full.length && unique.length === 1 && this.specialized(unique[0]) ? unique[0] : undefined;
     } else if (kind === 'function') {
-      if (new Set(unique.map((e) => e.sig)).size !== 1 || lostOverload(unique, this.entities(name), this.graph.definitionsIn(name))) return CANDIDATES;
+      if (new Set(unique.map((e) => e.sig)).size !== 1 || lostOverload(unique, this.entities(name), this.graph.definitionsIn(name), (scope) => this.classesAt(scope).some((c) => c.full && c.whole))) return CANDIDATES;
       const full = unique.filter((e) => e.full);
       pick = full.length <= 1 ? unique.find((e) => !e.full) ?? full[0] : undefined;
     } else pick = unique.length === 1 ? unique[0] : undefined;

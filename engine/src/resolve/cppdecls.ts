@@ -23,6 +23,8 @@ export interface CppEntity {
   sig?: string;
   /** The type a variable, field or alias names (`detail::buffer<T>&` → detail, buffer). */
   type?: string[];
+  /** A class body parsed without an error: none of its members can have been read elsewhere. */
+  whole?: boolean;
   /** A class body read whole declares no conversion function (`operator int()`): its values convert to no built-in type by themselves. */
   noConversions?: boolean;
   /** A class's bases, as paths. */
@@ -83,7 +85,7 @@ export function collectCpp(file: string, root: Node, at: string[] = []): CppTop 
     // A specialization (`struct formatter<int, Char>`) is a class of its own name, as contextOf names it.
     if (!name || (name.type !== 'type_identifier' && name.type !== 'template_type')) return; // anonymous or `struct a::b` (no new name here)
     const bases = spec.namedChildren.filter((c) => c?.type === 'base_class_clause').flatMap((c) => c!.namedChildren.map((b) => typePath(b)).filter((p): p is string[] => !!p));
-    add(name, scope, 'class', outer, { full: !!body, bases, ...(body && !body.hasError && !conversions(body) ? { noConversions: true } : {}) });
+    add(name, scope, 'class', outer, { full: !!body, bases, ...(body && !body.hasError ? { whole: true } : {}), ...(body && !body.hasError && !conversions(body) ? { noConversions: true } : {}) });
     if (body) walk(body, [...scope, scopeName(name)]);
   };
   const walk = (block: Node, scope: string[]): void => {

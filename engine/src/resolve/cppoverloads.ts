@@ -39,15 +39,16 @@ export function callable(unique: CppEntity[], argc: number | undefined, receiver
 
 /**
  * Whether the repository's definitions of `name` in these declarations' files (`theirs`, per file)
- * outnumber those read (`read`: every declaration of the name): an overload the parser lost to a macro.
+ * outnumber those read (`read`: every declaration of the name): an overload the parser lost to a macro;
+ * `whole(scope)`: the class `scope` names parsed without an error.
  */
-export function lostOverload(found: CppEntity[], read: CppEntity[], theirs: Map<string, number>): boolean {
+export function lostOverload(found: CppEntity[], read: CppEntity[], theirs: Map<string, number>, whole: (scope: string[]) => boolean = () => false): boolean {
   // The declarations of the name read from those files in other classes and namespaces (`size` of buffer and of
   // string_view in one header) account for the rest, but not one in an enclosing scope: there a parse that lost
-  // its namespace may have put an overload.
+  // its namespace may have put an overload (unless the class the found ones are members of parsed `whole`).
   const files = new Set(found.map((e) => e.def.file));
   const seen = new Map<string, Set<string>>();
-  const misplaced = (e: CppEntity): boolean => found.some((f) => e.scope.length < f.scope.length && startsWith(f.scope, e.scope));
+  const misplaced = (e: CppEntity): boolean => found.some((f) => e.scope.length < f.scope.length && startsWith(f.scope, e.scope) && !whole(f.scope));
   for (const e of read) if (files.has(e.def.file) && !misplaced(e)) seen.set(e.def.file, (seen.get(e.def.file) ?? new Set()).add(`${e.def.line}:${e.def.column}`));
   return [...files].some((file) => (theirs.get(file) ?? 0) > (seen.get(file)?.size ?? 0));
 }

@@ -80,7 +80,7 @@ class Lookup implements CppScopes {
     this.typesOnly = node.type === 'type_identifier' || node.parent?.type === 'destructor_name';
     this.argc = argumentCount(node);
     this.args = callArguments(node)?.map((a) => this.types.argKind(a, ctx));
-    this.argClasses = this.args?.some((a) => a === 'object') ? callArguments(node)?.map((a) => this.types.argClassNames(a, ctx)) : undefined;
+    this.argClasses = this.args?.some((a) => a === 'object') ? callArguments(node)?.map((a, i) => (this.args![i] === 'object' ? this.types.argClassNames(a, ctx) : undefined)) : undefined;
     const name = node.text;
     const parent = node.parent;
     if (node.type === 'field_identifier') {
@@ -178,7 +178,7 @@ class Lookup implements CppScopes {
   }
 
   /** The class a type path names from `ctx` (aliases followed), as its full path. */
-  lookupType(path: string[], ctx: string[], depth: number): string[] | undefined {
+  lookupType(path: string[], ctx: string[], depth: number, arrow = false): string[] | undefined {
     if (depth > MAX_DEPTH || path[0] === 'std') return undefined;
     const last = path[path.length - 1];
     const outward = [...Array(ctx.length + 1).keys()].reverse().map((k) => ctx.slice(0, k));
@@ -190,22 +190,10 @@ class Lookup implements CppScopes {
       if (here.every((e) => e.kind === 'class')) return [...scope, last];
       const alias = here.filter((e) => e.kind !== 'class');
       if (alias.length !== 1 || !alias[0].type) return undefined;
+      // `->` on an alias of a smart pointer (`using ptr = std::shared_ptr<adapter<C>>`) reaches its pointee.
+      if (arrow && alias[0].pointee) return this.lookupType(alias[0].pointee, alias[0].scope, depth + 1);
       // `using fmt::file;` names fmt::file as written where it stands; an alias's type is looked up from its scope.
-      return this.lookupType(alias[0].type, alias[0].scope, depth + 1);
-    }
-    return undefined;
-  }
-
-  /** The class `->` reaches on a value of the alias `path` names (`using ptr = std::shared_ptr<adapter<C>>`), aliases followed. */
-  pointeeType(path: string[], ctx: string[], depth: number): string[] | undefined {
-    if (depth > MAX_DEPTH || path[0] === 'std') return undefined;
-    const last = path[path.length - 1];
-    for (const at of [...Array(ctx.length + 1).keys()].reverse().map((k) => ctx.slice(0, k))) {
-      const here = this.entities(last).filter((e) => TYPES.has(e.kind) && same(e.scope, [...at, ...path.slice(0, -1)]));
-      if (!here.length) continue;
-      if (here.length !== 1 || here[0].kind !== 'alias') return undefined;
-      const alias = here[0];
-      return alias.pointee ? this.lookupType(alias.pointee, alias.scope, depth + 1) : alias.type ? this.pointeeType(alias.type, alias.scope, depth + 1) : undefined;
+      return this.lookupType(alias[0].type, alias[0].scope, depth + 1, arrow);
     }
     return undefined;
   }

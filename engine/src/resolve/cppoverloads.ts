@@ -1,9 +1,9 @@
 // Which of a C++ name's function declarations a call reaches, as far as its syntax shows: overloads
 // taking the call's number of arguments, those its arguments can be passed to where that is evident
 // (an integer or a string literal, a declared variable, `this`: no pointer to an `int` parameter, no
-// integer to a pointer, no built-in value to a `basic_string_view<Char>` a template deduces, no
-// object of another class to a `std::reference_wrapper<T>`: cppkinds.ts), `f()` or `f() const` by the receiver's constness; and whether the parser lost an
-// overload to a macro (then none is sure).
+// integer to a pointer, no built-in value to a `basic_string_view<Char>` a template deduces:
+// cppkinds.ts; no object of another class to a `std::reference_wrapper<T>`), `f()` or `f() const`
+// by the receiver's constness; and whether the parser lost an overload to a macro (then none is sure).
 import type { CppEntity } from './cppdecls';
 import { passable, type ArgKind } from './cppkinds';
 

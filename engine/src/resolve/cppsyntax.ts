@@ -3,8 +3,6 @@
 import type { Node } from 'web-tree-sitter';
 import { declaredName, openClasses, scopeName, typePath } from './cppdecls';
 
-export { smartPointee } from './cppdecls';
-
 /** How many arguments the name is called with, when it is a call's function (`f(…)`, `a::f<T>(…)`, `x.f(…)`). */
 export function argumentCount(node: Node): number | undefined {
   const call = callOf(node);

@@ -4,10 +4,10 @@
 // overloads by arity), and the element of a range-for over a standard container of T or a `T[N]`.
 import type { Node } from 'web-tree-sitter';
 import type { CppEntity, CppTop } from './cppdecls';
-import { collectCpp, declaredName, typePath } from './cppdecls';
+import { collectCpp, declaredName, smartPointee, typePath } from './cppdecls';
 import { typeKind, type ArgKind } from './cppkinds';
 import { takes, type Found } from './cppoverloads';
-import { argsOf, contextOf, localBlock, localScope, qualifierOf, smartPointee } from './cppsyntax';
+import { argsOf, contextOf, localBlock, localScope, qualifierOf } from './cppsyntax';
 import type { Binding } from './scopes';
 
 export const MAX_DEPTH = 6;
@@ -29,10 +29,8 @@ export interface CppScopes {
   inScope(name: string, scope: string[], depth: number): Found;
   /** `q::name` from `ctx`. */
   qualifiedFound(name: string, q: string[], ctx: string[], depth: number): Found;
-  /** The class a type path names from `ctx`, as its full path. */
-  lookupType(path: string[], ctx: string[], depth: number): string[] | undefined;
-  /** The class `->` reaches on a value of the type `path` names from `ctx`: an alias of a smart pointer's pointee. */
-  pointeeType(path: string[], ctx: string[], depth: number): string[] | undefined;
+  /** The class a type path names from `ctx`, as its full path; `arrow`: what `->` on a value of it reaches (an alias of a smart pointer: its pointee). */
+  lookupType(path: string[], ctx: string[], depth: number, arrow?: boolean): string[] | undefined;
   classesAt(scope: string[]): CppEntity[];
   /** `f()` with names looked up as types only. */
   asTypes<T>(f: () => T): T;
@@ -123,30 +121,36 @@ export class ExprTypes {
         if (kind === 'wide') return undefined;
         if (kind !== 'other' && kind !== 'deduced') return kind;
         const cls = /[pa]/.test(shapeOf(declared.declarator)) ? undefined : this.declaredClass(this.scopes.bindingOf(a)!.node, ctx, 1);
-        return cls && this.convertsToNothing(cls, 0) ? 'object' : undefined;
+        return cls && this.convertsToNothing(cls) ? 'object' : undefined;
       }
       default: return undefined;
     }
   }
 
-  /** The names of the class of an `object` argument (argKind) and of its bases: what a template could deduce from it. */
+  /** The names of an `object` argument's class and of its bases (argKind said `object`): what a template could deduce from it. */
   argClassNames(a: Node, ctx: string[]): Set<string> | undefined {
-    if (a.type !== 'identifier' || this.argKind(a, ctx) !== 'object') return undefined;
-    const names = new Set<string>();
-    const add = (cls: string[] | undefined, depth: number): boolean => {
-      if (!cls || depth > MAX_DEPTH) return false;
-      names.add(cls[cls.length - 1].replace(/<.*/, ''));
-      const full = (this.scopes.classesAt(cls) as CppEntity[]).filter((e) => e.full);
-      return full.length === 1 && (full[0].bases ?? []).every((b) => add(this.scopes.lookupType(b, cls.slice(0, -1), depth + 1), depth + 1));
-    };
-    return add(this.declaredClass(this.scopes.bindingOf(a)!.node, ctx, 1), 0) ? names : undefined;
+    const cls = this.declaredClass(this.scopes.bindingOf(a)!.node, ctx, 1);
+    const chain = cls && this.classChain(cls, 0);
+    return chain ? new Set(chain.map((c) => c.path[c.path.length - 1].replace(/<.*/, ''))) : undefined;
   }
 
   /** Whether a class and its bases, each read whole, declare no conversion function. */
-  private convertsToNothing(cls: string[], depth: number): boolean {
+  private convertsToNothing(cls: string[]): boolean {
+    return this.classChain(cls, 0)?.every((c) => c.entity.noConversions) ?? false;
+  }
+
+  /** A class and its bases, each one full body (undefined where one is not, or cannot be read). */
+  private classChain(cls: string[], depth: number): Array<{ path: string[]; entity: CppEntity }> | undefined {
     const full = (this.scopes.classesAt(cls) as CppEntity[]).filter((e) => e.full);
-    if (full.length !== 1 || !full[0].noConversions || depth > MAX_DEPTH) return false;
-    return (full[0].bases ?? []).every((b) => ((base) => !!base && this.convertsToNothing(base, depth + 1))(this.scopes.lookupType(b, cls.slice(0, -1), depth + 1)));
+    if (full.length !== 1 || depth > MAX_DEPTH) return undefined;
+    const out = [{ path: cls, entity: full[0] }];
+    for (const b of full[0].bases ?? []) {
+      const base = this.scopes.lookupType(b, cls.slice(0, -1), depth + 1);
+      const chain = base && this.classChain(base, depth + 1);
+      if (!chain) return undefined;
+      out.push(...chain);
+    }
+    return out;
   }
 
   /** Whether a name is bound in a function or template scope (a template parameter, a local), not at file level (a prototype there). */
@@ -193,8 +197,7 @@ export class ExprTypes {
   private typeOfVariable(found: Found, depth: number, arrow = false): string[] | undefined {
     const v = Array.isArray(found) && found.length === 1 && found[0].kind === 'variable' ? found[0] : undefined;
     if (arrow && v?.pointee) return this.scopes.lookupType(v.pointee, v.scope, depth + 1);
-    if (arrow && v?.type) return this.scopes.pointeeType(v.type, v.scope, depth + 1) ?? this.scopes.lookupType(v.type, v.scope, depth + 1);
-    return v?.type ? this.scopes.lookupType(v.type, v.scope, depth + 1) : undefined;
+    return v?.type ? this.scopes.lookupType(v.type, v.scope, depth + 1, arrow) : undefined;
   }
 
   /** The class a local's or parameter's declaration names as its type (not a template parameter); `auto x = e`: e's. */
@@ -210,8 +213,7 @@ export class ExprTypes {
     if (!path) return undefined;
     const head = type.type === 'qualified_identifier' ? undefined : type.type === 'template_type' ? type.childForFieldName('name') : type;
     if (head && this.local(head)) return undefined; // `T value`: a template parameter
-    const aliased = arrow ? this.scopes.pointeeType(path, ctx, depth) : undefined; // `ptr_t p` where `using ptr_t = std::shared_ptr<T>`
-    return aliased ?? (head && path.length === 1 ? this.localClass(head) : undefined) ?? this.scopes.lookupType(path, ctx, 0);
+    return (head && path.length === 1 ? this.localClass(head) : undefined) ?? this.scopes.lookupType(path, ctx, 0, arrow);
   }
 
   /** `for (auto& x : xs)`: the element class of a local `std::vector<T> xs` (a standard container of T) or `T xs[N]`. */

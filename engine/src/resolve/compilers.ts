@@ -16,7 +16,7 @@ export interface CompilerProfile {
 }
 
 /** Platform macros and their values on `platform` (Node's process.platform); names absent are unknown. */
-export function platformMacros(platform: string): Map<string, number | undefined> {
+function platformMacros(platform: string): Map<string, number | undefined> {
   const m = new Map<string, number | undefined>();
   const off = ['_WIN32', '_WIN64', '__MINGW32__', '__MINGW64__', '__CYGWIN__', '_MSC_VER', '__APPLE__', '__MACH__', '__linux__', '__linux', 'linux', '__ANDROID__', '__FreeBSD__', '__NetBSD__', '__OpenBSD__', '__DragonFly__', '__sun', '_AIX', '__MVS__', '__QNX__', '__HAIKU__', '__OS400__', '__EMSCRIPTEN__'];
   for (const k of off) m.set(k, undefined);
@@ -87,11 +87,11 @@ export function compilerProfiles(platform: string): CompilerProfile[] {
   ];
 }
 
-/** The value every profile gives (`of` answers one profile), where they all agree; undefined otherwise. */
-export function agreed<T>(profiles: readonly CompilerProfile[], of: (p: CompilerProfile) => T | undefined): T | undefined {
+/** The value every profile gives (`of` answers the `k`th profile), where they all agree; undefined otherwise. */
+export function agreed<T>(profiles: readonly CompilerProfile[], of: (p: CompilerProfile, k: number) => T | undefined): T | undefined {
   let out: T | undefined;
   for (const [k, p] of profiles.entries()) {
-    const v = of(p);
+    const v = of(p, k);
     if (v === undefined || (k > 0 && v !== out)) return undefined;
     out = v;
   }

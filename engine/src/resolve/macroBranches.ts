@@ -31,7 +31,7 @@ export async function liveDefinition(defs: CDef[], defsOf: MacroDefs, profiles: 
   };
   const each: Array<CDef | undefined> = [];
   for (const p of profiles) each.push(await new MacroBranches(shared, p).live(defs));
-  return agreed(profiles, (p) => each[profiles.indexOf(p)]);
+  return agreed(profiles, (_, k) => each[k]);
 }
 
 /** One compiler profile's reading of the include graph's macros. */
